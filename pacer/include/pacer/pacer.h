@@ -1,0 +1,450 @@
+// pacer.h: frame pacing for game loops. C++17, no window-system dependency.
+//
+// WHAT IT DOES
+//   Presents frames on a steady cadence when vsync is missing, refused or
+//   misbehaving. Deadlines lie on an absolute grid (deadline += period), so
+//   error never accumulates; each wait is done by a named strategy (OS sleep,
+//   spin, sleep+spin estimators, a high-resolution timer with a spin tail).
+//
+// USAGE
+//   pacer::Config config{};           // every zero field means "the default"
+//   config.target_hz = 144;
+//   pacer::Pacer pacer(config);
+//   while (running) {
+//       pacer::Frame frame = pacer.wait();    // sleep to the next deadline
+//       simulate(frame.interval_ns * 1e-9);
+//       render();
+//       swap_buffers();
+//       pacer.mark_present();                 // optional: when the swap returned
+//   }
+//   pacer::Summary s = pacer.stats().summarize();   // mean, sigma, p99, % off ...
+//
+// TIME
+//   Every time is an int64_t count of nanoseconds (suffix _ns) on the clock's
+//   monotonic timeline; int64 nanoseconds last 292 years. Rates are double Hz.
+//
+// THREADS AND GLOBAL STATE
+//   A Pacer is an object with no hidden globals: several can live in one
+//   process, each used by one thread at a time. What the OS makes global is
+//   said where it happens: Windows' timeBeginPeriod changes the timer period
+//   of the whole system (see ThreadTiming and OsSleeper); Linux's timer slack
+//   is per thread.
+//
+// TESTING
+//   Time comes from a Clock and OS sleeps go through a Sleeper. Inject fakes
+//   (Config::clock, Config::sleeper) and the pacer is fully deterministic.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pacer {
+
+// ---------------------------------------------------------------------------
+// Strategies
+// ---------------------------------------------------------------------------
+
+// How a wait is done. Names (strategy_name) are the ones used on command lines,
+// in scenario files and in traces.
+enum class Strategy : int {
+    Default = 0,   // resolves to Timer
+    // "sleep": the naive OS sleep of the remaining frame time, relative to the
+    // frame's start. It overshoots by up to a scheduler period and the error
+    // accumulates: the baseline that shows the problem. It is the one strategy
+    // that does not follow the absolute grid.
+    Sleep,
+    // "spin": busy-wait to the deadline with the CPU's pause instruction. The
+    // most precise when it owns a core; costs a whole core, and under
+    // contention it is preempted for a full scheduler slice.
+    Spin,
+    // "precise_sleep": sleep 1 ms at a time while the remaining time exceeds
+    // mean + k*sigma of the observed 1 ms sleeps (Welford, online), then spin.
+    // Known failure modes kept on purpose: one unlucky (long) first sample makes
+    // it spin forever after; at high rates the estimate never fits and it spins.
+    PreciseSleep,
+    // "robust_sleep": sleep whole scheduler periods, leaving one period plus a
+    // tolerance, then spin. Needs the period (Config::scheduler_period_ns).
+    RobustSleep,
+    // "timer": an OS high-resolution timer to the deadline minus an adaptive
+    // margin, then a short spin tail. Falls back to robust_sleep where no
+    // high-resolution timer exists.
+    Timer,
+    // "vsync": the swap blocks; the pacer sets the swap interval through the
+    // Host and does not sleep. Without a Host it behaves as Timer.
+    Vsync,
+    // "auto": chooses vsync or timer from what the Host reports.
+    Auto,
+};
+
+inline constexpr Strategy kAllStrategies[] = {
+    Strategy::Sleep, Strategy::Spin,  Strategy::PreciseSleep, Strategy::RobustSleep,
+    Strategy::Timer, Strategy::Vsync, Strategy::Auto,
+};
+
+const char* strategy_name(Strategy strategy);   // "sleep", "spin", ... "auto"
+// Parses a strategy name; returns false (leaving *out alone) for an unknown one.
+bool parse_strategy(std::string_view name, Strategy* out);
+
+// What to do when the engine's work ran past the next deadline.
+enum class MissPolicy : int {
+    Default = 0,   // resolves to Skip
+    // Late by a whole period or more: skip to the next grid point after now.
+    // No burst of catch-up frames.
+    Skip,
+    // Keep every grid point: late frames run back to back until caught up.
+    CatchUp,
+};
+
+const char* miss_policy_name(MissPolicy policy);   // "skip", "catch_up"
+bool parse_miss_policy(std::string_view name, MissPolicy* out);
+
+// ---------------------------------------------------------------------------
+// Injection points: time, sleeping, the host's display
+// ---------------------------------------------------------------------------
+
+// A monotonic clock.
+class Clock {
+public:
+    virtual ~Clock() = default;
+    virtual int64_t now_ns() = 0;
+    // CPU time consumed by the calling thread, or -1 where unknown.
+    virtual int64_t thread_cpu_ns() = 0;
+};
+
+// The OS's ways of not running. Strategies only wait through this interface.
+class Sleeper {
+public:
+    virtual ~Sleeper() = default;
+    // The system's relative sleep (nanosleep, Sleep): at least duration_ns,
+    // rounded up by whatever the scheduler does.
+    virtual void sleep_ns(int64_t duration_ns) = 0;
+    // Whether sleep_until_ns has a high-resolution timer behind it.
+    virtual bool has_high_res_timer() const = 0;
+    // Waits on a high-resolution timer until the absolute time deadline_ns.
+    // Returns false, without waiting, where there is no such timer.
+    virtual bool sleep_until_ns(int64_t deadline_ns) = 0;
+    // One turn of a spin loop: the CPU's pause instruction.
+    virtual void pause() = 0;
+    // The scheduler period the OS states (Windows' timer resolution), or 0
+    // where it states none (Linux's tickless high-resolution timers).
+    virtual int64_t scheduler_period_ns() const = 0;
+};
+
+// The OS's monotonic clock (CLOCK_MONOTONIC, QueryPerformanceCounter,
+// mach_absolute_time) and thread CPU time. Stateless.
+class OsClock final : public Clock {
+public:
+    int64_t now_ns() override;
+    int64_t thread_cpu_ns() override;
+};
+
+// The OS's sleeps. Owns per-object OS state (Windows: a high-resolution
+// waitable timer, or a timeBeginPeriod held while it lives where that timer is
+// refused), so make one per thread that waits.
+class OsSleeper final : public Sleeper {
+public:
+    struct Options {
+        int64_t scheduler_period_ns;   // default: the OS's stated period, else 1 ms
+        bool refuse_high_res_timer;    // default: false. Test seam: act as if the OS refused it.
+    };
+    OsSleeper();
+    explicit OsSleeper(const Options& options);
+    ~OsSleeper() override;
+    OsSleeper(const OsSleeper&) = delete;
+    OsSleeper& operator=(const OsSleeper&) = delete;
+
+    void sleep_ns(int64_t duration_ns) override;
+    bool has_high_res_timer() const override;
+    bool sleep_until_ns(int64_t deadline_ns) override;
+    void pause() override;
+    int64_t scheduler_period_ns() const override;
+    // A line saying which OS mechanisms are in force, for overlays and logs,
+    // e.g. "clock_nanosleep(TIMER_ABSTIME)" or "timeBeginPeriod(1) + Sleep".
+    std::string describe() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// A simulated scheduler: a Sleeper that makes any machine behave like one with
+// a coarse scheduler tick. Every relative OS sleep wakes at the next tick of a
+// period_ns grid at or after the requested time; with probability
+// preempt_probability it wakes one more tick later, repeatedly ("another
+// process took the CPU"). High-resolution timer waits are not quantised (such
+// timers are independent of the tick) but are preempted the same way. It
+// really sleeps, through the inner sleeper, so CPU figures stay honest.
+struct SimulatedSchedulerConfig {
+    int64_t period_ns;            // default: 15.625 ms (Windows' default tick)
+    double preempt_probability;   // default: 0. In [0, 1).
+    uint64_t seed;                // default: 1
+};
+
+class SimulatedScheduler final : public Sleeper {
+public:
+    // inner does the real waiting; clock tells where on the tick grid "now" is.
+    SimulatedScheduler(Sleeper& inner, Clock& clock, const SimulatedSchedulerConfig& config);
+
+    void sleep_ns(int64_t duration_ns) override;
+    bool has_high_res_timer() const override;
+    bool sleep_until_ns(int64_t deadline_ns) override;
+    void pause() override;
+    int64_t scheduler_period_ns() const override;   // the simulated period
+
+    const SimulatedSchedulerConfig& config() const { return config_; }
+    int64_t preemptions() const { return preemptions_; }   // extra ticks added so far
+
+private:
+    int64_t quantise_(int64_t wake_ns);
+    Sleeper& inner_;
+    Clock& clock_;
+    SimulatedSchedulerConfig config_;
+    uint64_t rng_state_;
+    int64_t preemptions_ = 0;
+};
+
+// What the engine's window system can do for vsync and auto. Implemented by
+// the host (the demo has one for SDL2 and one for GLFW).
+class Host {
+public:
+    virtual ~Host() = default;
+    // Asks for a swap interval: 0 off, n every n-th refresh, -1 adaptive.
+    // Returns whether the window system accepted it.
+    virtual bool set_swap_interval(int interval) = 0;
+    // The display's refresh rate in Hz, or 0 when unknown (Xvfb reads 0).
+    virtual double refresh_rate_hz() = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------
+
+// Zero-initialise and set what you need: a zero field means its default.
+// resolve() fills the defaults in; Pacer and Waiter call it themselves.
+struct Config {
+    double target_hz;                    // default: 60. Valid: (0, 10000].
+    Strategy strategy;                   // default: Strategy::Timer
+    MissPolicy miss_policy;              // default: MissPolicy::Skip
+    int32_t resync_after_periods;        // default: 8. Late by this many periods or
+                                         // more (a stall: debugger, suspend) always
+                                         // re-anchors the grid at now.
+    int64_t scheduler_period_ns;         // default: the sleeper's stated period, else 1 ms.
+                                         // The period robust_sleep rounds to.
+
+    // precise_sleep
+    double precise_sigma_k;              // default: 1. estimate = mean + k * sigma.
+    int64_t precise_initial_estimate_ns; // default: 5 ms, the first guess of a 1 ms sleep.
+
+    // robust_sleep (and timer's fallback)
+    int64_t robust_tolerance_ns;         // default: 20 us, on top of one period.
+
+    // timer
+    int64_t timer_margin_ns;             // default: 200 us. Starting margin before the deadline.
+    int64_t timer_min_margin_ns;         // default: 10 us
+    int64_t timer_max_margin_ns;         // default: 2 ms
+    double timer_margin_quantile;        // default: 0.99. The margin tracks this quantile
+                                         // of recent wake lateness (plus timer_margin_pad_ns).
+    int64_t timer_margin_pad_ns;         // default: 5 us
+    int32_t timer_margin_window;         // default: 128 wakes in the quantile's window.
+
+    // statistics
+    int64_t off_tolerance_ns;            // default: 500 us. An interval off by more is "off".
+    int32_t history_frames;              // default: 1024 frames kept for percentiles.
+
+    // injection (not owned; must outlive the Pacer)
+    Clock* clock;                        // default: an OsClock owned by the pacer
+    Sleeper* sleeper;                    // default: an OsSleeper owned by the pacer
+    Host* host;                          // default: none (vsync and auto act as timer)
+};
+
+// Fills in the defaults of every zero field.
+Config resolve(const Config& config);
+// Empty when the config is valid, else one line naming the field and why,
+// e.g. "target_hz: 0 is out of range (0, 10000]". Checks the resolved values.
+std::string validate(const Config& config);
+
+// ---------------------------------------------------------------------------
+// Waiting: one strategy, usable without a Pacer (the bench does)
+// ---------------------------------------------------------------------------
+
+struct WaitResult {
+    int64_t wake_ns;    // when the wait returned
+    int64_t slept_ns;   // time spent inside OS sleeps
+    int64_t spun_ns;    // time spent spinning
+};
+
+// State each strategy keeps between waits, for overlays and tests.
+struct WaiterState {
+    Strategy strategy;          // resolved: never Default or Auto
+    bool timer_fell_back;       // timer ran as robust_sleep (no high-resolution timer)
+    int64_t period_ns;          // the scheduler period in use
+    // precise_sleep's estimator of a 1 ms OS sleep
+    double estimate_ns, mean_ns, sigma_ns;
+    int64_t samples;
+    // timer
+    int64_t timer_margin_ns;
+};
+
+class Waiter {
+public:
+    explicit Waiter(const Config& config);   // resolved inside; invalid configs throw
+    ~Waiter();
+    Waiter(const Waiter&) = delete;
+    Waiter& operator=(const Waiter&) = delete;
+
+    // Waits until deadline_ns by the current strategy. Returns at once when the
+    // deadline has passed. Vsync and Auto wait as Timer here.
+    WaitResult wait_until(int64_t deadline_ns);
+    void set_strategy(Strategy strategy);   // state of every strategy is kept
+    WaiterState state() const;
+    Clock& clock();
+    Sleeper& sleeper();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// ---------------------------------------------------------------------------
+// Frames and statistics
+// ---------------------------------------------------------------------------
+
+// One frame, as wait() returns it and the statistics keep it.
+struct Frame {
+    int64_t index;         // 0, 1, 2 ... since the pacer was made
+    int64_t deadline_ns;   // the grid point this wait aimed at
+    int64_t wake_ns;       // when the wait returned: this frame's start
+    int64_t lateness_ns;   // wake_ns - deadline_ns (negative: early)
+    int64_t interval_ns;   // wake_ns - the previous frame's wake_ns (0 on frame 0)
+    int64_t period_ns;     // the grid period in force
+    int64_t work_ns;       // the engine's time: previous wake to this wait's call
+    int64_t slept_ns;      // time in OS sleeps during this wait
+    int64_t spun_ns;       // time spinning during this wait
+    int64_t wait_cpu_ns;   // thread CPU time used by this wait (-1 unknown)
+    int64_t present_ns;    // the previous frame's mark_present time (-1 none)
+    int32_t missed;        // grid points skipped because the frame was late
+    bool resynced;         // the grid was re-anchored at this frame (stall, first frame)
+    Strategy strategy;     // the strategy that waited (resolved)
+};
+
+struct Percentiles {
+    double mean, sd, p50, p95, p99, max;   // all in microseconds
+};
+
+struct HistogramBin {
+    double lower_us;   // bin covers [lower_us, lower_us + width)
+    int64_t count;
+};
+
+// Summary of the frames in the statistics window (the last history_frames).
+struct Summary {
+    int64_t frames;              // frames summarised (the first frame has no interval
+                                 // and is left out of interval figures)
+    double target_period_us;     // the period in force on the newest frame
+    Percentiles interval;        // frame intervals
+    Percentiles interval_error;  // |interval - period|
+    Percentiles lateness;        // wake lateness, clamped at 0 (early counts as on time)
+    double off_pct;              // % of intervals off by more than off_tolerance_ns
+    int64_t missed;              // grid points skipped in the window
+    double spin_pct;             // spin time / wall time, % of one core
+    double cpu_pct;              // waiting thread's CPU time / wall time (-1 unknown)
+    double fps;                  // frames per second over the window
+};
+
+// A ring of the last `capacity` frames plus running totals. add() is O(1);
+// summaries and percentiles are computed on demand.
+class Stats {
+public:
+    explicit Stats(int32_t capacity = 1024, int64_t off_tolerance_ns = 500'000);
+    void add(const Frame& frame);
+    void reset();
+    Summary summarize() const;
+    // Interval histogram over the window: bins of bin_us from lower_us.
+    std::vector<HistogramBin> interval_histogram(double lower_us, double bin_us, int bins) const;
+
+    std::size_t size() const;                 // frames in the window
+    const Frame& at(std::size_t i) const;     // 0 = oldest in the window
+    int64_t total_frames() const { return total_frames_; }   // since reset
+    int64_t total_missed() const { return total_missed_; }   // since reset
+    int32_t capacity() const { return static_cast<int32_t>(ring_.size()); }
+    int64_t off_tolerance_ns() const { return off_tolerance_ns_; }
+
+private:
+    std::vector<Frame> ring_;
+    std::size_t head_ = 0, count_ = 0;
+    int64_t off_tolerance_ns_;
+    int64_t total_frames_ = 0, total_missed_ = 0;
+};
+
+// Percentiles of a sample (any order), in the sample's unit. Nearest-rank on
+// the sorted sample; an empty sample gives all zeros.
+Percentiles percentiles(std::vector<double> sample);
+
+// ---------------------------------------------------------------------------
+// The pacer
+// ---------------------------------------------------------------------------
+
+class Pacer {
+public:
+    explicit Pacer(const Config& config = {});   // invalid configs throw std::invalid_argument
+    ~Pacer();
+    Pacer(const Pacer&) = delete;
+    Pacer& operator=(const Pacer&) = delete;
+
+    // Waits for the next deadline on the grid and returns the new frame.
+    // Call it once per frame: before present for the steadiest presents, or at
+    // the top of the frame for the lowest input latency.
+    Frame wait();
+    // Tells the pacer when the frame's present (swap) returned; now if -1.
+    void mark_present(int64_t present_ns = -1);
+
+    // Live changes, applied at the next wait: the grid continues from the last
+    // deadline with the new period or strategy, so there is no hitch or burst.
+    void set_target_hz(double hz);          // throws std::invalid_argument when out of range
+    void set_strategy(Strategy strategy);
+    void set_miss_policy(MissPolicy policy);
+
+    const Config& config() const;     // resolved
+    const Stats& stats() const;
+    void reset_stats();
+    WaiterState waiter_state() const;
+    Clock& clock();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// ---------------------------------------------------------------------------
+// OS timing controls for the calling thread, restored by the destructor
+// ---------------------------------------------------------------------------
+
+class ThreadTiming {
+public:
+    struct Request {
+        int64_t timer_slack_ns;    // Linux prctl(PR_SET_TIMERSLACK), per thread. 0: leave.
+        int64_t timer_period_ns;   // Windows timeBeginPeriod, system-wide. 0: leave.
+    };
+    struct Report {
+        bool timer_slack_supported;
+        int64_t timer_slack_ns;    // in force after the request (-1 unknown)
+        bool timer_period_supported;
+        int64_t timer_period_ns;   // in force after the request (-1 unknown)
+    };
+    explicit ThreadTiming(const Request& request);
+    ~ThreadTiming();
+    ThreadTiming(const ThreadTiming&) = delete;
+    ThreadTiming& operator=(const ThreadTiming&) = delete;
+    const Report& report() const { return report_; }
+
+private:
+    Request request_;
+    Report report_{};
+    int64_t previous_slack_ns_ = -1;
+};
+
+}  // namespace pacer

@@ -1,0 +1,37 @@
+// os.h: the internal contract each OS file implements (os_linux.cpp,
+// os_win32.cpp, os_macos.cpp). CMake compiles exactly one of them; everything
+// portable lives elsewhere and calls only these.
+#pragma once
+
+#include <cstdint>
+
+namespace pacer::os {
+
+int64_t now_ns();          // monotonic clock, nanoseconds
+int64_t thread_cpu_ns();   // CPU time of the calling thread; -1 where unknown
+void sleep_ns(int64_t duration_ns);   // the system's relative sleep
+void cpu_pause();          // the CPU's spin-loop hint (pause / yield)
+int64_t scheduler_period_ns();        // the OS's stated scheduler period; 0 where none
+
+// A high-resolution timer, one per OsSleeper. create returns nullptr where
+// the OS has none (or refuses it); the sleeper then falls back.
+struct HighResTimer;
+HighResTimer* timer_create(int64_t scheduler_period_ns);
+// Waits until deadline_ns on the timer (absolute, monotonic). Robust to
+// signals and spurious wakes: never returns early by design, only late.
+void timer_sleep_until(HighResTimer* timer, int64_t deadline_ns);
+void timer_destroy(HighResTimer* timer);
+const char* timer_describe(const HighResTimer* timer);   // e.g. "clock_nanosleep(TIMER_ABSTIME)"
+
+// The OS's scheduler-period control, held while the caller needs it.
+// Windows: timeBeginPeriod/timeEndPeriod (system-wide). Elsewhere: false.
+bool timer_period_begin(int64_t period_ns);
+void timer_period_end(int64_t period_ns);
+// The timer resolution currently in force, or -1 where unknown.
+int64_t timer_period_now_ns();
+
+// Per-thread timer slack (Linux prctl). Returns false where unsupported.
+bool timer_slack_get(int64_t* slack_ns);
+bool timer_slack_set(int64_t slack_ns);
+
+}  // namespace pacer::os

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs every system package pacer needs on Debian 12 / Ubuntu (apt). Idempotent:
+# packages already present are skipped, so running it again is quick and changes nothing.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake ninja-build pkg-config
+  # tests
+  libgtest-dev libgmock-dev
+  # demo: windowing, GL loader generator, UI, image writer, CLI, JSON
+  libsdl2-dev libglfw3-dev libgl-dev libimgui-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
+  # headless GL for CI and QA runs
+  xvfb xauth libgl1-mesa-dri libglx-mesa0 mesa-utils
+  # plots
+  python3 python3-matplotlib
+  # Windows cross-build, run under Wine
+  g++-mingw-w64-x86-64-posix wine wine64
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
