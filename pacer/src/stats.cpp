@@ -1,0 +1,150 @@
+// stats.cpp: the per-frame ring, its summaries, and nearest-rank percentiles.
+// add() only writes one slot and bumps two totals; everything that needs a
+// sort is done on demand by summarize(), off the frame loop's hot path.
+#include "pacer/pacer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace pacer {
+
+namespace {
+
+constexpr double kNsPerUs = 1'000.0;
+constexpr double kNsPerS = 1'000'000'000.0;
+
+// The value of nearest rank ceil(n * num / den) (1-based) in a sorted sample.
+// Integer arithmetic, so that e.g. p95 of 20 values is exactly rank 19.
+double nearest_rank(const std::vector<double>& sorted, int64_t num, int64_t den) {
+    const int64_t n = static_cast<int64_t>(sorted.size());
+    int64_t rank = (n * num + den - 1) / den;
+    rank = std::clamp<int64_t>(rank, 1, n);
+    return sorted[static_cast<std::size_t>(rank - 1)];
+}
+
+// Frame 0 of a pacer has no previous wake, hence no interval.
+bool has_interval(const Frame& frame) { return frame.index != 0; }
+
+}  // namespace
+
+Percentiles percentiles(std::vector<double> sample) {
+    Percentiles p{};
+    if (sample.empty()) return p;
+    std::sort(sample.begin(), sample.end());
+    const double n = static_cast<double>(sample.size());
+    double sum = 0;
+    for (double v : sample) sum += v;
+    p.mean = sum / n;
+    double squares = 0;   // two passes: no cancellation from sum-of-squares
+    for (double v : sample) squares += (v - p.mean) * (v - p.mean);
+    p.sd = std::sqrt(squares / n);
+    p.p50 = nearest_rank(sample, 50, 100);
+    p.p95 = nearest_rank(sample, 95, 100);
+    p.p99 = nearest_rank(sample, 99, 100);
+    p.max = sample.back();
+    return p;
+}
+
+Stats::Stats(int32_t capacity, int64_t off_tolerance_ns) : off_tolerance_ns_(off_tolerance_ns) {
+    if (capacity < 1)
+        throw std::invalid_argument("Stats: capacity " + std::to_string(capacity) + " must be at least 1");
+    if (off_tolerance_ns < 0)
+        throw std::invalid_argument("Stats: off_tolerance_ns " + std::to_string(off_tolerance_ns) +
+                                    " must not be negative");
+    ring_.resize(static_cast<std::size_t>(capacity));
+}
+
+void Stats::add(const Frame& frame) {
+    ring_[head_] = frame;
+    head_ = (head_ + 1) % ring_.size();
+    if (count_ < ring_.size()) ++count_;
+    ++total_frames_;
+    total_missed_ += frame.missed;
+}
+
+void Stats::reset() {
+    head_ = 0;
+    count_ = 0;
+    total_frames_ = 0;
+    total_missed_ = 0;
+}
+
+std::size_t Stats::size() const { return count_; }
+
+const Frame& Stats::at(std::size_t i) const {
+    if (i >= count_)
+        throw std::out_of_range("Stats::at: index " + std::to_string(i) + " with " +
+                                std::to_string(count_) + " frames in the window");
+    // The oldest frame sits at head_ once the ring is full, at 0 before.
+    return ring_[(head_ + ring_.size() - count_ + i) % ring_.size()];
+}
+
+Summary Stats::summarize() const {
+    Summary s{};
+    s.frames = static_cast<int64_t>(count_);
+    if (count_ == 0) return s;
+
+    const Frame& oldest = at(0);
+    const Frame& newest = at(count_ - 1);
+    s.target_period_us = static_cast<double>(newest.period_ns) / kNsPerUs;
+
+    std::vector<double> intervals, errors, lateness;
+    intervals.reserve(count_);
+    errors.reserve(count_);
+    lateness.reserve(count_);
+    int64_t off = 0;
+    int64_t spun_ns = 0, cpu_ns = 0;
+    bool cpu_known = true;
+    for (std::size_t i = 0; i < count_; ++i) {
+        const Frame& f = at(i);
+        s.missed += f.missed;
+        lateness.push_back(static_cast<double>(std::max<int64_t>(f.lateness_ns, 0)) / kNsPerUs);
+        if (has_interval(f)) {
+            const int64_t error_ns = std::llabs(f.interval_ns - f.period_ns);
+            intervals.push_back(static_cast<double>(f.interval_ns) / kNsPerUs);
+            errors.push_back(static_cast<double>(error_ns) / kNsPerUs);
+            if (error_ns > off_tolerance_ns_) ++off;
+        }
+        // The oldest frame's wait ended at the window's first wake, so it lies
+        // before the wall-time span; every later wait lies inside it.
+        if (i > 0) {
+            spun_ns += f.spun_ns;
+            if (f.wait_cpu_ns < 0) cpu_known = false;
+            else cpu_ns += f.wait_cpu_ns;
+        }
+    }
+    s.interval = percentiles(intervals);
+    s.interval_error = percentiles(errors);
+    s.lateness = percentiles(std::move(lateness));
+    s.off_pct = intervals.empty() ? 0.0 : 100.0 * static_cast<double>(off) / static_cast<double>(intervals.size());
+
+    const int64_t wall_ns = newest.wake_ns - oldest.wake_ns;
+    if (wall_ns > 0) {
+        const double wall = static_cast<double>(wall_ns);
+        s.spin_pct = 100.0 * static_cast<double>(spun_ns) / wall;
+        s.cpu_pct = cpu_known ? 100.0 * static_cast<double>(cpu_ns) / wall : -1.0;
+        s.fps = static_cast<double>(count_ - 1) * kNsPerS / wall;
+    } else {
+        s.cpu_pct = cpu_known ? 0.0 : -1.0;
+    }
+    return s;
+}
+
+std::vector<HistogramBin> Stats::interval_histogram(double lower_us, double bin_us, int bins) const {
+    if (bins < 1 || !(std::isfinite(bin_us) && bin_us > 0) || !std::isfinite(lower_us))
+        throw std::invalid_argument("Stats::interval_histogram: needs bins >= 1 (got " + std::to_string(bins) +
+                                    ") and a finite bin_us > 0 and lower_us");
+    std::vector<HistogramBin> histogram(static_cast<std::size_t>(bins));
+    for (int b = 0; b < bins; ++b) histogram[static_cast<std::size_t>(b)].lower_us = lower_us + b * bin_us;
+    for (std::size_t i = 0; i < count_; ++i) {
+        const Frame& f = at(i);
+        if (!has_interval(f)) continue;
+        const double bin = std::floor((static_cast<double>(f.interval_ns) / kNsPerUs - lower_us) / bin_us);
+        if (bin >= 0 && bin < bins) ++histogram[static_cast<std::size_t>(bin)].count;
+    }
+    return histogram;
+}
+
+}  // namespace pacer
