@@ -1,0 +1,81 @@
+// summary.h: the figures of a whole demo run, the scenario's verdicts, and the
+// summary written at exit (human-readable text and JSON).
+//
+// Every figure comes from the library's statistics (pacer::Stats over every
+// frame of the run); this file only names, compares and prints them.
+//
+// METRIC KEYS (what "expect" lines in scenarios and the JSON's "metrics" use)
+//   frames fps target_period_us off_pct missed spin_pct cpu_pct success_pct
+//   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
+//   interval_error_{mean,sd,p50,p95,p99,max}_us    |interval - period|
+//   lateness_{mean,sd,p50,p95,p99,max}_us          wake lateness, early = 0
+// off_pct counts intervals off by more than 0.5 ms (the overlay's figure);
+// success_pct counts intervals within ± the scenario's tolerance (default 1 ms).
+//
+// JSON LAYOUT
+//   { "run": {"backend": "sdl2", ...},          RunReport::info, as strings
+//     "metrics": {"fps": 59.98, ...},           every metric key
+//     "success_tolerance_ms": 1,
+//     "verdicts": [{"expect": "off_pct <= 5", "key": "off_pct", "op": "<=",
+//                   "threshold": 5, "actual": 0.4, "passed": true}, ...],
+//     "passed": true }                          false when any verdict failed
+#pragma once
+
+#include "core/scenario.h"
+#include "pacer/pacer.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pacer_demo {
+
+// Figures of a whole run, from every frame.
+struct RunStats {
+    pacer::Summary summary;        // off_pct against 0.5 ms
+    double success_tolerance_ms;   // the ± of success_pct
+    double success_pct;            // % of intervals within ± success_tolerance_ms
+};
+
+// Builds RunStats from every frame of a run, in order.
+RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms);
+
+using MetricValues = std::map<std::string, double>;
+// Every key an expectation may name (the list above).
+const std::vector<std::string>& metric_keys();
+bool is_metric_key(std::string_view key);
+MetricValues metric_values(const RunStats& stats);
+
+struct Verdict {
+    Expectation expectation;
+    bool available;   // the run produced the metric
+    double actual;    // NaN when not available
+    bool passed;      // available and the comparison holds
+    // "PASS off_pct <= 5 (actual 0.4)" / "FAIL ..." / "FAIL ... (not measured)"
+    std::string text() const;
+};
+std::vector<Verdict> evaluate(const std::vector<Expectation>& expectations,
+                              const MetricValues& metrics);
+bool all_passed(const std::vector<Verdict>& verdicts);   // true for none
+
+struct RunReport {
+    // What ran and what the system gave, in the order to print: e.g.
+    // {"backend", "sdl2"}, {"vsync", "on requested, refused"}, {"scenario", "spikes.txt"}.
+    std::vector<std::pair<std::string, std::string>> info;
+    RunStats stats;
+    std::vector<Verdict> verdicts;   // empty without expectations
+};
+
+std::string summary_text(const RunReport& report);   // multi-line, ends with '\n'
+std::string summary_json(const RunReport& report);   // the layout above, 2-space indent
+
+// Whether a file can be created at path (creates and removes path.tmp).
+// "" or one line naming the path, e.g. for --summary-json before the run.
+std::string check_writable(const std::string& path);
+// Writes text to path.tmp and renames it to path. "" or one line naming the
+// path; nothing is left behind on failure.
+std::string write_file_atomically(const std::string& path, std::string_view text);
+
+}  // namespace pacer_demo

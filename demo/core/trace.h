@@ -1,0 +1,88 @@
+// trace.h: the per-frame trace CSV of a demo run.
+//
+// COLUMNS (one row per frame; PresentMon's names where the meaning matches;
+// "NA" where a value does not exist, as PresentMon writes it)
+//   Frame                     pacer::Frame::index
+//   TimeInSeconds             this frame's wake, seconds since the first row's wake
+//   MsBetweenSimulationStart  wake to wake: the pacer's interval. We measure
+//                             when each frame starts (the wait returns), which is
+//                             PresentMon's "simulation start", not a Present()
+//                             call; NA on the first row.
+//   MsBetweenPresents         between the two latest mark_present() times (the
+//                             swap returning), NA until two are known
+//   MsCPUBusy                 the engine's time before this wait: previous wake to
+//                             the wait's call (pacer::Frame::work_ns)
+//   MsCPUWait                 the wait itself: interval - work; NA on the first row
+//   MsSleeping                time inside OS sleeps during the wait
+//   MsSpinning                time spinning during the wait
+//   MsWaitCpu                 thread CPU time used by the wait; NA where unknown
+//   MsWakeLateness            wake - deadline (negative: early)
+//   DeadlineSeconds           the grid point aimed at, same origin as TimeInSeconds
+//   MsTargetPeriod            the grid period in force
+//   Missed                    grid points skipped because the frame was late
+//   Resynced                  1 when the grid was re-anchored at this frame
+//   Strategy                  the strategy that waited (resolved: never "auto")
+//   Decision                  free text from the app, e.g. what auto chose and why
+//   Marker                    free text: scenario steps or setting changes applied
+//                             before this frame ("; " between several)
+// Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
+//
+// FILES
+//   Rows go to PATH.tmp, renamed to PATH by close(): a run that fails or is
+//   killed leaves no half-written PATH. Open the writer before the run starts
+//   and check error(), so an unwritable path is reported up front.
+#pragma once
+
+#include "pacer/pacer.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace pacer_demo {
+
+// What a row carries beyond pacer::Frame.
+struct TraceExtra {
+    std::string_view decision;   // empty: nothing to say
+    std::string_view marker;     // empty: no change this frame
+};
+
+class TraceWriter {
+public:
+    // Opens PATH.tmp and writes the header. On failure error() says why.
+    explicit TraceWriter(std::string path);
+    // Without a successful close(), removes PATH.tmp (nothing half-written).
+    ~TraceWriter();
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    // "" while fine, else one line naming the path and the reason, e.g.
+    // "trace: cannot write /nonexistent/t.csv: No such file or directory".
+    const std::string& error() const { return error_; }
+    bool ok() const { return error_.empty() && file_ != nullptr; }
+
+    // Appends one row. Does nothing once an error happened (error() says it).
+    void write(const pacer::Frame& frame, const TraceExtra& extra = {});
+    // Flushes, closes and renames PATH.tmp to PATH. Returns error(); after a
+    // failure PATH.tmp is removed.
+    std::string close();
+
+    int64_t rows() const { return rows_; }
+    const std::string& path() const { return path_; }
+    // The header line, without the newline.
+    static const char* header();
+
+private:
+    void fail_(const std::string& what);
+    std::string path_;
+    std::string temp_path_;
+    std::FILE* file_ = nullptr;
+    std::string error_;
+    int64_t rows_ = 0;
+    int64_t origin_ns_ = 0;
+    int64_t previous_present_ns_ = -1;
+    bool closed_ = false;
+};
+
+}  // namespace pacer_demo
