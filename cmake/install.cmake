@@ -11,15 +11,14 @@ include(CMakePackageConfigHelpers)
 
 set(PACER_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/pacer")
 
-# The target's include directory is relative to the install prefix here; the
-# library's own CMakeLists must give its source-tree include directory as a
-# $<BUILD_INTERFACE:...> so that none of the source tree leaks into the export.
+# The installed target's include directory comes from the library's own
+# $<INSTALL_INTERFACE:include>; its source-tree directory is a
+# $<BUILD_INTERFACE:...>, so none of the source tree leaks into the export.
 install(TARGETS pacer
   EXPORT pacerTargets
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
-  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
-  INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+  RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 
 # The public headers only: pacer/src stays private.
 install(DIRECTORY "${CMAKE_CURRENT_LIST_DIR}/../pacer/include/pacer"
