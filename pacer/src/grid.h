@@ -1,0 +1,47 @@
+// grid.h: the absolute deadline grid, deadline_k = anchor + k * period.
+//
+// The period of a rate in Hz is rarely a whole number of nanoseconds (60 Hz
+// is 16666666.67 ns). Adding a rounded period every frame would drift by the
+// rounding (20 ppb at 60 Hz, 12 ms a week); adding a double would lose
+// nanoseconds once k * period passes 2^53 ns (104 days). So the period is
+// split into a whole part, multiplied exactly in int64, and a fraction in
+// [0, 1) whose product with k stays far below 2^53 for any k a program reaches
+// (k < 2^53 frames is 28 years at 10 kHz). Every deadline is then the exact
+// grid point rounded to the nanosecond, for as long as int64 ns last (292 years).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+namespace pacer::detail {
+
+class Grid {
+public:
+    // Re-anchors the grid: step 0 is at anchor_ns, steps of 1e9 / hz.
+    void anchor(int64_t anchor_ns, double hz) {
+        const double period = 1e9 / hz;
+        whole_ns_ = static_cast<int64_t>(std::floor(period));
+        fraction_ns_ = period - static_cast<double>(whole_ns_);
+        anchor_ns_ = anchor_ns;
+        step_ = 0;
+    }
+    // The k-th grid point since the anchor.
+    int64_t at(int64_t k) const {
+        return anchor_ns_ + k * whole_ns_ + std::llround(static_cast<double>(k) * fraction_ns_);
+    }
+    int64_t current() const { return at(step_); }        // the last deadline aimed at
+    int64_t next() const { return at(step_ + 1); }
+    void advance(int64_t steps) { step_ += steps; }
+    int64_t step() const { return step_; }
+    int64_t anchor_ns() const { return anchor_ns_; }
+    // The period rounded to the nanosecond, for reports.
+    int64_t period_ns() const { return whole_ns_ + (fraction_ns_ >= 0.5 ? 1 : 0); }
+
+private:
+    int64_t anchor_ns_ = 0;
+    int64_t whole_ns_ = 0;
+    double fraction_ns_ = 0;
+    int64_t step_ = 0;
+};
+
+}  // namespace pacer::detail

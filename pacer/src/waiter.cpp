@@ -1,0 +1,206 @@
+// waiter.cpp: the waiting strategies. Each is one function of Waiter::Impl
+// with the state it keeps; wait_until dispatches. They wait only through the
+// Sleeper and read time only from the Clock, so fakes make them deterministic.
+#include "internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace pacer {
+
+namespace detail {
+
+Config resolve_for(const Config& config, Clock& clock, Sleeper& sleeper) {
+    Config with = config;
+    with.clock = &clock;
+    with.sleeper = &sleeper;
+    // resolve() asks the sleeper for the period to assume: an OsSleeper states
+    // the OS's (else 1 ms), a SimulatedScheduler its simulated one.
+    Config resolved = resolve(with);
+    const std::string problem = validate(resolved);
+    if (!problem.empty()) throw std::invalid_argument(problem);
+    return resolved;
+}
+
+}  // namespace detail
+
+struct Waiter::Impl {
+    explicit Impl(const Config& config) {
+        if (config.clock == nullptr) own_clock = std::make_unique<OsClock>();
+        if (config.sleeper == nullptr) own_sleeper = std::make_unique<OsSleeper>();
+        clock = config.clock != nullptr ? config.clock : own_clock.get();
+        sleeper = config.sleeper != nullptr ? config.sleeper : own_sleeper.get();
+        cfg = detail::resolve_for(config, *clock, *sleeper);
+        set_strategy(cfg.strategy);
+        timer_fell_back = !sleeper->has_high_res_timer();
+        estimate_ns = mean_ns = static_cast<double>(cfg.precise_initial_estimate_ns);
+        margin_ns = cfg.timer_margin_ns;
+        window.assign(static_cast<std::size_t>(cfg.timer_margin_window), 0);
+        scratch.reserve(window.size());
+    }
+
+    void set_strategy(Strategy requested) {
+        strategy = detail::resolve_strategy(requested);
+        // Vsync and Auto are the Pacer's business (it talks to the Host); a
+        // Waiter asked to do them waits as Timer.
+        if (strategy == Strategy::Vsync || strategy == Strategy::Auto) strategy = Strategy::Timer;
+    }
+
+    // Spins to deadline_ns; returns the wake time and adds the spin to result.
+    int64_t spin_until(int64_t deadline_ns, WaitResult& result) {
+        const int64_t start = clock->now_ns();
+        int64_t now = start;
+        while (now < deadline_ns) {
+            sleeper->pause();
+            now = clock->now_ns();
+        }
+        result.spun_ns += now - start;
+        return now;
+    }
+
+    // Times one relative OS sleep; returns the time after it.
+    int64_t timed_sleep(int64_t duration_ns, WaitResult& result) {
+        const int64_t start = clock->now_ns();
+        sleeper->sleep_ns(duration_ns);
+        const int64_t end = clock->now_ns();
+        result.slept_ns += end - start;
+        return end;
+    }
+
+    // sleep: the naive relative sleep of whatever is left.
+    void wait_sleep(int64_t deadline_ns, WaitResult& result) {
+        const int64_t remaining = deadline_ns - clock->now_ns();
+        if (remaining > 0) timed_sleep(remaining, result);
+        result.wake_ns = clock->now_ns();
+    }
+
+    // precise_sleep: the 2020 estimator. count starts at 1 with the initial
+    // guess standing in as a first sample, exactly as the article does, which
+    // is why one long first real sleep inflates sigma for good.
+    void wait_precise(int64_t deadline_ns, WaitResult& result) {
+        int64_t now = clock->now_ns();
+        while (static_cast<double>(deadline_ns - now) > estimate_ns) {
+            const int64_t start = now;
+            now = timed_sleep(kOneMsNs, result);
+            const double observed = static_cast<double>(now - start);
+            ++count;
+            const double delta = observed - mean_ns;
+            mean_ns += delta / static_cast<double>(count);
+            m2 += delta * (observed - mean_ns);
+            sigma_ns = std::sqrt(m2 / static_cast<double>(count - 1));
+            estimate_ns = mean_ns + cfg.precise_sigma_k * sigma_ns;
+        }
+        result.wake_ns = spin_until(deadline_ns, result);
+    }
+
+    // robust_sleep: sleep the whole periods that fit after leaving one period
+    // plus the tolerance; the scheduler's round-up then cannot overshoot.
+    void wait_robust(int64_t deadline_ns, WaitResult& result) {
+        const int64_t period = cfg.scheduler_period_ns;
+        const int64_t sleepable = deadline_ns - clock->now_ns() - (period + cfg.robust_tolerance_ns);
+        if (sleepable > 0) {
+            const int64_t periods = sleepable / period;
+            if (periods > 0) timed_sleep(periods * period, result);
+        }
+        result.wake_ns = spin_until(deadline_ns, result);
+    }
+
+    // timer: an absolute high-resolution wait to deadline - margin, then spin.
+    // The margin follows a quantile of recent wake lateness, both ways.
+    void wait_timer(int64_t deadline_ns, WaitResult& result) {
+        if (!sleeper->has_high_res_timer()) {
+            timer_fell_back = true;
+            wait_robust(deadline_ns, result);
+            return;
+        }
+        timer_fell_back = false;
+        const int64_t start = clock->now_ns();
+        if (deadline_ns - start > margin_ns) {
+            const int64_t target = deadline_ns - margin_ns;
+            if (sleeper->sleep_until_ns(target)) {
+                const int64_t woke = clock->now_ns();
+                result.slept_ns += woke - start;
+                record_lateness(woke - target);
+            } else {
+                // The sleeper lost its timer since we asked: wait as the fallback does.
+                timer_fell_back = true;
+                wait_robust(deadline_ns, result);
+                return;
+            }
+        }
+        result.wake_ns = spin_until(deadline_ns, result);
+    }
+
+    void record_lateness(int64_t lateness_ns) {
+        if (window.empty()) return;   // validate() rejects a zero window; stay safe anyway
+        window[window_next] = lateness_ns;
+        window_next = (window_next + 1) % window.size();
+        window_count = std::min(window_count + 1, window.size());
+        scratch.assign(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window_count));
+        // Nearest rank: the smallest sample with at least q of the samples at or below it.
+        const double rank = std::ceil(cfg.timer_margin_quantile * static_cast<double>(window_count));
+        const std::size_t index =
+            std::min(window_count - 1, static_cast<std::size_t>(std::max(rank, 1.0)) - 1);
+        std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(index), scratch.end());
+        margin_ns = std::clamp(scratch[index] + cfg.timer_margin_pad_ns, cfg.timer_min_margin_ns,
+                               cfg.timer_max_margin_ns);
+    }
+
+    WaitResult wait_until(int64_t deadline_ns) {
+        WaitResult result{};
+        switch (strategy) {
+        case Strategy::Sleep: wait_sleep(deadline_ns, result); break;
+        case Strategy::Spin: result.wake_ns = spin_until(deadline_ns, result); break;
+        case Strategy::PreciseSleep: wait_precise(deadline_ns, result); break;
+        case Strategy::RobustSleep: wait_robust(deadline_ns, result); break;
+        default: wait_timer(deadline_ns, result); break;
+        }
+        return result;
+    }
+
+    static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
+
+    std::unique_ptr<OsClock> own_clock;
+    std::unique_ptr<OsSleeper> own_sleeper;
+    Clock* clock = nullptr;
+    Sleeper* sleeper = nullptr;
+    Config cfg{};
+    Strategy strategy = Strategy::Timer;
+    bool timer_fell_back = false;
+
+    // precise_sleep's Welford estimator of a 1 ms sleep
+    double estimate_ns = 0, mean_ns = 0, m2 = 0, sigma_ns = 0;
+    int64_t count = 1;
+
+    // timer's margin and its window of recent wake lateness
+    int64_t margin_ns = 0;
+    std::vector<int64_t> window, scratch;
+    std::size_t window_next = 0, window_count = 0;
+};
+
+Waiter::Waiter(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
+Waiter::~Waiter() = default;
+
+WaitResult Waiter::wait_until(int64_t deadline_ns) { return impl_->wait_until(deadline_ns); }
+
+void Waiter::set_strategy(Strategy strategy) { impl_->set_strategy(strategy); }
+
+WaiterState Waiter::state() const {
+    WaiterState state{};
+    state.strategy = impl_->strategy;
+    state.timer_fell_back = impl_->strategy == Strategy::Timer && impl_->timer_fell_back;
+    state.period_ns = impl_->cfg.scheduler_period_ns;
+    state.estimate_ns = impl_->estimate_ns;
+    state.mean_ns = impl_->mean_ns;
+    state.sigma_ns = impl_->sigma_ns;
+    state.samples = impl_->count - 1;   // the article's count includes the initial guess
+    state.timer_margin_ns = impl_->margin_ns;
+    return state;
+}
+
+Clock& Waiter::clock() { return *impl_->clock; }
+Sleeper& Waiter::sleeper() { return *impl_->sleeper; }
+
+}  // namespace pacer
