@@ -261,10 +261,12 @@ struct Config {
     Host* host;                          // default: none (vsync and auto act as timer)
 };
 
-// Fills in the defaults of every zero field.
+// Fills in the defaults of every zero field. Negative or NaN fields are kept
+// as they are, for validate() to report. clock, sleeper and host stay as given.
 Config resolve(const Config& config);
 // Empty when the config is valid, else one line naming the field and why,
-// e.g. "target_hz: 0 is out of range (0, 10000]". Checks the resolved values.
+// e.g. "target_hz: 0 is out of range (0, 10000]". Checks the values as given,
+// so pass it resolve(config): a zero left in a field is reported, not defaulted.
 std::string validate(const Config& config);
 
 // ---------------------------------------------------------------------------
@@ -333,6 +335,7 @@ struct Frame {
 
 struct Percentiles {
     double mean, sd, p50, p95, p99, max;   // all in microseconds
+                                           // (see percentiles() for the definitions)
 };
 
 struct HistogramBin {
@@ -341,6 +344,11 @@ struct HistogramBin {
 };
 
 // Summary of the frames in the statistics window (the last history_frames).
+// Frame 0 (index 0) has no interval and is left out of interval figures; after
+// a reset_stats() the first frame kept does have one. Wall time is the newest
+// wake minus the oldest wake in the window; the waits it contains are those of
+// every frame but the oldest, so spin_pct, cpu_pct and fps count only those:
+// fps = (frames - 1) / wall. With one frame (no wall time) they are 0.
 struct Summary {
     int64_t frames;              // frames summarised (the first frame has no interval
                                  // and is left out of interval figures)
@@ -364,6 +372,8 @@ public:
     void reset();
     Summary summarize() const;
     // Interval histogram over the window: bins of bin_us from lower_us.
+    // Intervals outside [lower_us, lower_us + bins * bin_us) are not counted.
+    // Throws std::invalid_argument unless bins >= 1 and bin_us > 0.
     std::vector<HistogramBin> interval_histogram(double lower_us, double bin_us, int bins) const;
 
     std::size_t size() const;                 // frames in the window
@@ -381,7 +391,10 @@ private:
 };
 
 // Percentiles of a sample (any order), in the sample's unit. Nearest-rank on
-// the sorted sample; an empty sample gives all zeros.
+// the sorted sample x[1..n]: pP = x[ceil(P * n / 100)], computed in integers so
+// that p95 of 20 values is exactly x[19]; max = x[n]. sd is the population
+// standard deviation, sqrt(sum((x - mean)^2) / n): it describes the window as
+// it is, not an estimate of a wider population. An empty sample gives all zeros.
 Percentiles percentiles(std::vector<double> sample);
 
 // ---------------------------------------------------------------------------
@@ -435,6 +448,11 @@ public:
         bool timer_period_supported;
         int64_t timer_period_ns;   // in force after the request (-1 unknown)
     };
+    // Applies the request on the calling thread and reads the settings back.
+    // A control the OS lacks is reported unsupported (Linux has no timer
+    // period; Windows and macOS have no timer slack). Throws
+    // std::invalid_argument for a negative request. Destroy it on the same
+    // thread: the slack restored is that thread's.
     explicit ThreadTiming(const Request& request);
     ~ThreadTiming();
     ThreadTiming(const ThreadTiming&) = delete;
