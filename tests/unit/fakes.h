@@ -91,4 +91,15 @@ private:
     FakeClock& clock_;
 };
 
+// A zero config wired to the fakes, at target_hz with strategy.
+inline Config fake_config(FakeClock& clock, FakeSleeper& sleeper, double target_hz = 60,
+                          Strategy strategy = Strategy::Timer) {
+    Config config{};
+    config.target_hz = target_hz;
+    config.strategy = strategy;
+    config.clock = &clock;
+    config.sleeper = &sleeper;
+    return config;
+}
+
 }  // namespace pacer::testing

@@ -1,0 +1,403 @@
+// test_waiter.cpp: each strategy's decisions, on the fake clock and sleeper.
+#include "fakes.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+using namespace pacer;
+using pacer::testing::FakeClock;
+using pacer::testing::FakeSleeper;
+using pacer::testing::fake_config;
+
+namespace {
+
+constexpr int64_t kUs = 1'000;
+constexpr int64_t kMs = 1'000'000;
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// sleep and spin
+// ---------------------------------------------------------------------------
+
+TEST(WaiterSleep, SleepsTheRemainderOnceAndKeepsTheOvershoot) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoot_ns = 700 * kUs;
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Sleep));
+    const int64_t deadline = clock.now_ns() + 10 * kMs;
+    const WaitResult r = waiter.wait_until(deadline);
+    ASSERT_EQ(sleeper.sleep_requests, std::vector<int64_t>{10 * kMs});
+    EXPECT_EQ(r.wake_ns, deadline + 700 * kUs);   // the naive sleep overshoots; nothing corrects it
+    EXPECT_EQ(r.slept_ns, 10 * kMs + 700 * kUs);
+    EXPECT_EQ(r.spun_ns, 0);
+    EXPECT_EQ(sleeper.pauses, 0);
+}
+
+TEST(WaiterSleep, PassedDeadlineReturnsAtOnce) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Sleep));
+    const int64_t start = clock.now_ns();
+    const WaitResult r = waiter.wait_until(start - 1);
+    EXPECT_TRUE(sleeper.sleep_requests.empty());
+    EXPECT_EQ(r.wake_ns, start);
+}
+
+TEST(WaiterSpin, SpinsWithPauseToTheDeadlineAndCostsCpu) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Spin));
+    const int64_t start = clock.now_ns();
+    const WaitResult r = waiter.wait_until(start + 1 * kMs);
+    EXPECT_EQ(r.wake_ns, start + 1 * kMs);
+    EXPECT_EQ(sleeper.pauses, 1 * kMs / sleeper.pause_ns);
+    EXPECT_EQ(r.spun_ns, 1 * kMs);
+    EXPECT_EQ(r.slept_ns, 0);
+    EXPECT_EQ(clock.cpu_ns(), 1 * kMs);
+    EXPECT_TRUE(sleeper.sleep_requests.empty());
+    EXPECT_TRUE(sleeper.until_requests.empty());
+}
+
+// ---------------------------------------------------------------------------
+// precise_sleep
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// The textbook two-pass mean and sample deviation, to check the online update.
+void two_pass(const std::vector<double>& x, double* mean, double* sd) {
+    double sum = 0;
+    for (double v : x) sum += v;
+    *mean = sum / static_cast<double>(x.size());
+    double squares = 0;
+    for (double v : x) squares += (v - *mean) * (v - *mean);
+    *sd = std::sqrt(squares / static_cast<double>(x.size() - 1));
+}
+
+}  // namespace
+
+TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoots = {100 * kUs, 250 * kUs, 40 * kUs, 900 * kUs, 60 * kUs, 130 * kUs};
+    sleeper.sleep_overshoot_ns = 80 * kUs;
+    Config config = fake_config(clock, sleeper, 60, Strategy::PreciseSleep);
+    config.precise_sigma_k = 1.5;
+    Waiter waiter(config);
+
+    const int64_t start = clock.now_ns();
+    const int64_t deadline = start + 20 * kMs;
+    const WaitResult r = waiter.wait_until(deadline);
+
+    // Every OS sleep asked for exactly 1 ms.
+    ASSERT_FALSE(sleeper.sleep_requests.empty());
+    for (int64_t request : sleeper.sleep_requests) EXPECT_EQ(request, 1 * kMs);
+
+    // The article counts its 5 ms initial guess as the first sample.
+    std::vector<double> samples{5e6};
+    const std::vector<int64_t> scripted{100 * kUs, 250 * kUs, 40 * kUs, 900 * kUs, 60 * kUs, 130 * kUs};
+    for (std::size_t i = 0; i < sleeper.sleep_requests.size(); ++i) {
+        samples.push_back(static_cast<double>(1 * kMs + (i < scripted.size() ? scripted[i] : 80 * kUs)));
+    }
+    double mean = 0, sd = 0;
+    two_pass(samples, &mean, &sd);
+    const WaiterState s = waiter.state();
+    EXPECT_EQ(s.samples, static_cast<int64_t>(sleeper.sleep_requests.size()));
+    EXPECT_NEAR(s.mean_ns, mean, 1e-6 * mean);
+    EXPECT_NEAR(s.sigma_ns, sd, 1e-6 * sd);
+    EXPECT_NEAR(s.estimate_ns, mean + 1.5 * sd, 1e-6 * mean);
+
+    // It stopped sleeping exactly when the remaining time no longer exceeded
+    // the estimate, and spun the rest.
+    double slept = 0;
+    for (std::size_t i = 1; i < samples.size(); ++i) slept += samples[i];
+    const double remaining_after = static_cast<double>(20 * kMs) - slept;
+    EXPECT_LE(remaining_after, s.estimate_ns);
+    EXPECT_EQ(r.slept_ns, static_cast<int64_t>(slept));
+    EXPECT_GE(r.wake_ns, deadline);
+    EXPECT_LT(r.wake_ns, deadline + sleeper.pause_ns);
+    EXPECT_EQ(r.slept_ns + r.spun_ns, r.wake_ns - start);
+}
+
+TEST(WaiterPreciseSleep, OneUnluckyFirstSampleMakesItSpinForever) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoots = {30 * kMs};   // the first 1 ms sleep took 31 ms
+    sleeper.pause_ns = 1 * kUs;               // coarse spin turns keep the test fast
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
+
+    // 60 ms away: the first sleep happens (60 > 5 ms), and is unlucky.
+    waiter.wait_until(clock.now_ns() + 60 * kMs);
+    WaiterState s = waiter.state();
+    ASSERT_EQ(s.samples, 1);
+    EXPECT_DOUBLE_EQ(s.mean_ns, 18e6);                          // (5 + 31) / 2 ms
+    EXPECT_NEAR(s.sigma_ns, std::sqrt(2 * 13e6 * 13e6), 1.0);  // 18.4 ms
+    EXPECT_GT(s.estimate_ns, 16.7e6);
+
+    // Every 60 Hz frame after that spins all of its 16.7 ms: the estimate
+    // never fits again, so it never samples again and never recovers.
+    for (int frame = 0; frame < 100; ++frame) {
+        const WaitResult r = waiter.wait_until(clock.now_ns() + 16'666'667);
+        EXPECT_EQ(r.slept_ns, 0);
+        EXPECT_GE(r.spun_ns, 16'666'667);
+    }
+    EXPECT_EQ(waiter.state().samples, 1);
+    EXPECT_EQ(sleeper.sleep_requests.size(), 1u);
+}
+
+TEST(WaiterPreciseSleep, AtHighRatesTheInitialEstimateNeverFits) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Waiter waiter(fake_config(clock, sleeper, 1000, Strategy::PreciseSleep));
+    for (int frame = 0; frame < 100; ++frame) {
+        const WaitResult r = waiter.wait_until(clock.now_ns() + 1 * kMs);
+        EXPECT_EQ(r.slept_ns, 0);
+    }
+    EXPECT_TRUE(sleeper.sleep_requests.empty());
+    EXPECT_EQ(waiter.state().samples, 0);
+}
+
+TEST(WaiterPreciseSleep, LuckySamplesBringTheEstimateDownAndItSleepsMore) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoot_ns = 50 * kUs;
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
+    std::vector<std::size_t> sleeps_per_frame;
+    for (int frame = 0; frame < 20; ++frame) {
+        const std::size_t before = sleeper.sleep_requests.size();
+        waiter.wait_until(clock.now_ns() + 16'666'667);
+        sleeps_per_frame.push_back(sleeper.sleep_requests.size() - before);
+    }
+    // The estimate starts at 5 ms and falls toward 1.05 ms as samples come in.
+    EXPECT_LT(waiter.state().estimate_ns, 2.5e6);
+    EXPECT_GT(sleeps_per_frame.back(), sleeps_per_frame.front());
+}
+
+// ---------------------------------------------------------------------------
+// robust_sleep
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// One robust_sleep wait of `remaining_ns` with scheduler period `period_ns`;
+// returns what it asked the OS to sleep (empty: it only spun).
+std::vector<int64_t> robust_sleeps(int64_t period_ns, int64_t remaining_ns, int64_t overshoot_ns = 0,
+                                   WaitResult* result = nullptr) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoot_ns = overshoot_ns;
+    Config config = fake_config(clock, sleeper, 60, Strategy::RobustSleep);
+    config.scheduler_period_ns = period_ns;
+    Waiter waiter(config);
+    const WaitResult r = waiter.wait_until(clock.now_ns() + remaining_ns);
+    if (result != nullptr) *result = r;
+    return sleeper.sleep_requests;
+}
+
+using Sleeps = std::vector<int64_t>;
+
+}  // namespace
+
+TEST(WaiterRobustSleep, RoundsDownToWholePeriodsLeavingOnePeriodPlusTolerance) {
+    // P = 1 ms, tolerance 20 us: floor((16.667 - 1.020) / 1) = 15 periods.
+    EXPECT_EQ(robust_sleeps(1 * kMs, 16'666'667), Sleeps{15 * kMs});
+    EXPECT_EQ(robust_sleeps(1 * kMs, 6'944'444), Sleeps{5 * kMs});   // 144 Hz
+    EXPECT_EQ(robust_sleeps(1 * kMs, 1 * kMs), Sleeps{});            // 1 kHz: spin only
+
+    // P = 10 ms: a 60 Hz frame cannot spare a whole period; 30 Hz sleeps 2.
+    EXPECT_EQ(robust_sleeps(10 * kMs, 16'666'667), Sleeps{});
+    EXPECT_EQ(robust_sleeps(10 * kMs, 33'333'333), Sleeps{20 * kMs});
+
+    // P = 15.6 ms: 60 Hz only spins; 30 Hz sleeps one period, 20 Hz two.
+    EXPECT_EQ(robust_sleeps(15'600'000, 16'666'667), Sleeps{});
+    EXPECT_EQ(robust_sleeps(15'600'000, 33'333'333), Sleeps{15'600'000});
+    EXPECT_EQ(robust_sleeps(15'600'000, 50'000'000), Sleeps{31'200'000});
+}
+
+TEST(WaiterRobustSleep, BoundaryIsOnePeriodPlusToleranceExactly) {
+    const int64_t p = 10 * kMs, tolerance = 20 * kUs;
+    EXPECT_EQ(robust_sleeps(p, 2 * p + tolerance), Sleeps{p});
+    EXPECT_EQ(robust_sleeps(p, 2 * p + tolerance - 1), Sleeps{});
+}
+
+TEST(WaiterRobustSleep, WorstCaseRoundUpNeverOvershoots) {
+    // The OS adds up to one period (here P - 1 ns): the wait still ends on
+    // time, because a period plus the tolerance was left for the spin.
+    for (int64_t p : {1 * kMs, 10 * kMs, 15'600'000L}) {
+        for (int64_t remaining : {16'666'667L, 33'333'333L, 100'000'000L}) {
+            FakeClock clock;
+            FakeSleeper sleeper(clock);
+            sleeper.sleep_overshoot_ns = p - 1;
+            Config config = fake_config(clock, sleeper, 60, Strategy::RobustSleep);
+            config.scheduler_period_ns = p;
+            Waiter waiter(config);
+            const int64_t deadline = clock.now_ns() + remaining;
+            const WaitResult r = waiter.wait_until(deadline);
+            EXPECT_GE(r.wake_ns, deadline);
+            EXPECT_LT(r.wake_ns, deadline + sleeper.pause_ns) << "P=" << p << " remaining=" << remaining;
+            EXPECT_GT(r.spun_ns, 20 * kUs);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// timer
+// ---------------------------------------------------------------------------
+
+namespace {
+
+struct TimerRig {
+    FakeClock clock;
+    FakeSleeper sleeper{clock};
+    Waiter waiter;
+    explicit TimerRig(int32_t window)
+        : waiter([&] {
+              Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+              c.timer_margin_window = window;
+              return c;
+          }()) {}
+    // One 10 ms wait whose timer wakes `lateness_ns` late; returns the margin used.
+    int64_t wait_with_lateness(int64_t lateness_ns, WaitResult* result = nullptr) {
+        const int64_t margin = waiter.state().timer_margin_ns;
+        sleeper.timer_latenesses.push_back(lateness_ns);
+        const int64_t deadline = clock.now_ns() + 10 * kMs;
+        const WaitResult r = waiter.wait_until(deadline);
+        EXPECT_EQ(sleeper.until_requests.back(), deadline - margin);
+        if (result != nullptr) *result = r;
+        return margin;
+    }
+};
+
+}  // namespace
+
+TEST(WaiterTimer, SleepsToDeadlineMinusMarginThenSpins) {
+    TimerRig rig(8);
+    WaitResult r{};
+    EXPECT_EQ(rig.wait_with_lateness(30 * kUs, &r), 200 * kUs);   // the starting margin
+    EXPECT_EQ(r.spun_ns, 200 * kUs - 30 * kUs);
+    EXPECT_EQ(r.slept_ns, 10 * kMs - 200 * kUs + 30 * kUs);
+    EXPECT_EQ(r.wake_ns, rig.sleeper.until_requests.back() + 200 * kUs);   // on the deadline
+    EXPECT_FALSE(rig.waiter.state().timer_fell_back);
+}
+
+TEST(WaiterTimer, MarginAdaptsDownAndUpAndDownAgain) {
+    TimerRig rig(8);
+    // Steady 20 us lateness: the margin falls from 200 us to 20 + 5 (pad) us.
+    for (int i = 0; i < 8; ++i) rig.wait_with_lateness(20 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+    // One 400 us wake: the 0.99 quantile of 8 is the worst, the margin jumps up.
+    rig.wait_with_lateness(400 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 405 * kUs);
+    // It stays up while that wake is in the window (7 more), then comes down.
+    for (int i = 0; i < 7; ++i) rig.wait_with_lateness(20 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 405 * kUs);
+    rig.wait_with_lateness(20 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+}
+
+TEST(WaiterTimer, MarginIsClampedToMinAndMax) {
+    TimerRig rig(1);
+    rig.wait_with_lateness(0);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 10 * kUs);   // 0 + 5 us pad, raised to the minimum
+    rig.wait_with_lateness(5 * kMs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kMs);    // capped at the maximum
+}
+
+TEST(WaiterTimer, QuantileIgnoresRareOutliersInALargeWindow) {
+    TimerRig rig(200);
+    // 199 wakes at 20 us and one at 1 ms: the 0.99 quantile (rank 198) is 20 us.
+    for (int i = 0; i < 100; ++i) rig.wait_with_lateness(20 * kUs);
+    rig.wait_with_lateness(1 * kMs);
+    for (int i = 0; i < 99; ++i) rig.wait_with_lateness(20 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+}
+
+TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
+    const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the 200 us margin
+    const WaitResult r = waiter.wait_until(deadline);
+    EXPECT_TRUE(sleeper.until_requests.empty());
+    EXPECT_EQ(r.wake_ns, deadline);
+    EXPECT_EQ(r.spun_ns, 150 * kUs);
+}
+
+TEST(WaiterTimer, WithoutHighResTimerFallsBackToRobustSleep) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.high_res_timer = false;
+    Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
+    config.scheduler_period_ns = 1 * kMs;
+    Waiter waiter(config);
+    EXPECT_TRUE(waiter.state().timer_fell_back);
+    const int64_t deadline = clock.now_ns() + 16'666'667;
+    const WaitResult r = waiter.wait_until(deadline);
+    EXPECT_EQ(sleeper.sleep_requests, Sleeps{15 * kMs});   // robust_sleep's decision
+    EXPECT_GE(r.wake_ns, deadline);
+    EXPECT_LT(r.wake_ns, deadline + sleeper.pause_ns);
+    EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
+}
+
+// ---------------------------------------------------------------------------
+// strategy switching and configuration
+// ---------------------------------------------------------------------------
+
+TEST(Waiter, VsyncAndAutoWaitAsTimer) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Vsync));
+    EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
+    waiter.set_strategy(Strategy::Auto);
+    EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
+    waiter.wait_until(clock.now_ns() + 5 * kMs);
+    EXPECT_EQ(sleeper.until_requests.size(), 1u);
+    waiter.set_strategy(Strategy::Default);
+    EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
+}
+
+TEST(Waiter, StateOfEveryStrategyIsKeptAcrossSwitches) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoot_ns = 100 * kUs;
+    sleeper.timer_lateness_ns = 30 * kUs;
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
+    waiter.wait_until(clock.now_ns() + 16 * kMs);
+    const WaiterState precise = waiter.state();
+    ASSERT_GT(precise.samples, 0);
+    waiter.set_strategy(Strategy::Timer);
+    waiter.wait_until(clock.now_ns() + 16 * kMs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 35 * kUs);
+    waiter.set_strategy(Strategy::PreciseSleep);
+    EXPECT_EQ(waiter.state().samples, precise.samples);
+    EXPECT_DOUBLE_EQ(waiter.state().estimate_ns, precise.estimate_ns);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 35 * kUs);
+}
+
+TEST(Waiter, PeriodComesFromConfigElseTheSleeper) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.period_ns = 15'625'000;
+    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().period_ns, 15'625'000);
+    sleeper.period_ns = 0;   // tickless: assume 1 ms
+    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().period_ns, 1 * kMs);
+    Config config = fake_config(clock, sleeper);
+    config.scheduler_period_ns = 4 * kMs;
+    EXPECT_EQ(Waiter(config).state().period_ns, 4 * kMs);
+}
+
+TEST(Waiter, InvalidConfigThrowsNamingTheField) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config config = fake_config(clock, sleeper, -5);
+    try {
+        Waiter waiter(config);
+        FAIL() << "no exception";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("target_hz"), std::string::npos) << e.what();
+    }
+}
