@@ -82,6 +82,7 @@ private:
     int64_t rows_ = 0;
     int64_t origin_ns_ = 0;
     int64_t previous_present_ns_ = -1;
+    bool created_ = false;   // PATH.tmp is ours to remove
     bool closed_ = false;
 };
 

@@ -1,0 +1,243 @@
+// summary.cpp: whole-run figures (through pacer::Stats), metric names,
+// verdicts, and the text and JSON summaries.
+#include "core/summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <system_error>
+
+namespace pacer_demo {
+
+namespace {
+
+constexpr int64_t kOffToleranceNs = 500'000;   // the overlay's "% off by more than 0.5 ms"
+
+const char* const kPercentileNames[] = {"mean", "sd", "p50", "p95", "p99", "max"};
+
+std::vector<std::string> build_metric_keys() {
+    std::vector<std::string> keys = {"frames",  "fps",      "target_period_us", "off_pct",
+                                     "missed",  "spin_pct", "cpu_pct",          "success_pct"};
+    for (const char* group : {"interval", "interval_error", "lateness"})
+        for (const char* name : kPercentileNames) keys.push_back(std::string(group) + "_" + name + "_us");
+    return keys;
+}
+
+void add_percentiles(MetricValues* values, const char* group, const pacer::Percentiles& p) {
+    const double fields[] = {p.mean, p.sd, p.p50, p.p95, p.p99, p.max};
+    for (std::size_t i = 0; i < 6; ++i) (*values)[std::string(group) + "_" + kPercentileNames[i] + "_us"] = fields[i];
+}
+
+std::string format_double(double value) {
+    char buffer[64];
+    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, result.ptr);
+}
+
+// Fixed decimals for the human summary.
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+bool compare(double actual, Comparison comparison, double threshold) {
+    switch (comparison) {
+        case Comparison::Less: return actual < threshold;
+        case Comparison::LessEqual: return actual <= threshold;
+        case Comparison::Greater: return actual > threshold;
+        case Comparison::GreaterEqual: return actual >= threshold;
+    }
+    return false;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+}  // namespace
+
+RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms) {
+    const auto capacity = static_cast<int32_t>(
+        std::clamp<std::size_t>(frames.size(), 1, static_cast<std::size_t>(std::numeric_limits<int32_t>::max())));
+    const auto tolerance_ns = static_cast<int64_t>(std::llround(success_tolerance_ms * 1e6));
+    // Two passes of the library's statistics: one at the overlay's 0.5 ms for
+    // off_pct, one at the scenario's tolerance, whose off_pct is 100 - success.
+    pacer::Stats overlay(capacity, kOffToleranceNs);
+    pacer::Stats tolerance(capacity, tolerance_ns);
+    for (const pacer::Frame& frame : frames) {
+        overlay.add(frame);
+        tolerance.add(frame);
+    }
+    RunStats out{};
+    out.summary = overlay.summarize();
+    out.success_tolerance_ms = success_tolerance_ms;
+    // Fewer than two frames have no interval: success is not measured.
+    out.success_pct = frames.size() < 2 ? std::numeric_limits<double>::quiet_NaN()
+                                        : 100.0 - tolerance.summarize().off_pct;
+    return out;
+}
+
+const std::vector<std::string>& metric_keys() {
+    static const std::vector<std::string> keys = build_metric_keys();
+    return keys;
+}
+
+bool is_metric_key(std::string_view key) {
+    const auto& keys = metric_keys();
+    return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+MetricValues metric_values(const RunStats& stats) {
+    const pacer::Summary& s = stats.summary;
+    MetricValues values;
+    values["frames"] = static_cast<double>(s.frames);
+    values["fps"] = s.fps;
+    values["target_period_us"] = s.target_period_us;
+    values["off_pct"] = s.off_pct;
+    values["missed"] = static_cast<double>(s.missed);
+    values["spin_pct"] = s.spin_pct;
+    if (s.cpu_pct >= 0) values["cpu_pct"] = s.cpu_pct;   // -1: the OS gave no thread CPU time
+    if (!std::isnan(stats.success_pct)) values["success_pct"] = stats.success_pct;
+    add_percentiles(&values, "interval", s.interval);
+    add_percentiles(&values, "interval_error", s.interval_error);
+    add_percentiles(&values, "lateness", s.lateness);
+    return values;
+}
+
+std::string Verdict::text() const {
+    std::string out = (passed ? "PASS " : "FAIL ") + expectation.text();
+    if (available)
+        out += " (actual " + format_double(std::round(actual * 1000) / 1000) + ")";
+    else
+        out += " (not measured)";
+    return out;
+}
+
+std::vector<Verdict> evaluate(const std::vector<Expectation>& expectations, const MetricValues& metrics) {
+    std::vector<Verdict> verdicts;
+    verdicts.reserve(expectations.size());
+    for (const Expectation& expectation : expectations) {
+        Verdict verdict{expectation, false, std::numeric_limits<double>::quiet_NaN(), false};
+        const auto it = metrics.find(expectation.key);
+        if (it != metrics.end() && !std::isnan(it->second)) {
+            verdict.available = true;
+            verdict.actual = it->second;
+            verdict.passed = compare(verdict.actual, expectation.comparison, expectation.value);
+        }
+        verdicts.push_back(std::move(verdict));
+    }
+    return verdicts;
+}
+
+bool all_passed(const std::vector<Verdict>& verdicts) {
+    return std::all_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) { return v.passed; });
+}
+
+std::string summary_text(const RunReport& report) {
+    const pacer::Summary& s = report.stats.summary;
+    std::string out = "pacer demo summary\n";
+    for (const auto& [key, value] : report.info) out += "  " + key + ": " + value + "\n";
+    out += "frames " + std::to_string(s.frames) + ", " + fixed(s.fps, 2) + " fps, target period " +
+           fixed(s.target_period_us, 1) + " us\n";
+    out += "                 mean        sd       p50       p95       p99       max  (us)\n";
+    auto row = [&out](const char* name, const pacer::Percentiles& p) {
+        char line[160];
+        std::snprintf(line, sizeof line, "%-14s%9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", name, p.mean, p.sd, p.p50,
+                      p.p95, p.p99, p.max);
+        out += line;
+    };
+    row("interval", s.interval);
+    row("|error|", s.interval_error);
+    row("lateness", s.lateness);
+    out += "off by > 0.5 ms: " + fixed(s.off_pct, 2) + " %   within +-" +
+           format_double(report.stats.success_tolerance_ms) + " ms: " +
+           (std::isnan(report.stats.success_pct) ? std::string("n/a") : fixed(report.stats.success_pct, 2) + " %") +
+           "   missed: " + std::to_string(s.missed) + "\n";
+    out += "spin: " + fixed(s.spin_pct, 1) + " % of a core   waiting CPU: " +
+           (s.cpu_pct < 0 ? std::string("unknown") : fixed(s.cpu_pct, 1) + " %") + "\n";
+    if (!report.verdicts.empty()) {
+        int passed = 0;
+        for (const Verdict& verdict : report.verdicts) {
+            out += "  " + verdict.text() + "\n";
+            if (verdict.passed) ++passed;
+        }
+        out += std::string(all_passed(report.verdicts) ? "PASS" : "FAIL") + " (" + std::to_string(passed) + "/" +
+               std::to_string(report.verdicts.size()) + " expectations met)\n";
+    }
+    return out;
+}
+
+std::string summary_json(const RunReport& report) {
+    nlohmann::ordered_json json;
+    json["run"] = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : report.info) json["run"][key] = value;
+    const MetricValues values = metric_values(report.stats);
+    nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
+    for (const std::string& key : metric_keys()) {
+        const auto it = values.find(key);
+        if (it == values.end() || !std::isfinite(it->second))
+            metrics[key] = nullptr;   // not measured on this run/OS
+        else
+            metrics[key] = it->second;
+    }
+    json["metrics"] = std::move(metrics);
+    json["success_tolerance_ms"] = report.stats.success_tolerance_ms;
+    nlohmann::ordered_json verdicts = nlohmann::ordered_json::array();
+    for (const Verdict& verdict : report.verdicts) {
+        nlohmann::ordered_json v;
+        v["expect"] = verdict.expectation.text();
+        v["key"] = verdict.expectation.key;
+        v["op"] = comparison_symbol(verdict.expectation.comparison);
+        v["threshold"] = verdict.expectation.value;
+        if (verdict.available)
+            v["actual"] = verdict.actual;
+        else
+            v["actual"] = nullptr;
+        v["passed"] = verdict.passed;
+        verdicts.push_back(std::move(v));
+    }
+    json["verdicts"] = std::move(verdicts);
+    json["passed"] = all_passed(report.verdicts);
+    return json.dump(2) + "\n";
+}
+
+std::string check_writable(const std::string& path) {
+    if (path.empty()) return "empty output path";
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return "cannot write " + path + ": is a directory";
+    const std::string temp = path + ".tmp";
+    std::FILE* file = std::fopen(temp.c_str(), "wb");
+    if (file == nullptr) return "cannot write " + path + ": " + errno_text();
+    std::fclose(file);
+    std::remove(temp.c_str());
+    return {};
+}
+
+std::string write_file_atomically(const std::string& path, std::string_view text) {
+    const std::string checked = check_writable(path);
+    if (!checked.empty()) return checked;
+    const std::string temp = path + ".tmp";
+    std::FILE* file = std::fopen(temp.c_str(), "wb");
+    if (file == nullptr) return "cannot write " + path + ": " + errno_text();
+    std::string error;
+    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) error = errno_text();
+    if (std::fclose(file) != 0 && error.empty()) error = errno_text();
+    if (error.empty()) {
+        std::error_code ec;
+        std::filesystem::rename(temp, path, ec);
+        if (ec) error = ec.message();
+    }
+    if (!error.empty()) {
+        std::remove(temp.c_str());
+        return "cannot write " + path + ": " + error;
+    }
+    return {};
+}
+
+}  // namespace pacer_demo
