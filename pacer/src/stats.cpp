@@ -3,6 +3,8 @@
 // sort is done on demand by summarize(), off the frame loop's hot path.
 #include "pacer/pacer.h"
 
+#include "stats_internal.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -23,9 +25,6 @@ double nearest_rank(const std::vector<double>& sorted, int64_t num, int64_t den)
     rank = std::clamp<int64_t>(rank, 1, n);
     return sorted[static_cast<std::size_t>(rank - 1)];
 }
-
-// Frame 0 of a pacer has no previous wake, hence no interval.
-bool has_interval(const Frame& frame) { return frame.index != 0; }
 
 }  // namespace
 
@@ -101,7 +100,7 @@ Summary Stats::summarize() const {
         const Frame& f = at(i);
         s.missed += f.missed;
         lateness.push_back(static_cast<double>(std::max<int64_t>(f.lateness_ns, 0)) / kNsPerUs);
-        if (has_interval(f)) {
+        if (detail::has_interval(f)) {
             const int64_t error_ns = std::llabs(f.interval_ns - f.period_ns);
             intervals.push_back(static_cast<double>(f.interval_ns) / kNsPerUs);
             errors.push_back(static_cast<double>(error_ns) / kNsPerUs);
@@ -140,7 +139,7 @@ std::vector<HistogramBin> Stats::interval_histogram(double lower_us, double bin_
     for (int b = 0; b < bins; ++b) histogram[static_cast<std::size_t>(b)].lower_us = lower_us + b * bin_us;
     for (std::size_t i = 0; i < count_; ++i) {
         const Frame& f = at(i);
-        if (!has_interval(f)) continue;
+        if (!detail::has_interval(f)) continue;
         const double bin = std::floor((static_cast<double>(f.interval_ns) / kNsPerUs - lower_us) / bin_us);
         if (bin >= 0 && bin < bins) ++histogram[static_cast<std::size_t>(bin)].count;
     }
