@@ -10,6 +10,7 @@
 // grid point rounded to the nanosecond, for as long as int64 ns last (292 years).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -19,9 +20,12 @@ class Grid {
 public:
     // Re-anchors the grid: step 0 is at anchor_ns, steps of 1e9 / hz.
     void anchor(int64_t anchor_ns, double hz) {
-        const double period = 1e9 / hz;
-        whole_ns_ = static_cast<int64_t>(std::floor(period));
-        fraction_ns_ = period - static_cast<double>(whole_ns_);
+        // The fraction comes from the remainder (exact for whole Hz), not from
+        // period - whole: 1e9 / hz itself carries a rounding error that k would
+        // multiply (450 ns after a century at 144 Hz).
+        whole_ns_ = static_cast<int64_t>(std::floor(1e9 / hz));
+        const double remainder_ns = std::fma(-static_cast<double>(whole_ns_), hz, 1e9);
+        fraction_ns_ = std::clamp(remainder_ns / hz, 0.0, 1.0);
         anchor_ns_ = anchor_ns;
         step_ = 0;
     }

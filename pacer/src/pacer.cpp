@@ -33,6 +33,7 @@ struct Pacer::Impl {
     // the rate changes.
     void update_vsync() {
         waiter.set_strategy(cfg.strategy);
+        waiter_strategy = waiter.state().strategy;
         int wanted = 0;
         if (cfg.host != nullptr && (cfg.strategy == Strategy::Vsync || cfg.strategy == Strategy::Auto)) {
             const double refresh = cfg.host->refresh_rate_hz();
@@ -58,7 +59,7 @@ struct Pacer::Impl {
     }
 
     Strategy strategy_in_force() const {
-        return vsync_interval != 0 ? Strategy::Vsync : waiter.state().strategy;
+        return vsync_interval != 0 ? Strategy::Vsync : waiter_strategy;
     }
 
     // The deadline for a wait called at t, with missed grid points and resync.
@@ -73,7 +74,7 @@ struct Pacer::Impl {
         // sleep and vsync follow the wakes (relative: their error accumulates,
         // which is sleep's point; vsync's pacing is the display's); the rest
         // follow the absolute grid.
-        const bool relative = vsync_interval != 0 || waiter.state().strategy == Strategy::Sleep;
+        const bool relative = vsync_interval != 0 || waiter_strategy == Strategy::Sleep;
         const int64_t next = relative ? last_wake_ns + period : grid.next();
         const int64_t late = t - next;
         if (late >= static_cast<int64_t>(cfg.resync_after_periods) * period) {
@@ -146,6 +147,7 @@ struct Pacer::Impl {
     Stats stats;
     detail::Grid grid;
     MissPolicy miss_policy = detail::resolve_miss_policy(cfg.miss_policy);
+    Strategy waiter_strategy = Strategy::Timer;   // the waiter's resolved strategy, cached
     int vsync_interval = 0;   // the swap interval the host accepted; 0: not pacing by vsync
     int64_t index = 0;
     int64_t last_wake_ns = 0;

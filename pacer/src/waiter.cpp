@@ -38,7 +38,7 @@ struct Waiter::Impl {
         estimate_ns = mean_ns = static_cast<double>(cfg.precise_initial_estimate_ns);
         margin_ns = cfg.timer_margin_ns;
         window.assign(static_cast<std::size_t>(cfg.timer_margin_window), 0);
-        scratch.reserve(window.size());
+        sorted.reserve(window.size());
     }
 
     void set_strategy(Strategy requested) {
@@ -133,18 +133,25 @@ struct Waiter::Impl {
         result.wake_ns = spin_until(deadline_ns, result);
     }
 
+    // The window is a ring (arrival order, to know which sample leaves) plus
+    // the same samples kept sorted, so the quantile is a lookup and each wake
+    // costs one binary search and a short memmove rather than a selection.
     void record_lateness(int64_t lateness_ns) {
         if (window.empty()) return;   // validate() rejects a zero window; stay safe anyway
+        if (window_count == window.size()) {
+            const auto leaving = std::lower_bound(sorted.begin(), sorted.end(), window[window_next]);
+            sorted.erase(leaving);
+        } else {
+            ++window_count;
+        }
         window[window_next] = lateness_ns;
         window_next = (window_next + 1) % window.size();
-        window_count = std::min(window_count + 1, window.size());
-        scratch.assign(window.begin(), window.begin() + static_cast<std::ptrdiff_t>(window_count));
+        sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), lateness_ns), lateness_ns);
         // Nearest rank: the smallest sample with at least q of the samples at or below it.
         const double rank = std::ceil(cfg.timer_margin_quantile * static_cast<double>(window_count));
         const std::size_t index =
             std::min(window_count - 1, static_cast<std::size_t>(std::max(rank, 1.0)) - 1);
-        std::nth_element(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(index), scratch.end());
-        margin_ns = std::clamp(scratch[index] + cfg.timer_margin_pad_ns, cfg.timer_min_margin_ns,
+        margin_ns = std::clamp(sorted[index] + cfg.timer_margin_pad_ns, cfg.timer_min_margin_ns,
                                cfg.timer_max_margin_ns);
     }
 
@@ -176,7 +183,8 @@ struct Waiter::Impl {
 
     // timer's margin and its window of recent wake lateness
     int64_t margin_ns = 0;
-    std::vector<int64_t> window, scratch;
+    std::vector<int64_t> window;   // ring of the last timer_margin_window latenesses
+    std::vector<int64_t> sorted;   // the same samples, ascending
     std::size_t window_next = 0, window_count = 0;
 };
 

@@ -1,0 +1,488 @@
+// test_pacer.cpp: the deadline grid, missed frames, resync and live changes,
+// on the fake clock and sleeper (deterministic, exact to the nanosecond).
+#include "fakes.h"
+#include "grid.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+using namespace pacer;
+using pacer::testing::FakeClock;
+using pacer::testing::FakeSleeper;
+using pacer::testing::fake_config;
+
+namespace {
+
+constexpr int64_t kUs = 1'000;
+constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kSecond = 1'000'000'000;
+constexpr int64_t kDay = 86'400 * kSecond;
+
+// The k-th grid point of rate num/den Hz, rounded half up to the nanosecond,
+// in exact integer arithmetic: k * 1e9 * den / num.
+int64_t exact_grid_ns(int64_t k, int64_t hz_num, int64_t hz_den = 1) {
+    const __int128 twice = static_cast<__int128>(k) * 2 * kSecond * hz_den;
+    return static_cast<int64_t>((twice + hz_num) / (2 * hz_num));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// The grid arithmetic
+// ---------------------------------------------------------------------------
+
+TEST(Grid, PointsAreExactForWholeAndFractionalPeriods) {
+    detail::Grid grid;
+    for (int64_t hz : {1000, 60, 144, 240, 7}) {
+        grid.anchor(123, static_cast<double>(hz));
+        for (int64_t k : {0L, 1L, 2L, 3L, 1000L, 999'999L, 1'000'000L}) {
+            EXPECT_EQ(grid.at(k), 123 + exact_grid_ns(k, hz)) << hz << " Hz, k=" << k;
+        }
+    }
+}
+
+// A 7-day run at 1 kHz is 6.048e8 frames: too many to loop through a Pacer
+// in a unit test. The Pacer's deadlines are Grid::at(k) for the k frames since
+// the last anchor (the tests below check that frame by frame), so the grid
+// is checked here directly at the 7-day step counts, against exact integer
+// arithmetic; PacerLongRun then runs a Pacer across the 7-day point on the
+// clock's timeline to show the absolute times do not overflow either.
+TEST(Grid, SevenDaysAtOneKilohertzIsExact) {
+    detail::Grid grid;
+    const int64_t anchor = 5 * kSecond;
+    grid.anchor(anchor, 1000);
+    const int64_t week_frames = 7 * 86'400 * 1000;   // 6.048e8
+    EXPECT_EQ(grid.at(week_frames), anchor + 7 * kDay);
+    for (int64_t k = week_frames - 3; k <= week_frames + 3; ++k) {
+        EXPECT_EQ(grid.at(k + 1) - grid.at(k), 1 * kMs);
+    }
+}
+
+TEST(Grid, SevenDaysAtFractionalPeriodsHasNoDrift) {
+    detail::Grid grid;
+    for (int64_t hz : {60, 144, 240, 7}) {
+        grid.anchor(0, static_cast<double>(hz));
+        const int64_t week_frames = 7 * 86'400 * hz;
+        // Exactly 7 days after 7 days' worth of frames: no accumulated rounding.
+        EXPECT_EQ(grid.at(week_frames), 7 * kDay) << hz << " Hz";
+        for (int64_t k = week_frames - 5; k <= week_frames + 5; ++k) {
+            EXPECT_EQ(grid.at(k), exact_grid_ns(k, hz)) << hz << " Hz, k=" << k;
+        }
+    }
+    // Adding a rounded period instead would be 12 ms off after a week at 60 Hz:
+    // the failure this design avoids.
+    EXPECT_NE(7 * 86'400 * 60 * std::llround(1e9 / 60), 7 * kDay);
+}
+
+TEST(Grid, CenturyHorizonStaysExact) {
+    // Far past a week: 100 years at 144 Hz and at 10 kHz, still to the nanosecond.
+    detail::Grid grid;
+    const int64_t century_s = 100LL * 365 * 86'400;
+    grid.anchor(0, 144);
+    EXPECT_EQ(grid.at(century_s * 144), century_s * kSecond);
+    EXPECT_EQ(grid.at(century_s * 144 + 1), exact_grid_ns(century_s * 144 + 1, 144));
+    grid.anchor(0, 10'000);
+    EXPECT_EQ(grid.at(century_s * 10'000), century_s * kSecond);
+}
+
+// ---------------------------------------------------------------------------
+// No drift
+// ---------------------------------------------------------------------------
+
+TEST(PacerDrift, MillionFramesAt60HzStayOnTheExactGrid) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.pause_ns = 1 * kUs;   // coarse spin turns keep a million frames fast
+    Pacer pacer(fake_config(clock, sleeper, 60, Strategy::Timer));
+    const Frame first = pacer.wait();
+    ASSERT_TRUE(first.resynced);
+    const int64_t anchor = first.deadline_ns;
+    int64_t worst_lateness = 0;
+    int64_t mismatches = 0;
+    const int64_t frames = 1'000'000;
+    for (int64_t k = 1; k <= frames; ++k) {
+        clock.advance_busy((3 + k % 7) * kMs);   // 3..9 ms of engine work, always on time
+        const Frame f = pacer.wait();
+        if (f.deadline_ns != anchor + exact_grid_ns(k, 60)) ++mismatches;
+        worst_lateness = std::max(worst_lateness, f.lateness_ns);
+        ASSERT_GE(f.lateness_ns, 0);
+        ASSERT_EQ(f.missed, 0);
+    }
+    EXPECT_EQ(mismatches, 0);
+    EXPECT_LT(worst_lateness, sleeper.pause_ns);
+    // A million frames of 1/60 s end exactly 16666.666667 s (rounded) later.
+    EXPECT_EQ(pacer.stats().at(pacer.stats().size() - 1).deadline_ns, anchor + 16'666'666'666'667);
+}
+
+TEST(PacerDrift, NaiveSleepDriftsByItsOvershoot) {
+    // The same measurement catches the drift the sleep strategy is there to show.
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.sleep_overshoot_ns = 80 * kUs;
+    Pacer pacer(fake_config(clock, sleeper, 100, Strategy::Sleep));
+    const int64_t anchor = pacer.wait().wake_ns;
+    Frame f{};
+    for (int k = 1; k <= 1000; ++k) {
+        clock.advance_busy(2 * kMs);
+        f = pacer.wait();
+        EXPECT_EQ(f.interval_ns, 10 * kMs + 80 * kUs);
+    }
+    EXPECT_EQ(f.wake_ns - anchor, 1000 * (10 * kMs + 80 * kUs));   // 80 ms behind the grid
+}
+
+// ---------------------------------------------------------------------------
+// A run across the 7-day point of the clock's timeline
+// ---------------------------------------------------------------------------
+
+TEST(PacerLongRun, SevenDaysIntoTheTimelineAt1kHzIsExact) {
+    // See Grid.SevenDaysAtOneKilohertzIsExact for why the run starts near the
+    // 7-day point rather than looping through 6e8 frames.
+    FakeClock clock(7 * kDay - 5 * kSecond);
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 1000, Strategy::Timer));
+    const int64_t anchor = pacer.wait().deadline_ns;
+    for (int64_t k = 1; k <= 10'000; ++k) {   // crosses 7 days at k = 5000
+        clock.advance_busy(300 * kUs);
+        const Frame f = pacer.wait();
+        ASSERT_EQ(f.deadline_ns, anchor + k * kMs);
+        ASSERT_EQ(f.wake_ns, f.deadline_ns);
+        ASSERT_EQ(f.interval_ns, 1 * kMs);
+        ASSERT_EQ(f.work_ns, 300 * kUs);
+    }
+    const Summary s = pacer.stats().summarize();
+    EXPECT_DOUBLE_EQ(s.interval.max, 1000.0);
+    EXPECT_EQ(s.missed, 0);
+}
+
+// ---------------------------------------------------------------------------
+// The first frame and what each frame reports
+// ---------------------------------------------------------------------------
+
+TEST(Pacer, FirstWaitAnchorsAtNowAndReturnsAtOnce) {
+    FakeClock clock(42 * kSecond);
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 60));
+    const Frame f = pacer.wait();
+    EXPECT_EQ(f.index, 0);
+    EXPECT_EQ(f.deadline_ns, 42 * kSecond);
+    EXPECT_EQ(f.wake_ns, 42 * kSecond);
+    EXPECT_EQ(f.interval_ns, 0);
+    EXPECT_EQ(f.work_ns, 0);
+    EXPECT_TRUE(f.resynced);
+    EXPECT_EQ(f.present_ns, -1);
+    EXPECT_TRUE(sleeper.until_requests.empty());
+    EXPECT_EQ(pacer.stats().total_frames(), 1);
+}
+
+TEST(Pacer, FrameFieldsAccountForWorkSleepSpinCpuAndPresent) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_lateness_ns = 50 * kUs;
+    Pacer pacer(fake_config(clock, sleeper, 100, Strategy::Timer));
+    const Frame f0 = pacer.wait();
+    clock.advance_busy(4 * kMs);
+    pacer.mark_present();   // at f0 + 4 ms
+    const int64_t cpu_before = clock.cpu_ns();
+    const Frame f1 = pacer.wait();
+    EXPECT_EQ(f1.index, 1);
+    EXPECT_EQ(f1.deadline_ns, f0.deadline_ns + 10 * kMs);
+    EXPECT_EQ(f1.work_ns, 4 * kMs);
+    EXPECT_EQ(f1.present_ns, f0.wake_ns + 4 * kMs);
+    // Timer to deadline - 200 us, woke 50 us late, spun the last 150 us.
+    EXPECT_EQ(f1.slept_ns, 6 * kMs - 200 * kUs + 50 * kUs);
+    EXPECT_EQ(f1.spun_ns, 150 * kUs);
+    EXPECT_EQ(f1.wait_cpu_ns, clock.cpu_ns() - cpu_before);
+    EXPECT_EQ(f1.wait_cpu_ns, 150 * kUs);
+    EXPECT_EQ(f1.wake_ns, f1.deadline_ns);
+    EXPECT_EQ(f1.interval_ns, 10 * kMs);
+    EXPECT_EQ(f1.period_ns, 10 * kMs);
+    EXPECT_EQ(f1.strategy, Strategy::Timer);
+    // mark_present with an explicit time, then none: -1 on the frame after.
+    pacer.mark_present(f1.wake_ns + 123);
+    EXPECT_EQ(pacer.wait().present_ns, f1.wake_ns + 123);
+    EXPECT_EQ(pacer.wait().present_ns, -1);
+}
+
+TEST(Pacer, UnknownThreadCpuGivesMinusOne) {
+    FakeClock clock;
+    clock.cpu_known = false;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    pacer.wait();
+    EXPECT_EQ(pacer.wait().wait_cpu_ns, -1);
+}
+
+TEST(Pacer, EveryFrameGoesToTheStats) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config config = fake_config(clock, sleeper, 100);
+    config.history_frames = 16;
+    Pacer pacer(config);
+    for (int i = 0; i < 40; ++i) pacer.wait();
+    EXPECT_EQ(pacer.stats().total_frames(), 40);
+    EXPECT_EQ(pacer.stats().size(), 16u);
+    EXPECT_EQ(pacer.stats().at(15).index, 39);
+    pacer.reset_stats();
+    EXPECT_EQ(pacer.stats().size(), 0u);
+    EXPECT_EQ(pacer.wait().index, 40);   // the grid and the count go on
+}
+
+// ---------------------------------------------------------------------------
+// Missed frames: skip versus catch-up, and resync
+// ---------------------------------------------------------------------------
+
+TEST(PacerMissed, SkipJumpsToTheNextGridPointWithoutBurst) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));   // Skip is the default
+    const int64_t d0 = pacer.wait().deadline_ns;
+    clock.advance_busy(25 * kMs);   // late past d0 + 10 and d0 + 20
+    const Frame late = pacer.wait();
+    EXPECT_EQ(late.missed, 2);
+    EXPECT_EQ(late.deadline_ns, d0 + 30 * kMs);
+    EXPECT_EQ(late.wake_ns, d0 + 30 * kMs);   // waited for the grid, no burst
+    EXPECT_EQ(late.interval_ns, 30 * kMs);
+    EXPECT_FALSE(late.resynced);
+    clock.advance_busy(1 * kMs);
+    const Frame next = pacer.wait();
+    EXPECT_EQ(next.deadline_ns, d0 + 40 * kMs);
+    EXPECT_EQ(next.missed, 0);
+    EXPECT_EQ(pacer.stats().total_missed(), 2);
+}
+
+TEST(PacerMissed, SkipTreatsAPointAtNowAsOnTime) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    const int64_t d0 = pacer.wait().deadline_ns;
+    clock.advance_busy(20 * kMs);   // exactly on d0 + 20: d0 + 10 was missed
+    const Frame f = pacer.wait();
+    EXPECT_EQ(f.missed, 1);
+    EXPECT_EQ(f.deadline_ns, d0 + 20 * kMs);
+    EXPECT_EQ(f.wake_ns, d0 + 20 * kMs);
+}
+
+TEST(PacerMissed, LessThanAPeriodLateIsNotMissed) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    const int64_t d0 = pacer.wait().deadline_ns;
+    clock.advance_busy(19 * kMs);   // 9 ms past d0 + 10
+    const Frame f = pacer.wait();
+    EXPECT_EQ(f.missed, 0);
+    EXPECT_EQ(f.deadline_ns, d0 + 10 * kMs);
+    EXPECT_EQ(f.lateness_ns, 9 * kMs);
+    clock.advance_busy(0);
+    EXPECT_EQ(pacer.wait().deadline_ns, d0 + 20 * kMs);   // the grid holds
+}
+
+TEST(PacerMissed, CatchUpRunsLateFramesBackToBackUntilOnTheGrid) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config config = fake_config(clock, sleeper, 100);
+    config.miss_policy = MissPolicy::CatchUp;
+    Pacer pacer(config);
+    const int64_t d0 = pacer.wait().deadline_ns;
+    clock.advance_busy(25 * kMs);
+    const Frame a = pacer.wait();   // aims at d0 + 10, 15 ms late: at once
+    EXPECT_EQ(a.deadline_ns, d0 + 10 * kMs);
+    EXPECT_EQ(a.wake_ns, d0 + 25 * kMs);
+    EXPECT_EQ(a.missed, 0);
+    const Frame b = pacer.wait();   // d0 + 20, still passed: at once
+    EXPECT_EQ(b.deadline_ns, d0 + 20 * kMs);
+    EXPECT_EQ(b.wake_ns, d0 + 25 * kMs);
+    const Frame c = pacer.wait();   // d0 + 30: caught up, waits
+    EXPECT_EQ(c.deadline_ns, d0 + 30 * kMs);
+    EXPECT_EQ(c.wake_ns, d0 + 30 * kMs);
+    EXPECT_EQ(pacer.stats().total_missed(), 0);
+}
+
+TEST(PacerMissed, LongStallResyncsAtNowWhateverThePolicy) {
+    for (MissPolicy policy : {MissPolicy::Skip, MissPolicy::CatchUp}) {
+        FakeClock clock;
+        FakeSleeper sleeper(clock);
+        Config config = fake_config(clock, sleeper, 60);
+        config.miss_policy = policy;
+        Pacer pacer(config);
+        pacer.wait();
+        clock.advance(3 * kSecond);   // a debugger stop
+        const int64_t t = clock.now_ns();
+        const Frame f = pacer.wait();
+        EXPECT_TRUE(f.resynced);
+        EXPECT_EQ(f.deadline_ns, t);
+        EXPECT_EQ(f.wake_ns, t);
+        EXPECT_GT(f.missed, 170);   // ~180 grid points went by
+        const Frame g = pacer.wait();
+        EXPECT_FALSE(g.resynced);
+        EXPECT_EQ(g.deadline_ns, t + exact_grid_ns(1, 60));   // the new grid starts at t
+        EXPECT_EQ(g.interval_ns, g.deadline_ns - t);
+    }
+}
+
+TEST(PacerMissed, ResyncThresholdIsResyncAfterPeriods) {
+    for (int64_t late_periods : {7, 8}) {
+        FakeClock clock;
+        FakeSleeper sleeper(clock);
+        Config config = fake_config(clock, sleeper, 100);
+        config.resync_after_periods = 8;
+        Pacer pacer(config);
+        pacer.wait();
+        clock.advance((1 + late_periods) * 10 * kMs);   // late_periods past the next point
+        const Frame f = pacer.wait();
+        EXPECT_EQ(f.resynced, late_periods >= 8) << late_periods;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Live changes
+// ---------------------------------------------------------------------------
+
+TEST(PacerLive, RateChangeTakesTheNewPeriodFromTheLastDeadline) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    pacer.wait();
+    Frame f{};
+    for (int i = 0; i < 5; ++i) {
+        clock.advance_busy(2 * kMs);
+        f = pacer.wait();
+        ASSERT_EQ(f.interval_ns, 10 * kMs);
+    }
+    pacer.set_target_hz(250);
+    EXPECT_EQ(pacer.config().target_hz, 250);
+    const int64_t last = f.deadline_ns;
+    for (int i = 1; i <= 5; ++i) {
+        clock.advance_busy(1 * kMs);
+        f = pacer.wait();
+        EXPECT_EQ(f.deadline_ns, last + i * 4 * kMs);
+        EXPECT_EQ(f.interval_ns, 4 * kMs);   // the very first new interval is already 4 ms
+        EXPECT_EQ(f.period_ns, 4 * kMs);
+        EXPECT_EQ(f.missed, 0);
+    }
+    pacer.set_target_hz(50);   // slower again: no hitch either way
+    const int64_t last2 = f.deadline_ns;
+    clock.advance_busy(1 * kMs);
+    f = pacer.wait();
+    EXPECT_EQ(f.deadline_ns, last2 + 20 * kMs);
+    EXPECT_EQ(f.interval_ns, 20 * kMs);
+}
+
+TEST(PacerLive, RateChangeAfterAFractionalPeriodStaysExact) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 60));
+    pacer.wait();
+    Frame f{};
+    for (int i = 0; i < 7; ++i) f = pacer.wait();
+    pacer.set_target_hz(144);
+    const int64_t last = f.deadline_ns;
+    for (int64_t k = 1; k <= 1000; ++k) {
+        f = pacer.wait();
+        ASSERT_EQ(f.deadline_ns, last + exact_grid_ns(k, 144));
+    }
+}
+
+TEST(PacerLive, InvalidRateThrowsAndChangesNothing) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    pacer.wait();
+    for (double hz : {0.0, -60.0, 20000.0, std::numeric_limits<double>::quiet_NaN()}) {
+        try {
+            pacer.set_target_hz(hz);
+            ADD_FAILURE() << hz << " Hz was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("target_hz"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(pacer.config().target_hz, 100);
+    EXPECT_EQ(pacer.wait().interval_ns, 10 * kMs);
+}
+
+TEST(PacerLive, StrategyChangesKeepTheGridWithoutHitch) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config config = fake_config(clock, sleeper, 100);
+    config.scheduler_period_ns = 1 * kMs;
+    Pacer pacer(config);
+    const int64_t d0 = pacer.wait().deadline_ns;
+    int64_t k = 0;
+    for (Strategy s : {Strategy::Spin, Strategy::RobustSleep, Strategy::PreciseSleep, Strategy::Sleep,
+                       Strategy::Timer, Strategy::Default}) {
+        pacer.set_strategy(s);
+        for (int i = 0; i < 3; ++i) {
+            clock.advance_busy(3 * kMs);
+            const Frame f = pacer.wait();
+            ++k;
+            EXPECT_EQ(f.deadline_ns, d0 + k * 10 * kMs) << strategy_name(s);
+            EXPECT_GE(f.lateness_ns, 0);
+            EXPECT_LT(f.lateness_ns, sleeper.pause_ns) << strategy_name(s);
+            EXPECT_EQ(f.missed, 0);
+            EXPECT_EQ(f.strategy, s == Strategy::Default ? Strategy::Timer : s);
+        }
+    }
+    EXPECT_EQ(pacer.config().strategy, Strategy::Timer);
+}
+
+TEST(PacerLive, MissPolicyChangeAppliesAtTheNextWait) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    const int64_t d0 = pacer.wait().deadline_ns;
+    pacer.set_miss_policy(MissPolicy::CatchUp);
+    clock.advance_busy(25 * kMs);
+    EXPECT_EQ(pacer.wait().deadline_ns, d0 + 10 * kMs);
+    pacer.set_miss_policy(MissPolicy::Default);
+    EXPECT_EQ(pacer.config().miss_policy, MissPolicy::Skip);
+    clock.advance_busy(30 * kMs);   // now at d0 + 55: skip to d0 + 60
+    const Frame f = pacer.wait();
+    EXPECT_EQ(f.deadline_ns, d0 + 60 * kMs);
+    EXPECT_EQ(f.missed, 4);   // d0 + 20, 30, 40, 50
+}
+
+// ---------------------------------------------------------------------------
+// Several pacers, configuration
+// ---------------------------------------------------------------------------
+
+TEST(Pacer, SeveralPacersKeepSeparateGrids) {
+    FakeClock clock_a, clock_b(77 * kSecond);
+    FakeSleeper sleeper_a(clock_a), sleeper_b(clock_b);
+    Pacer a(fake_config(clock_a, sleeper_a, 100, Strategy::Spin));
+    Pacer b(fake_config(clock_b, sleeper_b, 250, Strategy::RobustSleep));
+    const int64_t a0 = a.wait().deadline_ns, b0 = b.wait().deadline_ns;
+    for (int64_t k = 1; k <= 50; ++k) {
+        EXPECT_EQ(a.wait().deadline_ns, a0 + k * 10 * kMs);
+        EXPECT_EQ(b.wait().deadline_ns, b0 + k * 4 * kMs);
+    }
+    EXPECT_EQ(a.stats().total_frames(), 51);
+    EXPECT_EQ(b.waiter_state().strategy, Strategy::RobustSleep);
+    EXPECT_EQ(a.waiter_state().strategy, Strategy::Spin);
+}
+
+TEST(Pacer, ConfigIsResolvedAndInvalidConfigThrows) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config zero{};
+    zero.clock = &clock;
+    zero.sleeper = &sleeper;
+    Pacer pacer(zero);
+    EXPECT_EQ(pacer.config().target_hz, 60);
+    EXPECT_EQ(pacer.config().strategy, Strategy::Timer);
+    EXPECT_EQ(pacer.config().miss_policy, MissPolicy::Skip);
+    EXPECT_EQ(&pacer.clock(), &clock);
+
+    Config bad = zero;
+    bad.timer_margin_window = -1;
+    EXPECT_THROW(Pacer{bad}, std::invalid_argument);
+}
+
+TEST(Pacer, DefaultConstructedUsesTheOsClock) {
+    Pacer pacer;   // OsClock + OsSleeper, 60 Hz timer
+    const Frame f = pacer.wait();
+    EXPECT_GT(f.wake_ns, 0);
+    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
+}
