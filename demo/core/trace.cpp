@@ -19,6 +19,7 @@ double ns_to_ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
 // RFC 4180: quote a field holding a comma, quote or line break; double quotes.
 void put_text(std::FILE* file, std::string_view text) {
+    if (text.empty()) return;   // (an empty view's data() may be null)
     if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
         std::fwrite(text.data(), 1, text.size(), file);
         return;

@@ -1,0 +1,210 @@
+// Run summary: whole-run figures from frames, metric names, verdicts, the
+// text and JSON forms (parsed back with nlohmann) and atomic file writes.
+#include "core/summary.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace pacer_demo {
+namespace {
+
+constexpr int64_t kUs = 1'000;
+constexpr int64_t kMs = 1'000'000;
+
+// A run at 100 Hz whose intervals are `intervals_ns` (frame 0 has none).
+std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns) {
+    std::vector<pacer::Frame> frames;
+    int64_t wake = 1'000 * kMs;
+    for (std::size_t i = 0; i <= intervals_ns.size(); ++i) {
+        pacer::Frame f{};
+        f.index = static_cast<int64_t>(i);
+        f.interval_ns = i == 0 ? 0 : intervals_ns[i - 1];
+        wake += f.interval_ns;
+        f.wake_ns = wake;
+        f.deadline_ns = wake;
+        f.period_ns = 10 * kMs;
+        f.wait_cpu_ns = 100 * kUs;
+        f.present_ns = -1;
+        f.strategy = pacer::Strategy::Timer;
+        frames.push_back(f);
+    }
+    return frames;
+}
+
+TEST(RunStats, SuccessUsesTheScenarioTolerance) {
+    // 10 intervals: 6 exact, 2 off by 0.8 ms (inside 1 ms, outside 0.5 ms), 2 off by 3 ms.
+    const std::vector<int64_t> intervals = {10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs,
+                                            10 * kMs + 800 * kUs, 10 * kMs - 800 * kUs, 13 * kMs, 7 * kMs};
+    const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
+    EXPECT_EQ(stats.summary.frames, 11);
+    EXPECT_DOUBLE_EQ(stats.success_tolerance_ms, 1.0);
+    EXPECT_DOUBLE_EQ(stats.success_pct, 80.0);
+    EXPECT_DOUBLE_EQ(stats.summary.off_pct, 40.0) << "off_pct stays at the overlay's 0.5 ms";
+
+    const RunStats wide = compute_run_stats(run_of(intervals), 5.0);
+    EXPECT_DOUBLE_EQ(wide.success_pct, 100.0);
+}
+
+TEST(RunStats, KeepsEveryFrameOfALongRun) {
+    // More frames than the pacer's default 1024-frame window: all count.
+    std::vector<int64_t> intervals(3000, 10 * kMs);
+    intervals[10] = 20 * kMs;
+    const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
+    EXPECT_EQ(stats.summary.frames, 3001);
+    EXPECT_DOUBLE_EQ(stats.summary.interval.max, 20'000.0);
+}
+
+TEST(RunStats, TooFewFramesLeaveSuccessUnmeasured) {
+    const RunStats stats = compute_run_stats(run_of({}), 1.0);
+    EXPECT_TRUE(std::isnan(stats.success_pct));
+    EXPECT_EQ(metric_values(stats).count("success_pct"), 0u);
+    const RunStats none = compute_run_stats({}, 1.0);
+    EXPECT_EQ(none.summary.frames, 0);
+}
+
+TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
+    const RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
+    const MetricValues values = metric_values(stats);
+    for (const std::string& key : metric_keys()) {
+        EXPECT_TRUE(is_metric_key(key));
+        EXPECT_EQ(values.count(key), 1u) << key;
+    }
+    EXPECT_EQ(values.size(), metric_keys().size());
+    EXPECT_FALSE(is_metric_key("smoothness"));
+    EXPECT_DOUBLE_EQ(values.at("interval_max_us"), 11'000.0);
+    EXPECT_DOUBLE_EQ(values.at("interval_error_max_us"), 1'000.0);
+    EXPECT_DOUBLE_EQ(values.at("frames"), 4.0);
+}
+
+TEST(Metrics, UnknownCpuIsLeftOut) {
+    std::vector<pacer::Frame> frames = run_of({10 * kMs, 10 * kMs});
+    for (pacer::Frame& f : frames) f.wait_cpu_ns = -1;
+    const MetricValues values = metric_values(compute_run_stats(frames, 1.0));
+    EXPECT_EQ(values.count("cpu_pct"), 0u);
+}
+
+Expectation expect(const std::string& key, Comparison comparison, double value) {
+    Expectation e{};
+    e.key = key;
+    e.comparison = comparison;
+    e.value = value;
+    e.line = 1;
+    return e;
+}
+
+TEST(Verdicts, PassFailAndNotMeasured) {
+    const MetricValues values = {{"off_pct", 4.0}, {"fps", 59.9}, {"success_pct", std::nan("")}};
+    const std::vector<Verdict> verdicts = evaluate(
+        {expect("off_pct", Comparison::LessEqual, 4.0), expect("off_pct", Comparison::Less, 4.0),
+         expect("fps", Comparison::GreaterEqual, 59.0), expect("fps", Comparison::Greater, 60.0),
+         expect("cpu_pct", Comparison::Less, 50.0), expect("success_pct", Comparison::GreaterEqual, 90.0)},
+        values);
+    ASSERT_EQ(verdicts.size(), 6u);
+    EXPECT_TRUE(verdicts[0].passed);
+    EXPECT_FALSE(verdicts[1].passed) << "strict comparison at the threshold";
+    EXPECT_TRUE(verdicts[2].passed);
+    EXPECT_FALSE(verdicts[3].passed);
+    EXPECT_FALSE(verdicts[4].available);
+    EXPECT_FALSE(verdicts[4].passed) << "a metric the run did not produce fails";
+    EXPECT_FALSE(verdicts[5].available) << "NaN is not a measurement";
+    EXPECT_EQ(verdicts[0].text(), "PASS off_pct <= 4 (actual 4)");
+    EXPECT_EQ(verdicts[3].text(), "FAIL fps > 60 (actual 59.9)");
+    EXPECT_EQ(verdicts[4].text(), "FAIL cpu_pct < 50 (not measured)");
+    EXPECT_FALSE(all_passed(verdicts));
+    EXPECT_TRUE(all_passed({verdicts[0], verdicts[2]}));
+    EXPECT_TRUE(all_passed({}));
+}
+
+RunReport sample_report() {
+    RunReport report;
+    report.info = {{"backend", "sdl2"}, {"vsync", "on requested, refused"}, {"scenario", "x \"y\".txt"}};
+    report.stats = compute_run_stats(run_of({10 * kMs, 10 * kMs + 300 * kUs, 12 * kMs}), 1.0);
+    report.verdicts = evaluate({expect("interval_max_us", Comparison::LessEqual, 11'000.0),
+                                expect("frames", Comparison::GreaterEqual, 4.0),
+                                expect("cpu_pct", Comparison::GreaterEqual, 0.0)},
+                               metric_values(report.stats));
+    return report;
+}
+
+TEST(SummaryJson, RoundTripsThroughAJsonParser) {
+    const RunReport report = sample_report();
+    const nlohmann::json json = nlohmann::json::parse(summary_json(report));
+    EXPECT_EQ(json.at("run").at("backend"), "sdl2");
+    EXPECT_EQ(json.at("run").at("scenario"), "x \"y\".txt");
+    const auto& metrics = json.at("metrics");
+    for (const std::string& key : metric_keys()) EXPECT_TRUE(metrics.contains(key)) << key;
+    EXPECT_DOUBLE_EQ(metrics.at("interval_max_us").get<double>(), 12'000.0);
+    EXPECT_DOUBLE_EQ(metrics.at("frames").get<double>(), 4.0);
+    EXPECT_DOUBLE_EQ(json.at("success_tolerance_ms").get<double>(), 1.0);
+    ASSERT_EQ(json.at("verdicts").size(), 3u);
+    EXPECT_EQ(json.at("verdicts")[0].at("expect"), "interval_max_us <= 11000");
+    EXPECT_EQ(json.at("verdicts")[0].at("op"), "<=");
+    EXPECT_EQ(json.at("verdicts")[0].at("passed"), false);
+    EXPECT_DOUBLE_EQ(json.at("verdicts")[0].at("actual").get<double>(), 12'000.0);
+    EXPECT_EQ(json.at("verdicts")[1].at("passed"), true);
+    EXPECT_EQ(json.at("passed"), false);
+}
+
+TEST(SummaryJson, UnmeasuredValuesAreNull) {
+    RunReport report;
+    report.stats = compute_run_stats({}, 1.0);
+    report.verdicts = evaluate({expect("success_pct", Comparison::GreaterEqual, 90.0)}, metric_values(report.stats));
+    const nlohmann::json json = nlohmann::json::parse(summary_json(report));
+    EXPECT_TRUE(json.at("metrics").at("success_pct").is_null());
+    EXPECT_TRUE(json.at("verdicts")[0].at("actual").is_null());
+    EXPECT_EQ(json.at("passed"), false);
+    EXPECT_TRUE(json.at("run").is_object());
+}
+
+TEST(SummaryJson, NoExpectationsPass) {
+    RunReport report;
+    report.stats = compute_run_stats(run_of({10 * kMs}), 1.0);
+    const nlohmann::json json = nlohmann::json::parse(summary_json(report));
+    EXPECT_TRUE(json.at("verdicts").empty());
+    EXPECT_EQ(json.at("passed"), true);
+}
+
+TEST(SummaryText, ShowsInfoFiguresAndVerdicts) {
+    const std::string text = summary_text(sample_report());
+    EXPECT_NE(text.find("backend: sdl2"), std::string::npos) << text;
+    EXPECT_NE(text.find("vsync: on requested, refused"), std::string::npos);
+    EXPECT_NE(text.find("frames 4"), std::string::npos);
+    EXPECT_NE(text.find("FAIL interval_max_us <= 11000 (actual 12000)"), std::string::npos) << text;
+    EXPECT_NE(text.find("PASS frames >= 4"), std::string::npos);
+    EXPECT_NE(text.find("FAIL (2/3 expectations met)"), std::string::npos);
+    EXPECT_EQ(text.back(), '\n');
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream file(path);
+    std::ostringstream out;
+    out << file.rdbuf();
+    return out.str();
+}
+
+TEST(Files, WriteAtomicallyAndReportBadPaths) {
+    namespace fs = std::filesystem;
+    const std::string path = ::testing::TempDir() + "pacer_summary.json";
+    fs::remove(path);
+    EXPECT_EQ(check_writable(path), "");
+    EXPECT_FALSE(fs::exists(path)) << "the check leaves nothing behind";
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+    EXPECT_EQ(write_file_atomically(path, "{\"a\": 1}\n"), "");
+    EXPECT_EQ(slurp(path), "{\"a\": 1}\n");
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+    fs::remove(path);
+
+    const std::string bad = "/nonexistent-pacer-dir/summary.json";
+    EXPECT_EQ(check_writable(bad).rfind("cannot write " + bad + ": ", 0), 0u);
+    EXPECT_EQ(write_file_atomically(bad, "x").rfind("cannot write " + bad + ": ", 0), 0u);
+    EXPECT_NE(check_writable(::testing::TempDir()).find("is a directory"), std::string::npos);
+    EXPECT_FALSE(check_writable("").empty());
+}
+
+}  // namespace
+}  // namespace pacer_demo

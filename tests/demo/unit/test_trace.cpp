@@ -1,0 +1,202 @@
+// Trace CSV: header and columns, values per row, quoting, the temp-and-rename
+// rule and the errors for paths that cannot be written.
+#include "core/trace.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pacer_demo {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr int64_t kMs = 1'000'000;
+
+std::string temp_path(const std::string& name) {
+    const std::string path = ::testing::TempDir() + "pacer_trace_" + name;
+    fs::remove(path);
+    fs::remove(path + ".tmp");
+    return path;
+}
+
+// Splits one CSV record (RFC 4180 quoting, no embedded newlines needed here).
+std::vector<std::string> split_csv(const std::string& line) {
+    std::vector<std::string> fields(1);
+    bool in_quotes = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (in_quotes) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                fields.back() += '"';
+                ++i;
+            } else if (c == '"') {
+                in_quotes = false;
+            } else {
+                fields.back() += c;
+            }
+        } else if (c == '"') {
+            in_quotes = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+    std::ifstream file(path);
+    std::vector<std::vector<std::string>> rows;
+    std::string line;
+    while (std::getline(file, line)) rows.push_back(split_csv(line));
+    return rows;
+}
+
+pacer::Frame frame_at(int64_t index, int64_t wake_ns, int64_t interval_ns) {
+    pacer::Frame f{};
+    f.index = index;
+    f.wake_ns = wake_ns;
+    f.deadline_ns = wake_ns - 50'000;   // woke 50 us late
+    f.lateness_ns = 50'000;
+    f.interval_ns = interval_ns;
+    f.period_ns = 10 * kMs;
+    f.work_ns = index == 0 ? 0 : 3 * kMs;
+    f.slept_ns = index == 0 ? 0 : 6 * kMs;
+    f.spun_ns = index == 0 ? 0 : kMs / 2;
+    f.wait_cpu_ns = -1;
+    f.present_ns = -1;
+    f.strategy = pacer::Strategy::Timer;
+    return f;
+}
+
+TEST(TraceWriter, HeaderNamesEveryColumn) {
+    const std::vector<std::string> columns = split_csv(TraceWriter::header());
+    const std::vector<std::string> expected = {
+        "Frame",          "TimeInSeconds",  "MsBetweenSimulationStart", "MsBetweenPresents", "MsCPUBusy",
+        "MsCPUWait",      "MsSleeping",     "MsSpinning",               "MsWaitCpu",         "MsWakeLateness",
+        "DeadlineSeconds", "MsTargetPeriod", "Missed",                  "Resynced",          "Strategy",
+        "Decision",       "Marker"};
+    EXPECT_EQ(columns, expected);
+}
+
+TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
+    const std::string path = temp_path("rows.csv");
+    {
+        TraceWriter trace(path);
+        ASSERT_TRUE(trace.ok()) << trace.error();
+        EXPECT_EQ(trace.error(), "");
+
+        pacer::Frame f0 = frame_at(0, 5'000 * kMs, 0);
+        f0.resynced = true;
+        trace.write(f0, {"", "set strategy=timer hz=100"});
+        pacer::Frame f1 = frame_at(1, 5'010 * kMs, 10 * kMs);
+        f1.present_ns = 5'009 * kMs;
+        f1.wait_cpu_ns = 250'000;
+        trace.write(f1, {"auto: timer, swap interval refused", ""});
+        pacer::Frame f2 = frame_at(2, 5'022 * kMs, 12 * kMs);
+        f2.present_ns = 5'020 * kMs;
+        f2.missed = 1;
+        f2.strategy = pacer::Strategy::Spin;
+        trace.write(f2, {"", "mark \"quoted\", and comma"});
+        EXPECT_EQ(trace.rows(), 3);
+
+        EXPECT_FALSE(fs::exists(path)) << "nothing at PATH before close";
+        EXPECT_TRUE(fs::exists(path + ".tmp"));
+        EXPECT_EQ(trace.close(), "");
+        EXPECT_EQ(trace.close(), "") << "closing twice is harmless";
+    }
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+    const auto rows = read_csv(path);
+    ASSERT_EQ(rows.size(), 4u);
+    for (const auto& row : rows) EXPECT_EQ(row.size(), 17u);
+
+    const auto& r0 = rows[1];
+    EXPECT_EQ(r0[0], "0");
+    EXPECT_EQ(r0[1], "0.000000");
+    EXPECT_EQ(r0[2], "NA") << "no interval on the first frame";
+    EXPECT_EQ(r0[3], "NA");
+    EXPECT_EQ(r0[5], "NA");
+    EXPECT_EQ(r0[8], "NA") << "unknown wait CPU";
+    EXPECT_EQ(r0[13], "1");
+    EXPECT_EQ(r0[14], "timer");
+    EXPECT_EQ(r0[16], "set strategy=timer hz=100");
+
+    const auto& r1 = rows[2];
+    EXPECT_EQ(r1[1], "0.010000");
+    EXPECT_EQ(r1[2], "10.0000");
+    EXPECT_EQ(r1[3], "NA") << "one present known: no interval between presents yet";
+    EXPECT_EQ(r1[4], "3.0000");
+    EXPECT_EQ(r1[5], "7.0000") << "wait = interval - work";
+    EXPECT_EQ(r1[6], "6.0000");
+    EXPECT_EQ(r1[7], "0.5000");
+    EXPECT_EQ(r1[8], "0.2500");
+    EXPECT_EQ(r1[9], "0.0500");
+    EXPECT_EQ(r1[10], "0.009950");
+    EXPECT_EQ(r1[11], "10.0000");
+    EXPECT_EQ(r1[12], "0");
+    EXPECT_EQ(r1[15], "auto: timer, swap interval refused");
+
+    const auto& r2 = rows[3];
+    EXPECT_EQ(r2[2], "12.0000");
+    EXPECT_EQ(r2[3], "11.0000") << "between the two latest presents";
+    EXPECT_EQ(r2[12], "1");
+    EXPECT_EQ(r2[14], "spin");
+    EXPECT_EQ(r2[16], "mark \"quoted\", and comma");
+}
+
+TEST(TraceWriter, AbandonedTraceLeavesNothing) {
+    const std::string path = temp_path("abandoned.csv");
+    {
+        TraceWriter trace(path);
+        ASSERT_TRUE(trace.ok());
+        trace.write(frame_at(0, 0, 0));
+    }   // no close(): the run failed
+    EXPECT_FALSE(fs::exists(path));
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+}
+
+TEST(TraceWriter, UnwritablePathIsReportedAtConstruction) {
+    const std::string path = "/nonexistent-pacer-dir/trace.csv";
+    TraceWriter trace(path);
+    EXPECT_FALSE(trace.ok());
+    EXPECT_EQ(trace.error().rfind("trace: cannot write " + path + ": ", 0), 0u) << trace.error();
+    EXPECT_EQ(trace.error().find('\n'), std::string::npos);
+    trace.write(frame_at(0, 0, 0));   // ignored
+    EXPECT_EQ(trace.rows(), 0);
+    EXPECT_EQ(trace.close(), trace.error());
+    EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(TraceWriter, DirectoryPathIsReported) {
+    const std::string dir = ::testing::TempDir() + "pacer_trace_dir";
+    fs::create_directories(dir);
+    TraceWriter trace(dir);
+    EXPECT_FALSE(trace.ok());
+    EXPECT_NE(trace.error().find("is a directory"), std::string::npos) << trace.error();
+    fs::remove(dir);
+}
+
+TEST(TraceWriter, EmptyPathIsReported) {
+    TraceWriter trace("");
+    EXPECT_FALSE(trace.ok());
+    EXPECT_FALSE(trace.error().empty());
+}
+
+TEST(TraceWriter, FailedOpenDoesNotRemoveSomeoneElsesTempFile) {
+    // PATH is a directory, so the writer refuses it; PATH.tmp is not ours.
+    const std::string dir = ::testing::TempDir() + "pacer_trace_dir2";
+    fs::create_directories(dir);
+    { std::ofstream(dir + ".tmp") << "keep"; }
+    { TraceWriter trace(dir); }
+    EXPECT_TRUE(fs::exists(dir + ".tmp"));
+    fs::remove(dir + ".tmp");
+    fs::remove(dir);
+}
+
+}  // namespace
+}  // namespace pacer_demo
