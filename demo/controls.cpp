@@ -1,0 +1,204 @@
+// controls.cpp: applying settings to the pacer, the scheduler and the load.
+#include "controls.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace pacer_demo {
+namespace {
+
+std::string format(const char* fmt, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, fmt, value);
+    return text;
+}
+
+bool owns_swap_interval(pacer::Strategy strategy) {
+    return strategy == pacer::Strategy::Vsync || strategy == pacer::Strategy::Auto;
+}
+
+}  // namespace
+
+Settings Controls::defaults() {
+    Settings s;
+    s.strategy = pacer::Strategy::Timer;
+    s.hz = 60;
+    s.vsync = VsyncMode::Off;
+    s.miss_policy = pacer::MissPolicy::Skip;
+    s.sched_period_ms = 0;
+    s.preempt_prob = 0;
+    s.timer_slack_ns = 0;
+    s.precise_k = 1;                // pacer::Config's defaults
+    s.robust_tolerance_us = 20;
+    s.timer_margin_us = 200;
+    s.work_ms = 0;                  // LoadConfig's defaults
+    s.jitter_ms = 0;
+    s.spike_ms = 0;
+    s.spike_every = 0;
+    s.bg_threads = 0;
+    s.duty = 1;
+    s.duty_period_ms = 10;
+    return s;
+}
+
+Controls::Controls(Platform& platform) : platform_(platform), current_(defaults()) {
+    pacer_ = std::make_unique<pacer::Pacer>(pacer_config_());
+    load_ = std::make_unique<LoadGenerator>();
+    apply_swap_interval_();
+}
+
+// Members go in reverse order, which is the safe one: the load threads, then
+// the pacer before the sleepers it waits on and the thread timing it runs under.
+Controls::~Controls() = default;
+
+pacer::Config Controls::pacer_config_() {
+    pacer::Config config{};
+    config.target_hz = *current_.hz;
+    config.strategy = *current_.strategy;
+    config.miss_policy = *current_.miss_policy;
+    config.precise_sigma_k = *current_.precise_k;
+    // 0 means "the default" in pacer::Config, so a requested 0 goes in as 1 ns.
+    config.robust_tolerance_ns = std::max<int64_t>(std::llround(*current_.robust_tolerance_us * 1e3), 1);
+    config.timer_margin_ns = std::max<int64_t>(std::llround(*current_.timer_margin_us * 1e3), 1);
+    config.clock = &clock_;
+    config.sleeper = simulated_ ? static_cast<pacer::Sleeper*>(simulated_.get())
+                                : static_cast<pacer::Sleeper*>(&os_sleeper_);
+    config.host = &platform_;
+    return config;
+}
+
+std::string Controls::apply(const Settings& changes, const std::string& source) {
+    if (changes.empty()) return "";
+    Settings next = current_;
+    next.merge(changes);
+
+    // Check everything before changing anything.
+    if (!(*next.hz > 0 && *next.hz <= 10000)) return "hz: " + format("%g", *next.hz) + " is out of range (0, 10000]";
+    if (!(*next.sched_period_ms >= 0 && *next.sched_period_ms <= 16)) {
+        return "sched_period_ms: " + format("%g", *next.sched_period_ms) + " is out of range [0, 16]";
+    }
+    if (!(*next.preempt_prob >= 0 && *next.preempt_prob < 1)) {
+        return "preempt_prob: " + format("%g", *next.preempt_prob) + " is out of range [0, 1)";
+    }
+    if (!(*next.precise_k > 0)) return "precise_k: " + format("%g", *next.precise_k) + " must be > 0";
+    LoadConfig load = load_->config();
+    apply_load_settings(next, &load);
+    if (std::string problem = validate(resolve(load)); !problem.empty()) return problem;
+    {
+        Settings saved = current_;
+        current_ = next;
+        std::string problem = pacer::validate(pacer::resolve(pacer_config_()));
+        current_ = saved;
+        if (!problem.empty()) return problem;
+    }
+
+    const bool new_sleeper = *next.sched_period_ms != *current_.sched_period_ms ||
+                             *next.preempt_prob != *current_.preempt_prob;
+    const bool new_parameters = *next.precise_k != *current_.precise_k ||
+                                *next.robust_tolerance_us != *current_.robust_tolerance_us ||
+                                *next.timer_margin_us != *current_.timer_margin_us;
+    const bool new_slack = *next.timer_slack_ns != *current_.timer_slack_ns;
+    current_ = next;
+
+    if (new_slack) {
+        thread_timing_.reset();   // restores what the previous request changed
+        if (*current_.timer_slack_ns > 0) {
+            // "Real control": Linux timer slack as asked; on Windows the
+            // 1 ms timer period (timeBeginPeriod), the finest it offers.
+            pacer::ThreadTiming::Request request{};
+            request.timer_slack_ns = *current_.timer_slack_ns;
+            request.timer_period_ns = 1'000'000;
+            thread_timing_ = std::make_unique<pacer::ThreadTiming>(request);
+        }
+    }
+    pacer_->set_target_hz(*current_.hz);
+    pacer_->set_strategy(*current_.strategy);
+    pacer_->set_miss_policy(*current_.miss_policy);
+    if (new_sleeper || new_parameters) {
+        remake_pacer_ = true;
+        if (next_index_ == 0) remake_now_();   // nothing paced yet: no grid to keep
+    }
+    apply_swap_interval_();
+    load_->set_config(load);
+
+    add_marker(source + ": set " + describe(changes));
+    return "";
+}
+
+void Controls::remake_now_() {
+    remake_pacer_ = false;
+    pacer_.reset();   // first: it waits on the sleeper replaced next
+    simulated_.reset();
+    if (*current_.sched_period_ms > 0) {
+        pacer::SimulatedSchedulerConfig config{};
+        config.period_ns = std::llround(*current_.sched_period_ms * 1e6);
+        config.preempt_probability = *current_.preempt_prob;
+        simulated_ = std::make_unique<pacer::SimulatedScheduler>(os_sleeper_, clock_, config);
+    }
+    pacer_ = std::make_unique<pacer::Pacer>(pacer_config_());
+}
+
+void Controls::apply_swap_interval_() {
+    if (!owns_swap_interval(*current_.strategy)) platform_.set_swap_interval(swap_interval(*current_.vsync));
+}
+
+bool Controls::pacer_owns_swap_interval() const { return owns_swap_interval(*current_.strategy); }
+
+pacer::Frame Controls::wait() {
+    pacer::Frame frame = pacer_->wait();
+    if (remake_pacer_) {
+        // The old pacer just woke on its grid point; the new one's first wait
+        // returns at once and anchors its grid here.
+        remake_now_();
+        pacer_->wait();
+    }
+    frame.index = next_index_++;
+    frame.interval_ns = frame.index == 0 ? 0 : frame.wake_ns - last_wake_ns_;
+    last_wake_ns_ = frame.wake_ns;
+
+    const pacer::WaiterState state = pacer_->waiter_state();
+    if (frame.index == 0 || state.strategy != last_in_force_) {
+        last_in_force_ = state.strategy;
+        decision_ = std::string(pacer::strategy_name(*current_.strategy)) + " -> " +
+                    pacer::strategy_name(state.strategy);
+        if (state.strategy == pacer::Strategy::Vsync) {
+            const SwapIntervalState swap = platform_.swap_interval_state();
+            decision_ += ": swap interval " + std::to_string(swap.requested) + " " +
+                         swap_answer_name(swap.answer);
+        } else if (owns_swap_interval(*current_.strategy)) {
+            const double refresh = platform_.refresh_rate_hz();
+            decision_ += refresh <= 0 ? ": refresh rate unknown (0 Hz)"
+                                      : ": refresh " + format("%.2f Hz", refresh) +
+                                            (*current_.strategy == pacer::Strategy::Auto
+                                                 ? ", target is not refresh/n or vsync refused"
+                                                 : ", swap interval refused");
+        }
+        if (state.timer_fell_back) decision_ += " (timer fell back to robust_sleep)";
+    }
+    return frame;
+}
+
+void Controls::add_marker(const std::string& text) {
+    if (!markers_.empty()) markers_ += "; ";
+    markers_ += text;
+}
+
+std::string Controls::take_markers() { return std::exchange(markers_, std::string()); }
+std::string Controls::take_decision() { return std::exchange(decision_, std::string()); }
+
+std::string Controls::sleeper_description() const {
+    std::string os = "OS: " + os_sleeper_.describe();
+    if (!simulated_) return os;
+    return "simulated " + format("%g ms tick", *current_.sched_period_ms) +
+           format(", preempt p=%g", *current_.preempt_prob) + " over " + os;
+}
+
+int64_t Controls::preemptions() const { return simulated_ ? simulated_->preemptions() : 0; }
+
+const pacer::ThreadTiming::Report* Controls::thread_timing() const {
+    return thread_timing_ ? &thread_timing_->report() : nullptr;
+}
+
+}  // namespace pacer_demo

@@ -1,0 +1,98 @@
+// controls.h: the one place where the demo's settings change. The command
+// line, scenario steps and overlay clicks all build a Settings (core/scenario.h:
+// only the fields that change) and call Controls::apply, so a scenario step
+// and a click do exactly the same thing.
+//
+// Controls owns what the settings drive: the pacer, the sleeper under it (the
+// OS's, or the pacer's simulated scheduler wrapping it), the thread's timing
+// controls and the synthetic load.
+//
+// LIVE CHANGES
+//   Rate, strategy and miss policy go to the running Pacer's setters. The
+//   sleeper and the strategies' parameters (precise k, robust tolerance, timer
+//   margin) are fixed when a Pacer is made, so changing them makes a new one.
+//   To keep the grid steady the swap happens inside wait(): the old pacer
+//   waits for its next grid point, the new one is made right then and anchors
+//   its grid there (a new pacer's first wait returns at once). Frame indices,
+//   intervals and the statistics continue across the swap; only the new
+//   strategies' estimators start again.
+//
+// VSYNC
+//   With strategy vsync or auto the pacer sets the swap interval itself; the
+//   vsync setting is then kept and applied again when another strategy is
+//   chosen.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <pacer/pacer.h>
+
+#include "core/load.h"
+#include "core/scenario.h"
+#include "platform/platform.h"
+
+namespace pacer_demo {
+
+class Controls {
+public:
+    // The defaults: timer at 60 Hz, vsync off, the OS's scheduler, no load.
+    static Settings defaults();
+
+    explicit Controls(Platform& platform);
+    ~Controls();
+    Controls(const Controls&) = delete;
+    Controls& operator=(const Controls&) = delete;
+
+    // Applies the set fields of changes. Returns "" or one line naming the
+    // bad value; on error nothing changes. source ("scenario:12", "ui",
+    // "cli") goes into the trace's marker with the change.
+    std::string apply(const Settings& changes, const std::string& source);
+    // Every field set: what is in force now.
+    const Settings& current() const { return current_; }
+
+    // The pacer's wait, continuing across a pacer swap (see above).
+    pacer::Frame wait();
+    void mark_present(int64_t present_ns) { pacer_->mark_present(present_ns); }
+
+    // For the overlay and the summary.
+    const pacer::Pacer& pacer() const { return *pacer_; }
+    pacer::WaiterState waiter_state() const { return pacer_->waiter_state(); }
+    LoadGenerator& load() { return *load_; }
+    // "OS: clock_nanosleep(...)" or "simulated 4 ms tick, p=0.1 over OS: ...".
+    std::string sleeper_description() const;
+    int64_t preemptions() const;   // simulated scheduler's extra ticks; 0 without it
+    // What the thread's timing controls got; nullptr while at the OS default.
+    const pacer::ThreadTiming::Report* thread_timing() const;
+    // Whether the pacer owns the swap interval (strategy vsync or auto).
+    bool pacer_owns_swap_interval() const;
+
+    // Changes applied since the last call, "; "-separated, for the trace's
+    // Marker column; and what auto / the strategy in force did, for Decision.
+    std::string take_markers();
+    void add_marker(const std::string& text);   // e.g. a scenario's "mark overload"
+    std::string take_decision();
+
+private:
+    pacer::Config pacer_config_();
+    void apply_swap_interval_();
+    void remake_now_();   // makes the sleeper and the pacer from current_
+
+    Platform& platform_;
+    Settings current_;
+    pacer::OsClock clock_;
+    pacer::OsSleeper os_sleeper_;
+    std::unique_ptr<pacer::SimulatedScheduler> simulated_;
+    std::unique_ptr<pacer::ThreadTiming> thread_timing_;
+    std::unique_ptr<pacer::Pacer> pacer_;
+    std::unique_ptr<LoadGenerator> load_;
+    bool remake_pacer_ = false;
+    int64_t next_index_ = 0;
+    int64_t last_wake_ns_ = 0;
+    pacer::Strategy last_in_force_ = pacer::Strategy::Default;
+    std::string markers_, decision_;
+};
+
+}  // namespace pacer_demo

@@ -1,0 +1,118 @@
+// main.cpp: pacer-demo's command line (CLI11). Every problem with it is one
+// line on stderr and exit code 2, before any window opens.
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "app.h"
+#include "core/scenario.h"
+
+namespace {
+
+// The settings flags: each takes the same value as the scenario key beside
+// it, parsed and range-checked by the same code (core/scenario.h).
+struct SettingFlag {
+    const char* flag;
+    const char* key;
+    const char* help;
+};
+
+constexpr SettingFlag kSettingFlags[] = {
+    {"--strategy", "strategy", "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto (default timer)"},
+    {"--hz", "hz", "target rate in Hz, (0, 10000] (default 60)"},
+    {"--vsync", "vsync", "off, on, adaptive: the swap interval asked of the window system (default off)"},
+    {"--miss-policy", "miss_policy", "skip, catch_up (default skip)"},
+    {"--precise-k", "precise_k", "precise_sleep: estimate = mean + k*sigma (default 1)"},
+    {"--robust-tolerance-us", "robust_tolerance_us", "robust_sleep's tolerance (default 20)"},
+    {"--timer-margin-us", "timer_margin_us", "timer's starting margin (default 200)"},
+    {"--sched-period-ms", "sched_period_ms", "0: the OS's scheduler; 1..16: the simulated scheduler's period"},
+    {"--preempt-prob", "preempt_prob", "simulated preemption probability, [0, 1)"},
+    {"--timer-slack-ns", "timer_slack_ns", "Linux timer slack for the pacing thread; 0 leaves the OS's"},
+    {"--work-ms", "work_ms", "in-frame CPU work per frame"},
+    {"--jitter-ms", "jitter_ms", "uniform +- jitter on the work"},
+    {"--spike-ms", "spike_ms", "extra work on spike frames"},
+    {"--spike-every", "spike_every", "a spike every N frames (0: none)"},
+    {"--bg-threads", "bg_threads", "background load threads: N, cores or 2xcores"},
+    {"--duty", "duty", "busy share of each background thread's period, (0, 1]"},
+    {"--duty-period-ms", "duty_period_ms", "background threads' duty period"},
+};
+
+int usage_error(const std::string& message) {
+    std::fprintf(stderr, "pacer-demo: %s\n", message.c_str());
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    pacer_demo::AppOptions options;
+    CLI::App cli{"pacer-demo: see and feel frame pacing strategies (SDL2 or GLFW, OpenGL 3.3, Dear ImGui)",
+                 "pacer-demo"};
+    std::string backend = "sdl2";
+    cli.add_option("--backend", backend, "sdl2 or glfw (default sdl2)")
+        ->check(CLI::IsMember({"sdl2", "glfw"}));
+    cli.add_option("--frames", options.frames, "stop after N frames")->check(CLI::Range(int64_t{1}, INT64_MAX));
+    cli.add_option("--seconds", options.seconds, "stop after S seconds")->check(CLI::PositiveNumber);
+    cli.add_option("--width", options.width, "window width (default 1280)")->check(CLI::Range(320, 8192));
+    cli.add_option("--height", options.height, "window height (default 720)")->check(CLI::Range(240, 8192));
+
+    std::vector<std::pair<const SettingFlag*, std::string>> setting_values;
+    setting_values.reserve(std::size(kSettingFlags));
+    for (const SettingFlag& flag : kSettingFlags) {
+        setting_values.emplace_back(&flag, std::string());
+        cli.add_option(flag.flag, setting_values.back().second, flag.help);
+    }
+
+    std::string scenario_path;
+    cli.add_option("--scenario", scenario_path, "a scenario file (assets/scenarios/*.txt)");
+    cli.add_option("--trace", options.trace_path, "write the per-frame trace CSV here");
+    cli.add_option("--screenshot", options.screenshot_path, "write a PNG of one frame here");
+    auto* screenshot_frame = cli.add_option("--screenshot-frame", options.screenshot_frame,
+                                            "the frame to take the screenshot of (default 60)")
+                                 ->check(CLI::NonNegativeNumber);
+    cli.add_flag("--summary", options.summary, "print the run's statistics at exit");
+    cli.add_option("--summary-json", options.summary_json_path, "write the run's statistics as JSON here");
+    bool no_overlay = false;
+    cli.add_flag("--no-overlay", no_overlay, "no ImGui panel: the scene fills the window");
+
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return cli.exit(help);
+    } catch (const CLI::ParseError& error) {
+        return usage_error(error.what());
+    }
+
+    options.backend = backend == "glfw" ? pacer_demo::Backend::Glfw : pacer_demo::Backend::Sdl2;
+    options.overlay = !no_overlay;
+    for (const auto& [flag, value] : setting_values) {
+        if (cli.count(flag->flag) == 0) continue;
+        std::string problem = pacer_demo::parse_setting(flag->key, value, &options.settings);
+        if (!problem.empty()) {
+            // "hz: 0 is out of range" -> "--hz: 0 is out of range"
+            const std::string prefix = std::string(flag->key) + ": ";
+            if (problem.rfind(prefix, 0) == 0) problem.erase(0, prefix.size());
+            return usage_error(std::string(flag->flag) + ": " + problem);
+        }
+    }
+    if (!scenario_path.empty()) {
+        pacer_demo::Scenario scenario;
+        if (std::string problem = pacer_demo::parse_scenario_file(scenario_path, &scenario); !problem.empty()) {
+            return usage_error(problem);
+        }
+        options.scenario = std::move(scenario);
+    }
+    if (screenshot_frame->count() > 0 && options.screenshot_path.empty()) {
+        return usage_error("--screenshot-frame needs --screenshot FILE");
+    }
+    if (!options.screenshot_path.empty() && options.frames > 0 && options.screenshot_frame >= options.frames) {
+        return usage_error("--screenshot-frame " + std::to_string(options.screenshot_frame) +
+                           " is not below --frames " + std::to_string(options.frames));
+    }
+    return pacer_demo::run_app(options);
+}

@@ -1,0 +1,91 @@
+// platform.h: the demo's window-system layer, one small interface with one
+// implementation per backend (platform_sdl2.cpp, platform_glfw.cpp), in the
+// spirit of Dear ImGui's platform backends. The renderer (render/) and the
+// ImGui OpenGL3 renderer backend sit on top and never see SDL or GLFW.
+//
+// A Platform is also the pacer's Host: the vsync and auto strategies set the
+// swap interval and read the refresh rate through it. It records what the
+// window system said, because under Xvfb SDL refuses every interval, GLFW
+// cannot tell (glfwSwapInterval returns nothing), swaps never block and the
+// refresh rate reads 0; the overlay and the summary show exactly that.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <pacer/pacer.h>
+
+namespace pacer_demo {
+
+enum class Backend { Sdl2, Glfw };
+const char* backend_name(Backend backend);   // "sdl2", "glfw"
+
+// What the window system said to the last swap-interval request.
+enum class SwapAnswer {
+    None,          // nothing requested yet
+    Accepted,      // the window system confirmed it (SDL returned 0)
+    Refused,       // the window system refused it, or lacks the extension
+    Unconfirmed,   // requested, and nothing can confirm it (GLFW)
+};
+const char* swap_answer_name(SwapAnswer answer);   // "accepted", "refused", ...
+
+struct SwapIntervalState {
+    int requested;       // 0 off, n every n-th refresh, -1 adaptive
+    SwapAnswer answer;
+};
+
+struct WindowConfig {
+    const char* title;   // default: "pacer demo"
+    int width;           // default: 1280
+    int height;          // default: 720
+};
+
+class Platform : public pacer::Host {
+public:
+    // Opens a window with an OpenGL 3.3 core context made current. Returns
+    // nullptr and one line in *error when the window system says no.
+    static std::unique_ptr<Platform> create(Backend backend, const WindowConfig& config,
+                                            std::string* error);
+    ~Platform() override = default;
+
+    virtual Backend backend() const = 0;
+    // An OpenGL function's address in the current context, for glad.
+    virtual void* gl_proc_address(const char* name) = 0;
+
+    // Handles pending window events (and feeds them to ImGui once
+    // imgui_init has run). should_close turns true on a close request.
+    virtual void poll_events() = 0;
+    virtual bool should_close() const = 0;
+    virtual void framebuffer_size(int* width, int* height) const = 0;
+
+    // Presents the back buffer and records when the swap call returned, on
+    // pacer::OsClock's timeline (the pacer's default clock).
+    virtual void swap() = 0;
+    int64_t last_swap_return_ns() const { return last_swap_return_ns_; }
+
+    // pacer::Host. set_swap_interval returns false when the window system
+    // refused the interval, true when it confirmed it or took the request
+    // without complaint (GLFW: nothing can confirm, so the pacer must measure
+    // the swaps, as auto does). swap_interval_state() tells the three apart.
+    bool set_swap_interval(int interval) override;
+    double refresh_rate_hz() override = 0;   // 0 when unknown
+    SwapIntervalState swap_interval_state() const { return swap_state_; }
+
+    // Dear ImGui's platform backend for this window system.
+    virtual void imgui_init() = 0;
+    virtual void imgui_new_frame() = 0;
+    virtual void imgui_shutdown() = 0;
+
+protected:
+    virtual SwapAnswer request_swap_interval_(int interval) = 0;
+    int64_t last_swap_return_ns_ = -1;
+
+private:
+    SwapIntervalState swap_state_{0, SwapAnswer::None};
+};
+
+std::unique_ptr<Platform> create_sdl2_platform(const WindowConfig& config, std::string* error);
+std::unique_ptr<Platform> create_glfw_platform(const WindowConfig& config, std::string* error);
+
+}  // namespace pacer_demo

@@ -1,0 +1,82 @@
+// scene.h: the motion test the demo draws, as plain state with no OpenGL, so
+// that a test can predict every pixel of it from the time steps alone.
+//
+// Everything moves by the frame's time step dt, and nothing else: after steps
+// dt_0 .. dt_n the simulated time is their sum and every object's position is
+// a pure function of it (position = speed * time, wrapped in the stage). The
+// stutter a person sees is therefore exactly the unevenness of the dts.
+//
+// What is drawn, in the stage (the window right of the overlay panel):
+//   - a faint grid of vertical lines every 64 px: a still reference for the eye;
+//   - a full-height white bar sweeping left to right: with vsync off its
+//     edges break where a swap tore the frame;
+//   - three squares in rows, each at a constant speed in px/s;
+//   - under the middle square, the motion strip: a tick where the square was
+//     on each of the last kTrailFrames frames, and above it the ticks where it
+//     would have been with perfectly even steps at the target rate. Uneven
+//     spacing shows even on a still screenshot.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace pacer_demo {
+
+struct Rect {
+    float x, y, width, height;   // px, origin at the top-left
+    float r, g, b, a;            // straight alpha
+};
+
+struct Stage {
+    float x, y, width, height;   // px
+};
+
+struct MovingObject {
+    const char* name;
+    double speed_px_s;
+    float size_px;
+    float row_y;                 // top of the square, as a fraction of the stage's height
+    float r, g, b;
+};
+
+class Scene {
+public:
+    static constexpr int kTrailFrames = 32;
+    static constexpr double kBarSpeedPxS = 600;
+    static constexpr float kBarWidthPx = 14;
+    // The motion strip starts kStripGapPx under the followed square: reference
+    // ticks, a 4 px gap, then the trail's ticks.
+    static constexpr float kStripGapPx = 12;
+    static constexpr float kReferenceTickHeightPx = 18;
+    static constexpr float kTrailTickHeightPx = 34;
+    static constexpr float kStripHeightPx = kReferenceTickHeightPx + 4 + kTrailTickHeightPx;
+
+    Scene();
+
+    // Advances the simulation by one frame's time step.
+    void update(double dt_s);
+    // The rectangles of the current state, back to front. target_hz spaces the
+    // reference ticks of the motion strip.
+    std::vector<Rect> draw(const Stage& stage, double target_hz) const;
+
+    double time_s() const { return time_s_; }
+    int64_t steps() const { return steps_; }
+    const std::array<MovingObject, 3>& objects() const { return objects_; }
+    // Left edge of an object (or of the bar, with speed kBarSpeedPxS and width
+    // kBarWidthPx) at simulated time time_s: speed * time wrapped so that the
+    // whole shape stays inside the stage.
+    static double left_px(const Stage& stage, double speed_px_s, float size_px, double time_s);
+    // The object the motion strip follows.
+    static constexpr int kTrailObject = 1;
+
+private:
+    std::array<MovingObject, 3> objects_;
+    double time_s_ = 0;
+    int64_t steps_ = 0;
+    // Simulated time on each of the last kTrailFrames frames (ring).
+    std::array<double, kTrailFrames> trail_time_s_{};
+    int trail_head_ = 0, trail_count_ = 0;
+};
+
+}  // namespace pacer_demo

@@ -1,0 +1,69 @@
+// screenshot.cpp: Renderer::screenshot, and the one stb_image_write
+// implementation in the demo (static, so it cannot clash with the copy in
+// Debian's libstb that Dear ImGui pulls in).
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <glad/gl.h>
+
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include "render/renderer.h"
+
+namespace pacer_demo {
+namespace {
+
+void append_bytes(void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<unsigned char>*>(context);
+    auto* bytes = static_cast<unsigned char*>(data);
+    out->insert(out->end(), bytes, bytes + size);
+}
+
+}  // namespace
+
+bool Renderer::screenshot(const std::string& path, std::string* error) {
+    if (width_ <= 0 || height_ <= 0) {
+        *error = "screenshot " + path + ": no frame drawn yet";
+        return false;
+    }
+    const int channels = 3;
+    const size_t row_bytes = static_cast<size_t>(width_) * channels;
+    std::vector<unsigned char> pixels(row_bytes * static_cast<size_t>(height_));
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+
+    // OpenGL's rows go bottom-up, PNG's top-down.
+    std::vector<unsigned char> flipped(pixels.size());
+    for (int y = 0; y < height_; ++y) {
+        std::copy_n(&pixels[static_cast<size_t>(height_ - 1 - y) * row_bytes], row_bytes,
+                    &flipped[static_cast<size_t>(y) * row_bytes]);
+    }
+    std::vector<unsigned char> png;
+    if (stbi_write_png_to_func(append_bytes, &png, width_, height_, channels, flipped.data(),
+                               static_cast<int>(row_bytes)) == 0) {
+        *error = "screenshot " + path + ": PNG encoding failed";
+        return false;
+    }
+
+    std::string temporary = path + ".partial";
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    if (file == nullptr) {
+        *error = "screenshot " + path + ": cannot write " + temporary;
+        return false;
+    }
+    bool written = std::fwrite(png.data(), 1, png.size(), file) == png.size();
+    written = std::fclose(file) == 0 && written;
+    if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        *error = "screenshot " + path + ": write failed";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace pacer_demo

@@ -1,0 +1,168 @@
+// run.cpp: scenario steps, run ends, and the run's files.
+#include "run.h"
+
+#include <cstdio>
+
+#include "core/summary.h"
+#include "ui/overlay.h"
+
+namespace pacer_demo {
+namespace {
+
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+    char text[192];
+    std::snprintf(text, sizeof text, fmt, args...);
+    return text;
+}
+
+}  // namespace
+
+RunScript::RunScript(const AppOptions& options) : options_(options) {
+    if (options_.scenario) cursor_.emplace(*options_.scenario);
+}
+
+std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& controls) {
+    for (const Step* step : steps) {
+        const std::string where = options_.scenario->name + ":" + std::to_string(step->line);
+        if (!step->mark.empty()) {
+            controls.add_marker(where + ": mark " + step->mark);
+            continue;
+        }
+        if (std::string problem = controls.apply(step->settings, where); !problem.empty()) {
+            return where + ": " + problem;
+        }
+    }
+    return "";
+}
+
+std::string RunScript::apply_start(Controls& controls) {
+    return cursor_ ? apply_(cursor_->due(0, 0), controls) : "";
+}
+
+bool RunScript::finished(int64_t frame_index, double elapsed_s) const {
+    if (options_.frames > 0 && frame_index >= options_.frames) return true;
+    if (options_.seconds > 0 && elapsed_s >= options_.seconds) return true;
+    return cursor_ && cursor_->finished(frame_index, elapsed_s);
+}
+
+std::string RunScript::apply_due(int64_t frame_index, double elapsed_s, Controls& controls) {
+    return cursor_ ? apply_(cursor_->due(frame_index, elapsed_s), controls) : "";
+}
+
+std::string RunOutputs::open(const AppOptions& options) {
+    options_ = &options;
+    if (!options.trace_path.empty()) {
+        trace_ = std::make_unique<TraceWriter>(options.trace_path);
+        if (!trace_->ok()) return trace_->error();
+    }
+    if (!options.screenshot_path.empty()) {
+        if (std::string problem = check_writable(options.screenshot_path); !problem.empty()) {
+            return "screenshot: " + problem;
+        }
+    }
+    if (!options.summary_json_path.empty()) {
+        if (std::string problem = check_writable(options.summary_json_path); !problem.empty()) {
+            return "summary-json: " + problem;
+        }
+    }
+    return "";
+}
+
+void RunOutputs::write_trace(const pacer::Frame& frame, const std::string& decision,
+                             const std::string& markers) {
+    if (trace_) trace_->write(frame, TraceExtra{decision, markers});
+}
+
+std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
+                                          const Stage& stage) {
+    scene_.stage = stage;
+    scene_.overlay = options_->overlay;
+    scene_.objects = scene.objects();
+    if (options_->screenshot_path.empty() || frame_index != options_->screenshot_frame) return "";
+    std::string error;
+    if (!renderer.screenshot(options_->screenshot_path, &error)) return error;
+    scene_.screenshot_frame = frame_index;
+    scene_.screenshot_time_s = scene.time_s();
+    return "";
+}
+
+int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
+                       const Renderer& renderer) {
+    int code = 0;
+    if (trace_) {
+        if (std::string problem = trace_->close(); !problem.empty()) {
+            std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
+            code = 1;
+        }
+    }
+    if (!options_->screenshot_path.empty() && scene_.screenshot_frame < 0) {
+        std::fprintf(stderr, "pacer-demo: screenshot: the run ended before frame %lld\n",
+                     static_cast<long long>(options_->screenshot_frame));
+        code = 1;
+    }
+    if (!options_->summary && options_->summary_json_path.empty() && !options_->scenario) return code;
+
+    const Settings& s = controls.current();
+    const SwapIntervalState swap = platform.swap_interval_state();
+    const pacer::WaiterState state = controls.waiter_state();
+    RunReport report;
+    auto info = [&](const char* key, const std::string& value) { report.info.emplace_back(key, value); };
+    info("backend", backend_name(platform.backend()));
+    info("gl_renderer", renderer.gl_renderer());
+    info("refresh_hz", format("%g", platform.refresh_rate_hz()));
+    info("swap_interval", std::to_string(swap.requested) + " " + swap_answer_name(swap.answer) +
+                              (controls.pacer_owns_swap_interval() ? " (set by the pacer)" : ""));
+    info("vsync_setting", vsync_mode_name(*s.vsync));
+    info("strategy", pacer::strategy_name(*s.strategy));
+    info("strategy_in_force", pacer::strategy_name(state.strategy));
+    info("target_hz", format("%g", *s.hz));
+    info("sleeper", controls.sleeper_description());
+    if (const pacer::ThreadTiming::Report* timing = controls.thread_timing()) {
+        info("timer_slack_ns", timing->timer_slack_supported ? std::to_string(timing->timer_slack_ns)
+                                                             : std::string("unsupported"));
+    }
+    if (options_->scenario) info("scenario", options_->scenario->name);
+    // What the picture holds, for checkers: the scene moves by the measured
+    // interval of each frame (dt = wake - previous wake).
+    info("dt", "measured interval");
+    info("stage_px", format("%g %g %g %g", scene_.stage.x, scene_.stage.y, scene_.stage.width,
+                            scene_.stage.height));
+    info("overlay_panel_px", scene_.overlay ? format("0 0 %g %g", Overlay::kPanelWidthPx, scene_.stage.height)
+                                            : std::string("none"));
+    for (std::size_t i = 0; i < scene_.objects.size(); ++i) {
+        const MovingObject& object = scene_.objects[i];
+        const float top_px = scene_.stage.y + object.row_y * scene_.stage.height;
+        info(i == 0 ? "object_0" : i == 1 ? "object_1" : "object_2",
+             format("speed_px_s=%g size_px=%g top_px=%g ", object.speed_px_s, object.size_px, top_px) +
+                 format("rgb=%.0f,%.0f,%.0f", object.r * 255.0, object.g * 255.0, object.b * 255.0));
+    }
+    if (scene_.screenshot_frame >= 0) {
+        info("screenshot_frame", std::to_string(scene_.screenshot_frame));
+        info("screenshot_time_s", format("%.9f", scene_.screenshot_time_s));
+    }
+
+    const double tolerance_ms = options_->scenario ? options_->scenario->success_tolerance_ms : 1.0;
+    report.stats = compute_run_stats(frames, tolerance_ms);
+    if (options_->scenario) {
+        report.verdicts = evaluate(options_->scenario->expectations, metric_values(report.stats));
+    }
+    const std::string text = summary_text(report);
+    if (options_->summary) std::fputs(text.c_str(), stdout);
+    if (!options_->summary_json_path.empty()) {
+        if (std::string problem = write_file_atomically(options_->summary_json_path, summary_json(report));
+            !problem.empty()) {
+            std::fprintf(stderr, "pacer-demo: summary-json: %s\n", problem.c_str());
+            code = 1;
+        }
+    }
+    if (!all_passed(report.verdicts)) {
+        for (const Verdict& verdict : report.verdicts) {
+            if (!verdict.passed) std::fprintf(stderr, "pacer-demo: %s\n", verdict.text().c_str());
+        }
+        code = 1;
+    }
+    return code;
+}
+
+}  // namespace pacer_demo

@@ -1,0 +1,70 @@
+// run.h: what a run does besides its frame loop: when it ends and which
+// scenario steps are due (RunScript), and the files it writes (RunOutputs),
+// all opened or checked before the first frame so that a bad path is reported
+// up front and nothing is left half-written.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pacer/pacer.h>
+
+#include "app.h"
+#include "controls.h"
+#include "core/trace.h"
+#include "render/renderer.h"
+#include "render/scene.h"
+
+namespace pacer_demo {
+
+class RunScript {
+public:
+    explicit RunScript(const AppOptions& options);
+    // The scenario's steps due before frame 0 ("at 0s", "at frame 0").
+    std::string apply_start(Controls& controls);
+    // Whether the run ends before running this frame (--frames, --seconds or
+    // the scenario's end).
+    bool finished(int64_t frame_index, double elapsed_s) const;
+    // Applies the steps that became due; "" or "FILE:LINE: message".
+    std::string apply_due(int64_t frame_index, double elapsed_s, Controls& controls);
+
+private:
+    std::string apply_(const std::vector<const Step*>& steps, Controls& controls);
+    const AppOptions& options_;
+    std::optional<ScenarioCursor> cursor_;
+};
+
+// Facts about the picture, recorded in the summary so that a checker can
+// predict pixels from them (tests/demo/check_run.py).
+struct SceneRecord {
+    Stage stage{};
+    bool overlay = false;
+    int64_t screenshot_frame = -1;   // -1: no screenshot taken
+    double screenshot_time_s = 0;    // the scene's simulated time in it
+    std::array<MovingObject, 3> objects{};
+};
+
+class RunOutputs {
+public:
+    // Opens the trace and checks that the screenshot and summary paths can be
+    // written. "" or one line naming the path.
+    std::string open(const AppOptions& options);
+    void write_trace(const pacer::Frame& frame, const std::string& decision, const std::string& markers);
+    // Takes the screenshot if this is its frame. "" or one line.
+    std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
+                                  const Stage& stage);
+    // Closes the trace, prints and writes the summary. Returns the exit code.
+    int finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
+               const Renderer& renderer);
+
+private:
+    const AppOptions* options_ = nullptr;
+    std::unique_ptr<TraceWriter> trace_;
+    SceneRecord scene_;
+};
+
+}  // namespace pacer_demo

@@ -1,0 +1,392 @@
+// overlay.cpp: the ImGui panel.
+#include "ui/overlay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+namespace pacer_demo {
+namespace {
+
+constexpr ImU32 kOnTime = IM_COL32(80, 200, 90, 255);
+constexpr ImU32 kLate = IM_COL32(235, 200, 50, 255);
+constexpr ImU32 kMissed = IM_COL32(230, 60, 50, 255);
+constexpr ImU32 kEarly = IM_COL32(90, 150, 240, 255);
+
+// The graph's colour of a frame, Tracy-style against the target: on time
+// within the off tolerance (0.5 ms), early below it, late above it, missed
+// from 1.5 periods (a whole refresh lost at vsync) or when the pacer skipped.
+ImU32 frame_colour(const pacer::Frame& frame, int64_t tolerance_ns) {
+    const int64_t error_ns = frame.interval_ns - frame.period_ns;
+    if (frame.missed > 0 || 2 * frame.interval_ns >= 3 * frame.period_ns) return kMissed;
+    if (error_ns > tolerance_ns) return kLate;
+    if (error_ns < -tolerance_ns) return kEarly;
+    return kOnTime;
+}
+
+// A double slider whose value is applied when the user lets go (or presses
+// enter), so a drag does not remake the pacer on every frame. Returns true
+// then, with the final value in *value.
+bool slider_released(const char* label, double* value, double min, double max, const char* format,
+                     ImGuiSliderFlags flags = 0) {
+    ImGui::SliderScalar(label, ImGuiDataType_Double, value, &min, &max, format, flags);
+    return ImGui::IsItemDeactivatedAfterEdit();
+}
+
+double ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
+
+}  // namespace
+
+ImGuiLayer::ImGuiLayer(Platform& platform) : platform_(platform) {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;   // no imgui.ini in the working directory
+    ImGui::StyleColorsDark();
+    platform_.imgui_init();
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+ImGuiLayer::~ImGuiLayer() {
+    ImGui_ImplOpenGL3_Shutdown();
+    platform_.imgui_shutdown();
+    ImGui::DestroyContext();
+}
+
+void ImGuiLayer::begin_frame() {
+    ImGui_ImplOpenGL3_NewFrame();
+    platform_.imgui_new_frame();
+    ImGui::NewFrame();
+}
+
+void ImGuiLayer::end_frame() {
+    ImGui::Render();
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Overlay::apply_(Controls& controls, const Settings& changes) {
+    last_error_ = controls.apply(changes, "ui");
+}
+
+void Overlay::draw(Controls& controls, const View& view) {
+    ImGuiIO& io = ImGui::GetIO();
+    ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(kPanelWidthPx, io.DisplaySize.y), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.92f);
+    ImGui::Begin("pacer", nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    draw_status_(controls, view);
+    if (ImGui::CollapsingHeader("Frame times", ImGuiTreeNodeFlags_DefaultOpen)) draw_frame_graph_(view);
+    if (ImGui::CollapsingHeader("Histogram of intervals", ImGuiTreeNodeFlags_DefaultOpen)) draw_histogram_(view);
+    if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) draw_stats_(view);
+    if (ImGui::CollapsingHeader("Pacing", ImGuiTreeNodeFlags_DefaultOpen)) draw_pacing_(controls, view);
+    if (ImGui::CollapsingHeader("Scheduler")) draw_scheduler_(controls);
+    if (ImGui::CollapsingHeader("Synthetic load")) draw_load_(controls);
+    ImGui::End();
+    draw_scene_labels_(view);
+}
+
+void Overlay::draw_status_(Controls& controls, const View& view) {
+    const Settings& s = controls.current();
+    const pacer::WaiterState state = controls.waiter_state();
+    const double refresh = view.platform->refresh_rate_hz();
+    ImGui::Text("%s | %s", backend_name(view.platform->backend()), view.gl_renderer->c_str());
+    if (refresh > 0) {
+        ImGui::Text("refresh %.2f Hz", refresh);
+    } else {
+        ImGui::Text("refresh unknown (the window system says 0 Hz)");
+    }
+    const SwapIntervalState swap = view.platform->swap_interval_state();
+    ImGui::Text("swap interval %d: %s%s", swap.requested, swap_answer_name(swap.answer),
+                controls.pacer_owns_swap_interval() ? " (set by the pacer)" : "");
+    ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
+                pacer::strategy_name(state.strategy));
+    ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
+    if (!last_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error_.c_str());
+}
+
+void Overlay::draw_frame_graph_(const View& view) {
+    if (ImGui::Button(paused_ ? "Resume" : "Pause")) {
+        paused_ = !paused_;
+        paused_frames_.clear();
+        if (paused_) {
+            for (std::size_t i = 0; i < view.stats->size(); ++i) paused_frames_.push_back(view.stats->at(i));
+        }
+    }
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.31f, 0.78f, 0.35f, 1), "on time");
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.92f, 0.78f, 0.2f, 1), "late");
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.9f, 0.24f, 0.2f, 1), "missed");
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(0.35f, 0.59f, 0.94f, 1), "early");
+    ImGui::SameLine();
+    ImGui::TextDisabled("(+-0.5 ms)");
+
+    std::vector<pacer::Frame> live;
+    if (!paused_) {
+        const std::size_t n = view.stats->size();
+        for (std::size_t i = n > kGraphFrames ? n - kGraphFrames : 0; i < n; ++i) live.push_back(view.stats->at(i));
+    }
+    const std::vector<pacer::Frame>& all = paused_ ? paused_frames_ : live;
+    const std::size_t first = all.size() > kGraphFrames ? all.size() - kGraphFrames : 0;
+
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height = 110;
+    ImGui::InvisibleButton("frame graph", ImVec2(width, height));
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(16, 16, 20, 255));
+
+    const double period_ms = all.empty() ? 1000.0 / 60 : ms(all.back().period_ns);
+    const double scale_ms = 2.5 * period_ms;   // taller bars are clipped at the top, still red
+    const float bar_width = width / kGraphFrames;
+    for (std::size_t i = first; i < all.size(); ++i) {
+        const pacer::Frame& frame = all[i];
+        if (frame.index == 0) continue;   // no interval yet
+        const float fraction = static_cast<float>(std::min(ms(frame.interval_ns) / scale_ms, 1.0));
+        const float x = origin.x + static_cast<float>(i - first) * bar_width;
+        draw->AddRectFilled(ImVec2(x, origin.y + height * (1 - fraction)),
+                            ImVec2(x + std::max(bar_width - 1, 1.0f), origin.y + height),
+                            frame_colour(frame, view.stats->off_tolerance_ns()));
+    }
+    const float target_y = origin.y + height * static_cast<float>(1 - period_ms / scale_ms);
+    draw->AddLine(ImVec2(origin.x, target_y), ImVec2(origin.x + width, target_y), IM_COL32(255, 255, 255, 200));
+    char label[64];
+    std::snprintf(label, sizeof label, "target %.2f ms", period_ms);
+    draw->AddText(ImVec2(origin.x + 4, target_y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 220), label);
+    std::snprintf(label, sizeof label, "%.1f ms", scale_ms);
+    draw->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(200, 200, 200, 160), label);
+}
+
+void Overlay::draw_histogram_(const View& view) {
+    const double period_us = view.stats->size() > 0
+                                 ? static_cast<double>(view.stats->at(view.stats->size() - 1).period_ns) * 1e-3
+                                 : 1e6 / 60;
+    const int bins = 60;
+    const double bin_us = 2 * period_us / bins;
+    const std::vector<pacer::HistogramBin> histogram = view.stats->interval_histogram(0, bin_us, bins);
+    std::vector<float> counts;
+    for (const pacer::HistogramBin& bin : histogram) counts.push_back(static_cast<float>(bin.count));
+    char caption[64];
+    std::snprintf(caption, sizeof caption, "0 .. %.1f ms (2x target)", 2 * period_us * 1e-3);
+    ImGui::PlotHistogram("##intervals", counts.data(), static_cast<int>(counts.size()), 0, caption, 0,
+                         FLT_MAX, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+}
+
+void Overlay::draw_stats_(const View& view) {
+    const pacer::Summary s = view.stats->summarize();
+    if (ImGui::Button("Reset")) view.stats->reset();
+    ImGui::SameLine();
+    ImGui::Text("last %lld frames, %.1f fps", static_cast<long long>(s.frames), s.fps);
+    if (!ImGui::BeginTable("stats", 4, ImGuiTableFlags_SizingStretchSame)) return;
+    auto cell = [](const char* name, const char* format, double value) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(name);
+        ImGui::TableNextColumn();
+        ImGui::Text(format, value);
+    };
+    cell("mean", "%.3f ms", s.interval.mean * 1e-3);
+    cell("sigma", "%.3f ms", s.interval.sd * 1e-3);
+    cell("p50", "%.3f ms", s.interval.p50 * 1e-3);
+    cell("p99", "%.3f ms", s.interval.p99 * 1e-3);
+    cell("max", "%.3f ms", s.interval.max * 1e-3);
+    cell("off >0.5ms", "%.2f %%", s.off_pct);
+    cell("missed", "%.0f", static_cast<double>(s.missed));
+    cell("err p99", "%.3f ms", s.interval_error.p99 * 1e-3);
+    if (s.cpu_pct >= 0) {
+        cell("CPU waiting", "%.1f %%", s.cpu_pct);
+    } else {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("CPU waiting");
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("unknown");
+    }
+    cell("spin", "%.1f %%", s.spin_pct);
+    ImGui::EndTable();
+}
+
+void Overlay::draw_pacing_(Controls& controls, const View& view) {
+    const Settings& s = controls.current();
+    const pacer::WaiterState state = controls.waiter_state();
+
+    if (ImGui::BeginCombo("strategy", pacer::strategy_name(*s.strategy))) {
+        for (pacer::Strategy strategy : pacer::kAllStrategies) {
+            if (ImGui::Selectable(pacer::strategy_name(strategy), strategy == *s.strategy)) {
+                Settings change;
+                change.strategy = strategy;
+                apply_(controls, change);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    switch (*s.strategy) {
+        case pacer::Strategy::PreciseSleep: {
+            double k = *s.precise_k;
+            if (slider_released("k (mean + k sigma)", &k, 0.1, 5, "%.2f")) {
+                Settings change;
+                change.precise_k = k;
+                apply_(controls, change);
+            }
+            ImGui::Text("1 ms sleep: estimate %.3f ms = mean %.3f + k * sigma %.3f (%lld samples)",
+                        state.estimate_ns * 1e-6, state.mean_ns * 1e-6, state.sigma_ns * 1e-6,
+                        static_cast<long long>(state.samples));
+            break;
+        }
+        case pacer::Strategy::RobustSleep: {
+            double tolerance = *s.robust_tolerance_us;
+            if (slider_released("tolerance (us)", &tolerance, 0, 2000, "%.0f")) {
+                Settings change;
+                change.robust_tolerance_us = tolerance;
+                apply_(controls, change);
+            }
+            ImGui::Text("sleeps whole periods of %.3f ms, leaves one + tolerance to spin", ms(state.period_ns));
+            break;
+        }
+        case pacer::Strategy::Timer:
+        case pacer::Strategy::Auto: {
+            double margin = *s.timer_margin_us;
+            if (slider_released("start margin (us)", &margin, 0, 2000, "%.0f")) {
+                Settings change;
+                change.timer_margin_us = margin;
+                apply_(controls, change);
+            }
+            ImGui::Text("margin now %.1f us (adapts to wake lateness)%s", state.timer_margin_ns * 1e-3,
+                        state.timer_fell_back ? "; no high-res timer: robust_sleep" : "");
+            break;
+        }
+        default:
+            break;
+    }
+
+    // Target rate.
+    static constexpr double kRates[] = {30, 60, 120, 144, 240};
+    bool preset = false;
+    for (double rate : kRates) {
+        char label[16];
+        std::snprintf(label, sizeof label, "%.0f", rate);
+        if (rate != kRates[0]) ImGui::SameLine();
+        const bool active = std::fabs(*s.hz - rate) < 1e-9;
+        preset = preset || active;
+        if (ImGui::RadioButton(label, active) && !active) {
+            Settings change;
+            change.hz = rate;
+            apply_(controls, change);
+        }
+    }
+    ImGui::SameLine();
+    ImGui::TextUnformatted("Hz");
+    if (!preset) custom_hz_ = *s.hz;
+    ImGui::SetNextItemWidth(120);
+    ImGui::InputDouble("custom Hz", &custom_hz_, 0, 0, "%.2f");
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        Settings change;
+        change.hz = custom_hz_;
+        apply_(controls, change);
+    }
+
+    // Vsync: the user's choice, unless the strategy makes the pacer own it.
+    const bool owned = controls.pacer_owns_swap_interval();
+    ImGui::BeginDisabled(owned);
+    if (ImGui::BeginCombo("vsync", vsync_mode_name(*s.vsync))) {
+        for (VsyncMode mode : {VsyncMode::Off, VsyncMode::On, VsyncMode::Adaptive}) {
+            if (ImGui::Selectable(vsync_mode_name(mode), mode == *s.vsync)) {
+                Settings change;
+                change.vsync = mode;
+                apply_(controls, change);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::EndDisabled();
+    const SwapIntervalState swap = view.platform->swap_interval_state();
+    ImGui::Text("%s: interval %d %s", owned ? "set by the pacer" : "window system", swap.requested,
+                swap_answer_name(swap.answer));
+}
+
+void Overlay::draw_scheduler_(Controls& controls) {
+    const Settings& s = controls.current();
+    enum { kOs, kReal, kSimulated };
+    const int mode = *s.sched_period_ms > 0 ? kSimulated : *s.timer_slack_ns > 0 ? kReal : kOs;
+    Settings change;
+    if (ImGui::RadioButton("OS default", mode == kOs) && mode != kOs) {
+        change.sched_period_ms = 0;
+        change.timer_slack_ns = 0;
+    }
+    if (ImGui::RadioButton("real control (Linux timer slack, Windows timeBeginPeriod)", mode == kReal) &&
+        mode != kReal) {
+        change.sched_period_ms = 0;
+        change.timer_slack_ns = 1000;
+    }
+    if (ImGui::RadioButton("simulated scheduler period", mode == kSimulated) && mode != kSimulated) {
+        change.sched_period_ms = 15.625;   // Windows' default tick
+        change.timer_slack_ns = 0;
+    }
+    if (mode == kReal) {
+        double slack_us = static_cast<double>(*s.timer_slack_ns) * 1e-3;
+        if (slider_released("timer slack (us)", &slack_us, 0.001, 1000, "%.3f", ImGuiSliderFlags_Logarithmic)) {
+            change.timer_slack_ns = std::max<int64_t>(std::llround(slack_us * 1e3), 1);
+        }
+    }
+    if (const pacer::ThreadTiming::Report* report = controls.thread_timing()) {
+        ImGui::Text("timer slack: %s", report->timer_slack_supported ? "" : "unsupported here");
+        if (report->timer_slack_supported) {
+            ImGui::SameLine();
+            ImGui::Text("%lld ns in force", static_cast<long long>(report->timer_slack_ns));
+        }
+        ImGui::Text("timer period: %s", report->timer_period_supported ? "" : "unsupported here (Windows only)");
+        if (report->timer_period_supported) {
+            ImGui::SameLine();
+            ImGui::Text("%.3f ms in force", ms(report->timer_period_ns));
+        }
+    }
+    if (mode == kSimulated) {
+        double period_ms = *s.sched_period_ms;
+        if (slider_released("period (ms)", &period_ms, 1, 16, "%.3f")) change.sched_period_ms = period_ms;
+        double probability = *s.preempt_prob;
+        if (slider_released("preemption probability", &probability, 0, 0.9, "%.2f")) {
+            change.preempt_prob = probability;
+        }
+        ImGui::Text("%lld preemptions so far", static_cast<long long>(controls.preemptions()));
+    }
+    if (!change.empty()) apply_(controls, change);
+}
+
+void Overlay::draw_load_(Controls& controls) {
+    const Settings& s = controls.current();
+    Settings change;
+    double value = *s.work_ms;
+    if (slider_released("work (ms)", &value, 0, 50, "%.2f")) change.work_ms = value;
+    value = *s.jitter_ms;
+    if (slider_released("jitter +- (ms)", &value, 0, 20, "%.2f")) change.jitter_ms = value;
+    value = *s.spike_ms;
+    if (slider_released("spike (ms)", &value, 0, 200, "%.1f")) change.spike_ms = value;
+    int every = *s.spike_every;
+    ImGui::SliderInt("spike every N frames", &every, 0, 600);
+    if (ImGui::IsItemDeactivatedAfterEdit()) change.spike_every = every;
+    int threads = *s.bg_threads;
+    ImGui::SliderInt("background threads", &threads, 0, max_background_threads());
+    if (ImGui::IsItemDeactivatedAfterEdit()) change.bg_threads = threads;
+    value = *s.duty;
+    if (slider_released("duty cycle", &value, 0.05, 1, "%.2f")) change.duty = value;
+    ImGui::Text("%d background threads running", controls.load().running_background_threads());
+    if (!change.empty()) apply_(controls, change);
+}
+
+void Overlay::draw_scene_labels_(const View& view) {
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();
+    for (const MovingObject& object : view.scene->objects()) {
+        const float y = view.stage.y + object.row_y * view.stage.height - ImGui::GetTextLineHeight() - 4;
+        draw->AddText(ImVec2(view.stage.x + 8, y), IM_COL32(200, 200, 200, 255), object.name);
+    }
+    const MovingObject& followed = view.scene->objects()[Scene::kTrailObject];
+    const float strip_y = view.stage.y + followed.row_y * view.stage.height + followed.size_px +
+                          Scene::kStripGapPx;
+    draw->AddText(ImVec2(view.stage.x + 8, strip_y + Scene::kStripHeightPx + 4), IM_COL32(160, 160, 160, 255),
+                  "motion strip - grey: even steps at the target rate; colour: the last 32 frames");
+}
+
+}  // namespace pacer_demo

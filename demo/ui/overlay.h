@@ -1,0 +1,72 @@
+// overlay.h: the demo's Dear ImGui panel, on the left of the window. Every
+// control is live: it builds a Settings with what changed and hands it to
+// Controls::apply, the same call a scenario step makes.
+//
+// What it shows: the frame-time graph of the last kGraphFrames frames (bars
+// coloured against the target, a pause button), a histogram of intervals, the
+// statistics table (reset button), and what the window system, the pacer and
+// the OS actually gave (swap interval answer, refresh rate, strategy in force,
+// timer slack, simulated scheduler).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <pacer/pacer.h>
+
+#include "controls.h"
+#include "platform/platform.h"
+#include "render/scene.h"
+
+namespace pacer_demo {
+
+// Dear ImGui's context, with the platform's backend and the OpenGL3 renderer
+// backend: made after the GL context, gone before it.
+class ImGuiLayer {
+public:
+    explicit ImGuiLayer(Platform& platform);
+    ~ImGuiLayer();
+    ImGuiLayer(const ImGuiLayer&) = delete;
+    ImGuiLayer& operator=(const ImGuiLayer&) = delete;
+    void begin_frame();
+    void end_frame();   // draws into the back buffer
+
+private:
+    Platform& platform_;
+};
+
+class Overlay {
+public:
+    static constexpr float kPanelWidthPx = 440;
+    static constexpr int kGraphFrames = 300;
+
+    // Everything the panel reads besides Controls.
+    struct View {
+        Platform* platform;
+        pacer::Stats* stats;          // the run's statistics window; reset by the button
+        const std::string* gl_renderer;
+        const Scene* scene;
+        Stage stage;                  // where the scene is drawn, for its labels
+    };
+
+    // Builds the panel for this frame (between ImGui::NewFrame and Render).
+    void draw(Controls& controls, const View& view);
+
+private:
+    void draw_status_(Controls& controls, const View& view);
+    void draw_frame_graph_(const View& view);
+    void draw_histogram_(const View& view);
+    void draw_stats_(const View& view);
+    void draw_pacing_(Controls& controls, const View& view);
+    void draw_scheduler_(Controls& controls);
+    void draw_load_(Controls& controls);
+    void draw_scene_labels_(const View& view);
+    void apply_(Controls& controls, const Settings& changes);
+
+    bool paused_ = false;
+    std::vector<pacer::Frame> paused_frames_;   // the graph's frames while paused
+    double custom_hz_ = 75;
+    std::string last_error_;                    // a change Controls refused
+};
+
+}  // namespace pacer_demo
