@@ -1,0 +1,474 @@
+#include "experiments.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <thread>
+
+#include "load.h"
+
+namespace bench {
+
+const char* const kAccuracyColumns =
+    "condition,strategy,hz,frames,wake_mean_us,wake_sd_us,wake_p50_us,wake_p95_us,wake_p99_us,"
+    "wake_max_us,interval_sd_us,interval_p99_us,off_pct,cpu_pct,spin_pct,interval_max_us,"
+    "interval_mean_us,missed,fps,timer_margin_us,precise_estimate_us,other_cpu_pct";
+const char* const kSleepColumns =
+    "strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,actual_p99_us,"
+    "actual_max_us,over_mean_us,cpu_pct,spin_pct";
+const char* const kCpuColumns =
+    "strategy,interval_ms,frames,cpu_pct,spin_pct,wake_p50_us,wake_p99_us,off_pct";
+const char* const kHeatmapColumns =
+    "strategy,period_ms,interval_ms,reps,rel_err_mean_pct,rel_err_p50_pct,rel_err_p99_pct,"
+    "rel_err_max_pct,cpu_pct,spin_pct,preemptions,preempt_probability";
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+const Clock::time_point g_start = Clock::now();
+
+// One progress line on stderr, stamped with seconds since the bench started,
+// so a long run shows where it is without touching the stdout report.
+void progress(const std::string& what) {
+    const double s = std::chrono::duration<double>(Clock::now() - g_start).count();
+    std::cerr << "[" << fixed(s, 1) << " s] " << what << std::endl;
+}
+
+std::string hz_text(double hz) {
+    // 60 -> "60", 59.94 -> "59.94": rates print as typed.
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", hz);
+    return buffer;
+}
+
+std::string ms_text(double ms) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3g", ms);
+    return buffer;
+}
+
+// What a strategy's adaptive state converged to, for the note column.
+std::string state_note(const pacer::WaiterState& state) {
+    std::string note;
+    if (state.strategy == pacer::Strategy::Timer) {
+        note = "margin " + fixed(state.timer_margin_ns / 1e3, 1) + " µs";
+        if (state.timer_fell_back) note += ", fell back to robust_sleep";
+    } else if (state.strategy == pacer::Strategy::PreciseSleep) {
+        note = "estimate " + fixed(state.estimate_ns / 1e6, 3) + " ms (" +
+               std::to_string(state.samples) + " samples)";
+    } else if (state.strategy == pacer::Strategy::RobustSleep) {
+        note = "period " + fixed(state.period_ns / 1e6, 3) + " ms";
+    }
+    return note;
+}
+
+pacer::Config base_config(const Options& options, pacer::Strategy strategy) {
+    pacer::Config config{};
+    config.strategy = strategy;
+    config.timer_margin_quantile = options.timer_quantile;   // zeros keep the defaults
+    config.timer_min_margin_ns = options.timer_min_margin_ns;
+    config.timer_max_margin_ns = options.timer_max_margin_ns;
+    // The starting margin must lie in [min, max]; follow a narrowed range.
+    const pacer::Config resolved = pacer::resolve(config);
+    config.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
+                                        resolved.timer_max_margin_ns);
+    return config;
+}
+
+// ---------------------------------------------------------------------------
+// 1. Accuracy
+// ---------------------------------------------------------------------------
+
+struct AccuracyRun {
+    std::string condition;
+    pacer::Strategy strategy;
+    double hz;
+    pacer::Summary summary;
+    pacer::WaiterState state;
+    double other_pct;   // other programs' CPU use during the run, % of one core
+};
+
+AccuracyRun run_one_accuracy(const Options& options, const std::string& condition,
+                             pacer::Strategy strategy, double hz) {
+    pacer::Config config = base_config(options, strategy);
+    config.target_hz = hz;
+    config.history_frames = options.frames;   // summarise every measured frame
+    pacer::Pacer pacer(config);
+    const int64_t work_ns =
+        condition == "work" ? static_cast<int64_t>(options.work_ms * 1e6) : int64_t{0};
+    // Runs frames until `frames` are done and at least min_s has passed, or
+    // until max_s has passed: under contention frames overrun, and the cap
+    // keeps the whole bench inside its time budget (the table says how many
+    // frames were measured).
+    pacer::Clock& clock = pacer.clock();
+    auto frame_loop = [&](int frames, double min_s, double max_s) {
+        const int64_t start_ns = clock.now_ns();
+        const int64_t min_ns = static_cast<int64_t>(min_s * 1e9);
+        const int64_t max_ns = static_cast<int64_t>(max_s * 1e9);
+        for (int i = 0;; ++i) {
+            const int64_t elapsed_ns = clock.now_ns() - start_ns;
+            if ((i >= frames && elapsed_ns >= min_ns) || elapsed_ns >= max_ns) break;
+            pacer.wait();
+            if (work_ns > 0) burn_cpu_for(clock, work_ns);
+        }
+    };
+    // Warm-up lets the adaptive strategies settle (the timer margin; the
+    // precise_sleep estimator keeps its state, so its unlucky-first-sample
+    // failure, if it happens, stays visible) and is left out of the statistics.
+    frame_loop(5, options.warmup_s, options.warmup_s + 1.0);
+    pacer.reset_stats();
+    const double expected_s =
+        options.frames * std::max(1.0 / hz, static_cast<double>(work_ns) * 1e-9);
+    const CpuTicks before = read_cpu_ticks();
+    frame_loop(options.frames, 0.0, 2.0 * expected_s + 0.5);
+    const CpuTicks after = read_cpu_ticks();
+    return {condition, strategy, hz, pacer.stats().summarize(), pacer.waiter_state(),
+            other_cpu_pct(before, after)};
+}
+
+void print_accuracy_table(const std::string& condition, double hz,
+                          const std::vector<AccuracyRun>& runs) {
+    std::cout << "\n### Accuracy: " << condition << ", " << hz_text(hz) << " Hz (period "
+              << fixed(1e3 / hz, 3) << " ms)\n\n";
+    Table table({"strategy", "frames", "wake mean µs", "σ", "p50", "p95", "p99", "max",
+                 "interval σ µs", "err p99", "err max", "off >0.5ms %", "missed", "CPU %",
+                 "spin %", "others %", "state"},
+                /*left_columns=*/{0, 16});
+    for (const AccuracyRun& run : runs) {
+        const pacer::Summary& s = run.summary;
+        table.add_row({pacer::strategy_name(run.strategy), std::to_string(s.frames),
+                       fixed(s.lateness.mean, 1),
+                       fixed(s.lateness.sd, 1), fixed(s.lateness.p50, 1),
+                       fixed(s.lateness.p95, 1), fixed(s.lateness.p99, 1),
+                       fixed(s.lateness.max, 1), fixed(s.interval.sd, 1),
+                       fixed(s.interval_error.p99, 1), fixed(s.interval_error.max, 1),
+                       fixed(s.off_pct, 2), std::to_string(s.missed), fixed(s.cpu_pct, 2, true),
+                       fixed(s.spin_pct, 2), fixed(run.other_pct, 0, true),
+                       state_note(run.state)});
+    }
+    table.print(std::cout);
+}
+
+void add_accuracy_csv(CsvFile& csv, const AccuracyRun& run) {
+    if (!csv.is_open()) return;
+    const pacer::Summary& s = run.summary;
+    const bool timer = run.state.strategy == pacer::Strategy::Timer;
+    const bool precise = run.state.strategy == pacer::Strategy::PreciseSleep;
+    csv.add_row({run.condition, pacer::strategy_name(run.strategy), hz_text(run.hz),
+                 std::to_string(s.frames), fixed(s.lateness.mean, 3), fixed(s.lateness.sd, 3),
+                 fixed(s.lateness.p50, 3), fixed(s.lateness.p95, 3), fixed(s.lateness.p99, 3),
+                 fixed(s.lateness.max, 3), fixed(s.interval.sd, 3),
+                 fixed(s.interval_error.p99, 3), fixed(s.off_pct, 3), fixed(s.cpu_pct, 3),
+                 fixed(s.spin_pct, 3), fixed(s.interval_error.max, 3), fixed(s.interval.mean, 3),
+                 std::to_string(s.missed), fixed(s.fps, 3),
+                 timer ? fixed(run.state.timer_margin_ns / 1e3, 3) : std::string(),
+                 precise ? fixed(run.state.estimate_ns / 1e3, 3) : std::string(),
+                 run.other_pct < 0 ? std::string() : fixed(run.other_pct, 1)});
+}
+
+// The library issue's performance goals, checked for timer and auto.
+void print_goals(const std::vector<AccuracyRun>& runs) {
+    Table table({"goal", "strategy", "condition", "Hz", "measured", "verdict"}, {0, 1, 2});
+    auto verdict = [](bool ok) { return std::string(ok ? "meets" : "MISSES"); };
+    for (const AccuracyRun& run : runs) {
+        if (run.strategy != pacer::Strategy::Timer && run.strategy != pacer::Strategy::Auto)
+            continue;
+        const pacer::Summary& s = run.summary;
+        const char* name = pacer::strategy_name(run.strategy);
+        if (run.condition == "idle" && (run.hz == 60 || run.hz == 144)) {
+            const double cpu_cap = run.hz == 60 ? 1.0 : 2.0;
+            table.add_row({"wake p99 ≤ 10 µs", name, run.condition, hz_text(run.hz),
+                           fixed(s.lateness.p99, 1) + " µs", verdict(s.lateness.p99 <= 10)});
+            table.add_row({"CPU ≤ " + fixed(cpu_cap, 0) + " % of a core", name, run.condition,
+                           hz_text(run.hz), fixed(s.cpu_pct, 2, true) + " %",
+                           verdict(s.cpu_pct >= 0 && s.cpu_pct <= cpu_cap)});
+        }
+        if (run.condition == "contention") {
+            table.add_row({"off >0.5 ms ≤ 0.5 %", name, run.condition, hz_text(run.hz),
+                           fixed(s.off_pct, 2) + " %", verdict(s.off_pct <= 0.5)});
+        }
+        // "Never 100 % spinning" read as: spin under half of a core.
+        if (run.condition != "work" && run.hz >= 30 && run.hz <= 1000) {
+            table.add_row({"spin < 50 % (never 100 %)", name, run.condition, hz_text(run.hz),
+                           fixed(s.spin_pct, 2) + " %", verdict(s.spin_pct < 50)});
+        }
+    }
+    std::cout << "\n### Performance goals (library issue), timer and auto\n\n";
+    table.print(std::cout);
+}
+
+// ---------------------------------------------------------------------------
+// 2. Requested versus actual sleep
+// ---------------------------------------------------------------------------
+
+struct SleepCell {
+    int reps;
+    pacer::Percentiles actual_us;
+    double cpu_pct, spin_pct;
+};
+
+}  // namespace
+
+void run_accuracy(const Options& options, CsvFile& csv) {
+    std::cout << "\n## 1. Accuracy: a real Pacer per condition, rate and strategy\n\n"
+              << "Wake = lateness of each frame's wake after its deadline (early counts as "
+                 "0); interval σ = σ of frame intervals; err = |interval − period|; off = "
+                 "intervals off by more than 0.5 ms; CPU = the waiting thread's CPU time / "
+                 "wall time (% of one core); spin = spin time / wall time; others = CPU used by other programs on this "
+                 "machine during the run (% of one core, from /proc; the machine is shared). "
+                 "A warm-up of "
+              << fixed(options.warmup_s, 2)
+              << " s (at least 5 frames) runs before each measurement and is not counted. "
+                 "A run stops early at twice its expected time plus 0.5 s (frames shows "
+                 "how many were measured).\n";
+    std::vector<AccuracyRun> all;
+    for (const std::string& condition : options.conditions) {
+        std::unique_ptr<Contention> load;
+        if (condition == "contention") {
+            load = std::make_unique<Contention>(options.threads);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));   // let them spin up
+            std::cout << "\nCondition contention: " << options.threads
+                      << " busy background threads.\n";
+        } else if (condition == "work") {
+            std::cout << "\nCondition work: " << fixed(options.work_ms, 2)
+                      << " ms of CPU work per frame after each wait.\n";
+        }
+        for (double hz : options.hz) {
+            std::vector<AccuracyRun> runs;
+            for (pacer::Strategy strategy : options.strategies) {
+                progress("accuracy " + condition + " " + hz_text(hz) + " Hz " +
+                         pacer::strategy_name(strategy));
+                runs.push_back(run_one_accuracy(options, condition, strategy, hz));
+                add_accuracy_csv(csv, runs.back());
+            }
+            print_accuracy_table(condition, hz, runs);
+            std::cout.flush();
+            all.insert(all.end(), runs.begin(), runs.end());
+        }
+    }
+    print_goals(all);
+}
+
+void run_sleep(const Options& options, CsvFile& csv) {
+    std::cout << "\n## 2. Requested versus actual sleep (Waiter::wait_until, idle)\n\n"
+              << "Each requested duration is waited for repeatedly by one Waiter per "
+                 "strategy; repetitions are bounded by about "
+              << fixed(options.sleep_budget_s, 1)
+              << " s per duration (at most 100, at least " << (options.quick ? 1 : 3)
+              << ").\n";
+    const int min_reps = options.quick ? 1 : 3;
+    std::vector<int64_t> requests_ns;
+    for (int64_t ns = 1000; ns <= 1'000'000'000; ns *= 10) requests_ns.push_back(ns);
+
+    std::vector<std::vector<SleepCell>> cells;   // [strategy][request]
+    for (pacer::Strategy strategy : options.strategies) {
+        progress(std::string("sleep ") + pacer::strategy_name(strategy));
+        pacer::Waiter waiter(base_config(options, strategy));
+        pacer::Clock& clock = waiter.clock();
+        const bool cpu_known = clock.thread_cpu_ns() >= 0;
+        std::vector<SleepCell> row;
+        for (int64_t request_ns : requests_ns) {
+            const int reps = std::clamp(
+                static_cast<int>(options.sleep_budget_s * 1e9 / static_cast<double>(request_ns)),
+                min_reps, 100);
+            std::vector<double> actual_us;
+            int64_t wall_ns = 0, cpu_ns = 0, spun_ns = 0;
+            for (int r = 0; r < reps; ++r) {
+                const int64_t cpu0 = clock.thread_cpu_ns();
+                const int64_t start = clock.now_ns();
+                const pacer::WaitResult result = waiter.wait_until(start + request_ns);
+                const int64_t end = clock.now_ns();
+                actual_us.push_back(static_cast<double>(result.wake_ns - start) / 1e3);
+                wall_ns += end - start;
+                cpu_ns += clock.thread_cpu_ns() - cpu0;
+                spun_ns += result.spun_ns;
+            }
+            SleepCell cell{};
+            cell.reps = reps;
+            cell.actual_us = pacer::percentiles(actual_us);
+            cell.cpu_pct = cpu_known ? 100.0 * static_cast<double>(cpu_ns) /
+                                           static_cast<double>(wall_ns)
+                                     : -1;
+            cell.spin_pct = 100.0 * static_cast<double>(spun_ns) / static_cast<double>(wall_ns);
+            row.push_back(cell);
+            if (csv.is_open()) {
+                const double req_us = static_cast<double>(request_ns) / 1e3;
+                const pacer::Percentiles& a = cell.actual_us;
+                csv.add_row({pacer::strategy_name(strategy), fixed(req_us, 0),
+                             std::to_string(reps), fixed(a.mean, 3), fixed(a.sd, 3),
+                             fixed(a.p50, 3), fixed(a.p99, 3), fixed(a.max, 3),
+                             fixed(a.mean - req_us, 3), fixed(cell.cpu_pct, 3),
+                             fixed(cell.spin_pct, 3)});
+            }
+        }
+        cells.push_back(std::move(row));
+    }
+
+    std::vector<std::string> header{"strategy"};
+    for (int64_t ns : requests_ns) {
+        header.push_back(ns < 1'000'000 ? std::to_string(ns / 1000) + " µs"
+                         : ns < 1'000'000'000 ? std::to_string(ns / 1'000'000) + " ms"
+                                              : std::to_string(ns / 1'000'000'000) + " s");
+    }
+    auto print = [&](const char* title, auto value) {
+        std::cout << "\n" << title << "\n\n";
+        Table table(header);
+        for (std::size_t s = 0; s < options.strategies.size(); ++s) {
+            std::vector<std::string> row{pacer::strategy_name(options.strategies[s])};
+            for (std::size_t r = 0; r < requests_ns.size(); ++r)
+                row.push_back(value(cells[s][r], static_cast<double>(requests_ns[r]) / 1e3));
+            table.add_row(row);
+        }
+        table.print(std::cout);
+    };
+    print("Mean overshoot, actual − requested (µs):", [](const SleepCell& c, double req_us) {
+        return fixed(c.actual_us.mean - req_us, 1);
+    });
+    print("p99 overshoot (µs):", [](const SleepCell& c, double req_us) {
+        return fixed(c.actual_us.p99 - req_us, 1);
+    });
+    print("CPU % of one core while waiting:", [](const SleepCell& c, double) {
+        return fixed(c.cpu_pct, 1, true);
+    });
+}
+
+void run_cpu(const Options& options, CsvFile& csv) {
+    const std::vector<double> intervals_ms{1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25};
+    std::cout << "\n## 3. CPU use versus requested interval (a Pacer at 1000/interval Hz, idle)\n\n"
+              << "About " << fixed(options.cpu_seconds, 2)
+              << " s per interval (at least 10 frames), after 3 warm-up frames. "
+                 "CPU = the waiting thread's CPU time / wall time, from the library's "
+                 "Summary.\n";
+    std::vector<std::vector<pacer::Summary>> cells;   // [strategy][interval]
+    for (pacer::Strategy strategy : options.strategies) {
+        progress(std::string("cpu ") + pacer::strategy_name(strategy));
+        std::vector<pacer::Summary> row;
+        for (double interval_ms : intervals_ms) {
+            const int frames =
+                std::max(10, static_cast<int>(options.cpu_seconds * 1e3 / interval_ms));
+            pacer::Config config = base_config(options, strategy);
+            config.target_hz = 1e3 / interval_ms;
+            config.history_frames = frames;
+            pacer::Pacer pacer(config);
+            for (int i = 0; i < 3; ++i) pacer.wait();
+            pacer.reset_stats();
+            for (int i = 0; i < frames; ++i) pacer.wait();
+            const pacer::Summary s = pacer.stats().summarize();
+            row.push_back(s);
+            if (csv.is_open()) {
+                csv.add_row({pacer::strategy_name(strategy), ms_text(interval_ms),
+                             std::to_string(s.frames), fixed(s.cpu_pct, 3),
+                             fixed(s.spin_pct, 3), fixed(s.lateness.p50, 3),
+                             fixed(s.lateness.p99, 3), fixed(s.off_pct, 3)});
+            }
+        }
+        cells.push_back(std::move(row));
+    }
+    std::vector<std::string> header{"strategy"};
+    for (double ms : intervals_ms) header.push_back(ms_text(ms) + " ms");
+    auto print = [&](const char* title, auto value) {
+        std::cout << "\n" << title << "\n\n";
+        Table table(header);
+        for (std::size_t s = 0; s < options.strategies.size(); ++s) {
+            std::vector<std::string> row{pacer::strategy_name(options.strategies[s])};
+            for (const pacer::Summary& summary : cells[s]) row.push_back(value(summary));
+            table.add_row(row);
+        }
+        table.print(std::cout);
+    };
+    print("CPU % of one core:", [](const pacer::Summary& s) { return fixed(s.cpu_pct, 1, true); });
+    print("Spin % of wall time:", [](const pacer::Summary& s) { return fixed(s.spin_pct, 1); });
+}
+
+void run_heatmap(const Options& options, CsvFile& csv) {
+    // Periods 1..10 ms as in the 2020 article, plus Windows' default 15.625 ms.
+    std::vector<int64_t> periods_ns;
+    for (int ms = 1; ms <= 10; ++ms) periods_ns.push_back(ms * int64_t{1'000'000});
+    periods_ns.push_back(15'625'000);
+    // Requested intervals: short sleeps, then common frame periods (144, 100,
+    // 60, 30 Hz).
+    const std::vector<double> intervals_ms{1, 2, 5, 6.944, 10, 16.667, 33.333};
+    std::vector<pacer::Strategy> strategies;
+    for (pacer::Strategy s : options.strategies)
+        if (s != pacer::Strategy::Spin) strategies.push_back(s);   // spin never sleeps
+
+    std::cout << "\n## 4. Robustness heatmap: simulated scheduler period × requested interval\n\n"
+              << "A SimulatedScheduler (preempt probability "
+              << fixed(options.preempt_probability, 3) << ", seed " << options.seed
+              << ") under each sleep-based strategy's Waiter; " << options.heatmap_reps
+              << " waits per cell, each started at a random phase of the tick grid. "
+                 "Cell: mean relative error (actual − requested) / requested in %, then "
+                 "spin % of the waiting time in brackets. Rows: period (ms); columns: "
+                 "requested interval (ms). spin is left out: it never sleeps.\n";
+
+    pacer::OsClock clock;
+    pacer::OsSleeper os_sleeper;
+    pacer::OsSleeper phase_sleeper;   // real sleeps that randomise the start phase
+    std::mt19937_64 rng(options.seed);
+    const bool cpu_known = clock.thread_cpu_ns() >= 0;
+
+    for (pacer::Strategy strategy : strategies) {
+        progress(std::string("heatmap ") + pacer::strategy_name(strategy));
+        std::vector<std::string> header{"period"};
+        for (double ms : intervals_ms) header.push_back(ms_text(ms));
+        Table table(header);
+        for (int64_t period_ns : periods_ns) {
+            pacer::SimulatedSchedulerConfig sim_config{};
+            sim_config.period_ns = period_ns;
+            sim_config.preempt_probability = options.preempt_probability;
+            sim_config.seed = options.seed;
+            pacer::SimulatedScheduler sim(os_sleeper, clock, sim_config);
+            pacer::Config config = base_config(options, strategy);
+            config.clock = &clock;
+            config.sleeper = &sim;   // robust_sleep reads the simulated period from it
+            pacer::Waiter waiter(config);
+            std::uniform_int_distribution<int64_t> phase(0, period_ns - 1);
+
+            std::vector<std::string> row{ms_text(static_cast<double>(period_ns) / 1e6)};
+            for (double interval_ms : intervals_ms) {
+                const int64_t interval_ns = static_cast<int64_t>(interval_ms * 1e6);
+                const int64_t preempt0 = sim.preemptions();
+                std::vector<double> error_pct;
+                int64_t wall_ns = 0, cpu_ns = 0, spun_ns = 0;
+                for (int r = 0; r < options.heatmap_reps; ++r) {
+                    phase_sleeper.sleep_ns(phase(rng));
+                    const int64_t cpu0 = clock.thread_cpu_ns();
+                    const int64_t start = clock.now_ns();
+                    const pacer::WaitResult result = waiter.wait_until(start + interval_ns);
+                    const int64_t end = clock.now_ns();
+                    error_pct.push_back(100.0 * static_cast<double>(result.wake_ns - start -
+                                                                    interval_ns) /
+                                        static_cast<double>(interval_ns));
+                    wall_ns += end - start;
+                    cpu_ns += clock.thread_cpu_ns() - cpu0;
+                    spun_ns += result.spun_ns;
+                }
+                const pacer::Percentiles e = pacer::percentiles(error_pct);
+                const double spin_pct =
+                    100.0 * static_cast<double>(spun_ns) / static_cast<double>(wall_ns);
+                const double cpu_pct =
+                    cpu_known ? 100.0 * static_cast<double>(cpu_ns) / static_cast<double>(wall_ns)
+                              : -1;
+                row.push_back(fixed(e.mean, 2) + " (" + fixed(spin_pct, 0) + ")");
+                if (csv.is_open()) {
+                    csv.add_row({pacer::strategy_name(strategy),
+                                 fixed(static_cast<double>(period_ns) / 1e6, 3),
+                                 ms_text(interval_ms), std::to_string(options.heatmap_reps),
+                                 fixed(e.mean, 3), fixed(e.p50, 3), fixed(e.p99, 3),
+                                 fixed(e.max, 3), fixed(cpu_pct, 3), fixed(spin_pct, 3),
+                                 std::to_string(sim.preemptions() - preempt0),
+                                 fixed(options.preempt_probability, 3)});
+                }
+            }
+            table.add_row(row);
+        }
+        std::cout << "\n### " << pacer::strategy_name(strategy) << "\n\n";
+        table.print(std::cout);
+        std::cout.flush();
+    }
+}
+
+}  // namespace bench

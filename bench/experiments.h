@@ -1,0 +1,58 @@
+// experiments.h: the four experiments of pacer-bench. Each runs every chosen
+// strategy in the same process, one after the other, prints its markdown
+// tables to stdout, and adds rows to its CSV when one is open. Progress goes
+// to stderr so stdout stays a clean report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <pacer/pacer.h>
+
+#include "report.h"
+
+namespace bench {
+
+struct Options {
+    bool quick = false;
+    std::vector<std::string> experiments;   // accuracy, sleep, cpu, heatmap
+    std::vector<std::string> conditions;    // idle, contention, work
+    std::vector<double> hz;
+    std::vector<pacer::Strategy> strategies;
+    int frames = 0;                  // measured frames per accuracy run
+    double warmup_s = 0;             // unmeasured frames before each accuracy run
+    int threads = 0;                 // busy threads in "contention"
+    double work_ms = 0;              // in-frame work in "work"
+    double timer_quantile = 0;       // Config::timer_margin_quantile (0: library default)
+    int64_t timer_min_margin_ns = 0; // Config::timer_min_margin_ns (0: library default)
+    int64_t timer_max_margin_ns = 0; // Config::timer_max_margin_ns (0: library default)
+    double preempt_probability = 0;  // heatmap: SimulatedSchedulerConfig::preempt_probability
+    uint64_t seed = 1;               // heatmap: simulated scheduler and wake phases
+    double sleep_budget_s = 0;       // sleep: time per requested duration (bounds repetitions)
+    double cpu_seconds = 0;          // cpu: time per requested interval
+    int heatmap_reps = 0;            // heatmap: waits per cell
+};
+
+// The CSVs; each one is written only when opened.
+struct CsvSet {
+    CsvFile accuracy, sleep, cpu, heatmap;
+};
+
+// CSV headers (the columns are documented in main.cpp's --help footer).
+extern const char* const kAccuracyColumns;
+extern const char* const kSleepColumns;
+extern const char* const kCpuColumns;
+extern const char* const kHeatmapColumns;
+
+// Experiment 1: a real Pacer per (condition, hz, strategy). Ends with a table
+// checking the library issue's performance goals for timer and auto.
+void run_accuracy(const Options& options, CsvFile& csv);
+// Experiment 2: requested versus actual sleep, 1 us to 1 s in decades.
+void run_sleep(const Options& options, CsvFile& csv);
+// Experiment 3: CPU use versus requested interval, 1 to 25 ms.
+void run_cpu(const Options& options, CsvFile& csv);
+// Experiment 4: relative error on simulated scheduler periods.
+void run_heatmap(const Options& options, CsvFile& csv);
+
+}  // namespace bench

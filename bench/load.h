@@ -1,0 +1,49 @@
+// load.h: real CPU load for the bench's conditions, in portable std::thread
+// code. Nothing here is simulated: the background threads and the in-frame
+// work burn real cycles, so the scheduler treats them like any busy program.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace pacer {
+class Clock;
+}
+
+namespace bench {
+
+// Busy background threads that each run a CPU-burning loop until destroyed:
+// the "full contention" condition. The loop's result is published to an
+// atomic sink, so the compiler cannot remove it.
+class Contention {
+public:
+    explicit Contention(int threads);
+    ~Contention();
+    Contention(const Contention&) = delete;
+    Contention& operator=(const Contention&) = delete;
+    int threads() const { return static_cast<int>(threads_.size()); }
+
+private:
+    std::atomic<bool> stop_{false};
+    std::vector<std::thread> threads_;
+};
+
+// Burns CPU on the calling thread until clock.now_ns() has advanced by
+// duration_ns: the "in-frame work" condition (a frame's simulation and render).
+void burn_cpu_for(pacer::Clock& clock, int64_t duration_ns);
+
+// CPU time counters of the whole machine and of this process, read where the
+// OS exposes them as files (Linux /proc); elsewhere valid stays false. They
+// tell how much of the machine *other* programs used during a measurement:
+// on a shared machine "idle" is never quite idle, and a reader should know.
+struct CpuTicks {
+    bool valid = false;
+    uint64_t machine_busy = 0, machine_total = 0, self = 0;   // in the OS's clock ticks
+};
+CpuTicks read_cpu_ticks();
+// Other processes' CPU use between two readings, in % of one core; -1 unknown.
+double other_cpu_pct(const CpuTicks& before, const CpuTicks& after);
+
+}  // namespace bench

@@ -1,0 +1,292 @@
+// pacer-bench: the seed articles' experiments, every strategy side by side in
+// the same run, on this machine. See --help (its footer documents the CSVs).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <pacer/pacer.h>
+
+#include "experiments.h"
+#include "report.h"
+
+namespace {
+
+const char* const kCsvHelp = R"(
+CSV files (one row per measurement, times in microseconds unless the column says otherwise):
+  --csv FILE        experiment 1 (accuracy), columns:
+      condition,strategy,hz,frames            idle|contention|work, strategy name, target rate, measured frames
+      wake_mean_us,wake_sd_us,wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us
+                                              wake lateness after the deadline (early clamped to 0)
+      interval_sd_us                          sigma of the frame intervals
+      interval_p99_us,interval_max_us         p99 and max of |interval - period|
+      off_pct                                 % of intervals off by more than 0.5 ms
+      cpu_pct                                 waiting thread's CPU time / wall time, % of one core
+      spin_pct                                spin time / wall time, % of one core
+      interval_mean_us,missed,fps             mean interval, grid points skipped, frames per second
+      timer_margin_us                         timer's final margin (timer and auto rows)
+      precise_estimate_us                     precise_sleep's final estimate of a 1 ms sleep
+      other_cpu_pct                           CPU used by other programs during the run, % of one
+                                              core (Linux /proc; empty where unknown)
+  --csv-dir DIR     all four experiments: DIR/accuracy.csv (as above), and
+    sleep.csv    strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,
+                 actual_p99_us,actual_max_us,over_mean_us (actual - requested),cpu_pct,spin_pct
+    cpu.csv      strategy,interval_ms,frames,cpu_pct,spin_pct,wake_p50_us,wake_p99_us,off_pct
+    heatmap.csv  strategy,period_ms,interval_ms,reps,rel_err_mean_pct,rel_err_p50_pct,
+                 rel_err_p99_pct,rel_err_max_pct (100 * (actual - requested) / requested),
+                 cpu_pct,spin_pct,preemptions (extra ticks added),preempt_probability
+Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
+Experiments 2-4 run idle. vsync is not measured: it needs a display (a Host); auto
+without a Host acts as timer. Progress lines go to stderr; the report goes to stdout.)";
+
+// A CLI11 validator that accepts a name from `names` or its 1-based index
+// and rewrites the value to the name.
+CLI::Validator one_of(std::vector<std::string> names, const std::string& what) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ",") + n;
+    return CLI::Validator(
+        [names, what, list](std::string& value) -> std::string {
+            for (std::size_t i = 0; i < names.size(); ++i) {
+                if (value == names[i] || value == std::to_string(i + 1)) {
+                    value = names[i];
+                    return {};
+                }
+            }
+            return "unknown " + what + " '" + value + "' (one of " + list + ")";
+        },
+        "{" + list + "}");
+}
+
+CLI::Validator strategy_check() {
+    return CLI::Validator(
+        [](std::string& value) -> std::string {
+            pacer::Strategy strategy{};
+            if (!pacer::parse_strategy(value, &strategy) || strategy == pacer::Strategy::Default)
+                return "unknown strategy '" + value +
+                       "' (one of sleep,spin,precise_sleep,robust_sleep,timer,auto)";
+            if (strategy == pacer::Strategy::Vsync)
+                return "vsync needs a display (a Host) and the bench has none";
+            return {};
+        },
+        "STRATEGY");
+}
+
+// One line on stderr, without CLI11's multi-line hints.
+int fail(const std::string& message) {
+    std::string line = message;
+    for (char& c : line)
+        if (c == '\n') c = ' ';
+    std::cerr << "pacer-bench: " << line << '\n';
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    bench::Options options;
+    std::vector<std::string> strategy_names;
+    std::string csv_path, csv_dir;
+    int64_t timer_slack_ns = 0;
+
+    CLI::App app{"pacer-bench: frame-pacing strategies measured side by side on this machine."};
+    app.footer(kCsvHelp);
+    app.add_flag("--quick", options.quick,
+                 "short run (under 2 minutes): fewer frames and repetitions");
+    app.add_option("--experiments", options.experiments,
+                   "experiments to run, by name or number (default: all)")
+        ->delimiter(',')
+        ->check(one_of({"accuracy", "sleep", "cpu", "heatmap"}, "experiment"));
+    app.add_option("--conditions", options.conditions,
+                   "accuracy conditions (default: all): idle; contention (busy threads); "
+                   "work (CPU work per frame)")
+        ->delimiter(',')
+        ->check(one_of({"idle", "contention", "work"}, "condition"));
+    app.add_option("--hz", options.hz, "accuracy target rates in Hz (default: 60,144,240,1000)")
+        ->delimiter(',')
+        ->check(CLI::Range(0.01, 10000.0));
+    app.add_option("--strategies", strategy_names,
+                   "strategies (default: sleep,spin,precise_sleep,robust_sleep,timer,auto)")
+        ->delimiter(',')
+        ->check(strategy_check());
+    app.add_option("--frames", options.frames,
+                   "measured frames per accuracy run (default: 600; quick: 60)")
+        ->check(CLI::Range(10, 10'000'000));
+    app.add_option("--warmup-s", options.warmup_s,
+                   "unmeasured warm-up before each accuracy run, seconds (default: 0.25; "
+                   "quick: 0.05)")
+        ->check(CLI::Range(0.0, 60.0));
+    app.add_option("--threads", options.threads,
+                   "busy background threads for 'contention' (default: one per logical CPU)")
+        ->check(CLI::Range(1, 1024));
+    app.add_option("--work-ms", options.work_ms, "CPU work per frame for 'work' (default: 4)")
+        ->check(CLI::Range(0.0, 1000.0));
+    app.add_option("--timer-slack-ns", timer_slack_ns,
+                   "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
+                   "default: leave the OS's, usually 50000)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+    app.add_option("--timer-quantile", options.timer_quantile,
+                   "Config::timer_margin_quantile for timer and auto (default: the library's)")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--timer-min-margin-ns", options.timer_min_margin_ns,
+                   "Config::timer_min_margin_ns for timer and auto (default: the library's)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+    app.add_option("--timer-max-margin-ns", options.timer_max_margin_ns,
+                   "Config::timer_max_margin_ns for timer and auto (default: the library's)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+    app.add_option("--preempt", options.preempt_probability,
+                   "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
+                   "as in the 2020 article)")
+        ->check(CLI::Range(0.0, 0.99));
+    app.add_option("--seed", options.seed, "heatmap: random seed (default: 1)");
+    app.add_option("--csv", csv_path, "write experiment 1's CSV to FILE");
+    app.add_option("--csv-dir", csv_dir, "write all experiments' CSVs into DIR (created if missing)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return fail(e.what());
+    }
+
+    // Defaults that depend on --quick.
+    const bool quick = options.quick;
+    if (options.experiments.empty()) options.experiments = {"accuracy", "sleep", "cpu", "heatmap"};
+    if (options.conditions.empty()) options.conditions = {"idle", "contention", "work"};
+    if (options.hz.empty()) options.hz = {60, 144, 240, 1000};
+    if (strategy_names.empty())
+        strategy_names = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "auto"};
+    for (const std::string& name : strategy_names) {
+        pacer::Strategy strategy{};
+        pacer::parse_strategy(name, &strategy);   // checked by strategy_check()
+        options.strategies.push_back(strategy);
+    }
+    if (app.count("--frames") == 0) options.frames = quick ? 60 : 600;
+    if (app.count("--warmup-s") == 0) options.warmup_s = quick ? 0.05 : 0.25;
+    if (app.count("--threads") == 0)
+        options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    if (app.count("--work-ms") == 0) options.work_ms = 4;
+    if (app.count("--preempt") == 0) options.preempt_probability = 0.05;
+    options.sleep_budget_s = quick ? 0.3 : 2.0;
+    options.cpu_seconds = quick ? 0.08 : 0.5;
+    options.heatmap_reps = quick ? 2 : 10;
+
+    // The library checks its own config; report its line under our flag names.
+    for (double hz : options.hz) {
+        pacer::Config probe{};
+        probe.target_hz = hz;
+        probe.timer_margin_quantile = options.timer_quantile;
+        probe.timer_min_margin_ns = options.timer_min_margin_ns;
+        probe.timer_max_margin_ns = options.timer_max_margin_ns;
+        probe.history_frames = options.frames;
+        pacer::Config resolved = pacer::resolve(probe);
+        resolved.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
+                                              resolved.timer_max_margin_ns);
+        const std::string problem = pacer::validate(resolved);
+        if (!problem.empty()) return fail("--hz/--frames/--timer-*: " + problem);
+    }
+
+    // Open every output before measuring, so a bad path fails at once.
+    auto has = [&](const char* name) {
+        return std::find(options.experiments.begin(), options.experiments.end(), name) !=
+               options.experiments.end();
+    };
+    bench::CsvSet csv;
+    if (!csv_path.empty()) {
+        if (!has("accuracy")) return fail("--csv: holds experiment 1 (accuracy), which is not selected");
+        const std::string problem = csv.accuracy.open(csv_path, bench::kAccuracyColumns);
+        if (!problem.empty()) return fail("--csv: " + problem);
+    }
+    bench::CsvFile dir_accuracy;   // --csv-dir's copy when --csv is also given
+    if (!csv_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(csv_dir, ec);
+        if (ec) return fail("--csv-dir: " + csv_dir + ": " + ec.message());
+        const std::filesystem::path dir(csv_dir);
+        struct Wanted { const char* experiment; bench::CsvFile* file; const char* columns; };
+        const Wanted wanted[] = {
+            {"accuracy", csv_path.empty() ? &csv.accuracy : &dir_accuracy, bench::kAccuracyColumns},
+            {"sleep", &csv.sleep, bench::kSleepColumns},
+            {"cpu", &csv.cpu, bench::kCpuColumns},
+            {"heatmap", &csv.heatmap, bench::kHeatmapColumns},
+        };
+        for (const Wanted& w : wanted) {
+            if (!has(w.experiment)) continue;
+            const std::string path = (dir / (std::string(w.experiment) + ".csv")).string();
+            const std::string problem = w.file->open(path, w.columns);
+            if (!problem.empty()) return fail("--csv-dir: " + problem);
+        }
+    }
+
+    // Timer slack is per thread: the request covers this (the waiting) thread.
+    pacer::ThreadTiming::Request timing_request{};
+    timing_request.timer_slack_ns = timer_slack_ns;
+    pacer::ThreadTiming timing(timing_request);
+    const pacer::ThreadTiming::Report& timing_report = timing.report();
+
+    pacer::OsSleeper sleeper;
+    std::cout << "# pacer-bench\n\n"
+              << "- date: " << bench::utc_now() << "\n"
+              << "- machine: " << bench::machine_line() << "\n"
+              << "- OS sleeper: " << sleeper.describe()
+              << (sleeper.has_high_res_timer() ? " (high-resolution timer)" : " (no high-resolution timer)")
+              << ", stated scheduler period "
+              << bench::fixed(static_cast<double>(sleeper.scheduler_period_ns()) / 1e6, 3)
+              << " ms\n"
+              << "- timer slack of the waiting thread: "
+              << (timing_report.timer_slack_supported
+                      ? std::to_string(timing_report.timer_slack_ns) + " ns" +
+                            (timer_slack_ns > 0 ? " (set by --timer-slack-ns)" : " (OS default)")
+                      : std::string("not supported here"))
+              << "\n"
+              << "- run: " << (quick ? "quick" : "full") << "; strategies:";
+    for (pacer::Strategy s : options.strategies) std::cout << ' ' << pacer::strategy_name(s);
+    auto or_default = [](double value, const std::string& text) {
+        return value > 0 ? text : std::string("default");
+    };
+    std::cout << "; timer margin quantile "
+              << or_default(options.timer_quantile, bench::fixed(options.timer_quantile, 4))
+              << ", min margin "
+              << or_default(static_cast<double>(options.timer_min_margin_ns),
+                            std::to_string(options.timer_min_margin_ns) + " ns")
+              << ", max margin "
+              << or_default(static_cast<double>(options.timer_max_margin_ns),
+                            std::to_string(options.timer_max_margin_ns) + " ns")
+              << "\n"
+              << "- load average at start: " << bench::load_average() << "\n"
+              << "- vsync: not measured, there is no display here (it needs a Host that swaps); "
+                 "auto has no Host, so it acts as timer\n";
+    std::cout.flush();
+
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        for (const std::string& experiment : options.experiments) {
+            if (experiment == "accuracy") {
+                bench::run_accuracy(options, csv.accuracy);
+                // --csv and --csv-dir both given: the same rows go to both files.
+                if (dir_accuracy.is_open()) dir_accuracy.copy_rows(csv.accuracy);
+            } else if (experiment == "sleep") {
+                bench::run_sleep(options, csv.sleep);
+            } else if (experiment == "cpu") {
+                bench::run_cpu(options, csv.cpu);
+            } else if (experiment == "heatmap") {
+                bench::run_heatmap(options, csv.heatmap);
+            }
+        }
+    } catch (const std::exception& e) {
+        return fail(std::string("error while measuring: ") + e.what());
+    }
+    const double elapsed_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << "\nMeasured in " << bench::fixed(elapsed_s, 1)
+              << " s; load average at the end: " << bench::load_average() << ".\n";
+
+    for (bench::CsvFile* file : {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap}) {
+        if (!file->finish()) return fail(file->path() + ": write failed");
+    }
+    return 0;
+}
