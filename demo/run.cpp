@@ -111,8 +111,10 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     info("backend", backend_name(platform.backend()));
     info("gl_renderer", renderer.gl_renderer());
     info("refresh_hz", format("%g", platform.refresh_rate_hz()));
-    info("swap_interval", std::to_string(swap.requested) + " " + swap_answer_name(swap.answer) +
-                              (controls.pacer_owns_swap_interval() ? " (set by the pacer)" : ""));
+    info("swap_interval", "last asked " + std::to_string(swap.requested) + ": " + swap_answer_name(swap.answer) +
+                              (controls.pacer_owns_swap_interval() ? " (the pacer asks, strategy " +
+                                                                         std::string(pacer::strategy_name(*s.strategy)) + ")"
+                                                                   : ""));
     info("vsync_setting", vsync_mode_name(*s.vsync));
     info("strategy", pacer::strategy_name(*s.strategy));
     info("strategy_in_force", pacer::strategy_name(state.strategy));
@@ -137,6 +139,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
              format("speed_px_s=%g size_px=%g top_px=%g ", object.speed_px_s, object.size_px, top_px) +
                  format("rgb=%.0f,%.0f,%.0f", object.r * 255.0, object.g * 255.0, object.b * 255.0));
     }
+    info("bar", format("speed_px_s=%g width_px=%g", Scene::kBarSpeedPxS, Scene::kBarWidthPx));
     if (scene_.screenshot_frame >= 0) {
         info("screenshot_frame", std::to_string(scene_.screenshot_frame));
         info("screenshot_time_s", format("%.9f", scene_.screenshot_time_s));

@@ -99,8 +99,8 @@ void Overlay::draw_status_(Controls& controls, const View& view) {
         ImGui::Text("refresh unknown (the window system says 0 Hz)");
     }
     const SwapIntervalState swap = view.platform->swap_interval_state();
-    ImGui::Text("swap interval %d: %s%s", swap.requested, swap_answer_name(swap.answer),
-                controls.pacer_owns_swap_interval() ? " (set by the pacer)" : "");
+    ImGui::Text("swap interval: last asked %d, %s%s", swap.requested, swap_answer_name(swap.answer),
+                controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
     ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
                 pacer::strategy_name(state.strategy));
     ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
@@ -303,8 +303,8 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     }
     ImGui::EndDisabled();
     const SwapIntervalState swap = view.platform->swap_interval_state();
-    ImGui::Text("%s: interval %d %s", owned ? "set by the pacer" : "window system", swap.requested,
-                swap_answer_name(swap.answer));
+    ImGui::Text("window system: asked %d, %s", swap.requested, swap_answer_name(swap.answer));
+    if (owned) ImGui::TextDisabled("strategy %s: the pacer asks for the swap interval", pacer::strategy_name(*s.strategy));
 }
 
 void Overlay::draw_scheduler_(Controls& controls) {

@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+"""check_run.py: runs pacer-demo once, headless, and checks what it wrote.
+
+Run under `xvfb-run -a` (the ctest wrapper does). Python standard library only,
+so it runs with Debian's /usr/bin/python3 and nothing else.
+
+Checks:
+  - the demo exits 0;
+  - the trace has exactly the expected frames (Frame = 0 .. N-1) and, when
+    asked, a marker on a given frame;
+  - the summary JSON parses and counts the same frames;
+  - the screenshot has the window's size and shows the scene where the time
+    steps put it: each square's colour at the position predicted from the
+    trace's time (position = speed * sum of dt, wrapped in the stage), the
+    newest tick of the motion strip, the white sweeping bar; and, with the
+    overlay, a panel that differs from the scene's background.
+  - the predictions can fail: the same squares checked a quarter second off
+    must NOT be found (else a uniform picture would pass).
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+SCENE_BACKGROUND = (23, 23, 28)   # render/scene.cpp kBackground (0.09, 0.09, 0.11)
+COLOUR_TOLERANCE = 12             # per channel, for blending and rounding
+
+
+def fail(message):
+    print("check_run: FAIL: " + message)
+    sys.exit(1)
+
+
+def read_png(path):
+    """Decodes an 8-bit RGB or RGBA, non-interlaced PNG: (width, height, rows of (r, g, b))."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(f"{path}: not a PNG")
+    pos, idat, header = 8, b"", None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, colour_type, _, _, interlace = header
+    if depth != 8 or colour_type not in (2, 6) or interlace != 0:
+        fail(f"{path}: unsupported PNG (depth {depth}, colour type {colour_type}, interlace {interlace})")
+    channels = 3 if colour_type == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous, pos = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
+        pos += 1 + stride
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = previous[i]
+            c = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[x * channels:x * channels + 3]) for x in range(width)])
+        previous = line
+    return width, height, rows
+
+
+def close(pixel, colour, tolerance=COLOUR_TOLERANCE):
+    return all(abs(p - c) <= tolerance for p, c in zip(pixel, colour))
+
+
+def fields(text):
+    """'speed_px_s=480 size_px=48 rgb=0,204,255' -> dict of strings."""
+    return dict(item.split("=", 1) for item in text.split())
+
+
+def left_px(stage, speed, size, time_s):
+    """render/scene.cpp Scene::left_px."""
+    span = stage[2] - size
+    return stage[0] if span <= 1 else stage[0] + math.fmod(speed * time_s, span)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("--frames", type=int, required=True, help="frames the run must have")
+    parser.add_argument("--screenshot-frame", type=int, required=True)
+    parser.add_argument("--expect-marker", action="append", default=[],
+                        help="FRAME:TEXT, a marker the trace must hold on that frame")
+    parser.add_argument("--expect-overlay", action="store_true")
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("args", nargs="*", help="more pacer-demo arguments (after --)")
+    opts = parser.parse_args()
+
+    os.makedirs(opts.out_dir, exist_ok=True)
+    trace = os.path.join(opts.out_dir, "trace.csv")
+    summary = os.path.join(opts.out_dir, "summary.json")
+    shot = os.path.join(opts.out_dir, "screenshot.png")
+    for path in (trace, summary, shot):
+        if os.path.exists(path):
+            os.remove(path)
+    command = [opts.demo, "--trace", trace, "--summary-json", summary, "--screenshot", shot,
+               "--screenshot-frame", str(opts.screenshot_frame),
+               "--width", str(opts.width), "--height", str(opts.height)] + opts.args
+    print("check_run: " + " ".join(command))
+    run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=90)
+    sys.stdout.write(run.stdout)
+    if run.returncode != 0:
+        fail(f"pacer-demo exited {run.returncode}: {run.stderr.strip()}")
+
+    # --- the trace ---
+    with open(trace, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if len(rows) != opts.frames:
+        fail(f"trace has {len(rows)} frames, expected {opts.frames}")
+    if [int(r["Frame"]) for r in rows] != list(range(opts.frames)):
+        fail("trace frames are not 0 .. N-1 in order")
+    for marker in opts.expect_marker:
+        frame, text = marker.split(":", 1)
+        if text not in rows[int(frame)]["Marker"]:
+            fail(f"trace frame {frame}: marker {rows[int(frame)]['Marker']!r} lacks {text!r}")
+    print(f"check_run: trace: {len(rows)} frames, markers {opts.expect_marker or 'none asked'}")
+
+    # --- the summary ---
+    with open(summary) as f:
+        report = json.load(f)
+    info, metrics = report["run"], report["metrics"]
+    if int(metrics["frames"]) != opts.frames:
+        fail(f"summary counts {metrics['frames']} frames, expected {opts.frames}")
+    print(f"check_run: summary: backend {info['backend']}, swap interval {info['swap_interval']}, "
+          f"refresh {info['refresh_hz']} Hz, {metrics['fps']:.1f} fps")
+
+    # --- the screenshot ---
+    width, height, pixels = read_png(shot)
+    if (width, height) != (opts.width, opts.height):
+        fail(f"screenshot is {width}x{height}, expected {opts.width}x{opts.height}")
+    if info["dt"] != "measured interval":
+        fail(f"dt mode {info['dt']!r}: this checker predicts motion from measured intervals only")
+    if int(info["screenshot_frame"]) != opts.screenshot_frame:
+        fail(f"screenshot of frame {info['screenshot_frame']}, expected {opts.screenshot_frame}")
+    # The scene's time is the sum of the time steps, which with measured
+    # intervals is frame K's wake time since frame 0: the trace's own column.
+    time_s = float(rows[opts.screenshot_frame]["TimeInSeconds"])
+    if abs(time_s - float(info["screenshot_time_s"])) > 1e-5:
+        fail(f"trace time {time_s} differs from the scene's {info['screenshot_time_s']}")
+    stage = [float(v) for v in info["stage_px"].split()]
+
+    def pixel(x, y):
+        return pixels[int(y)][int(x)]
+
+    def squares_found(time_s):
+        found = []
+        for key in ("object_0", "object_1", "object_2"):
+            o = fields(info[key])
+            speed, size, top = float(o["speed_px_s"]), float(o["size_px"]), float(o["top_px"])
+            rgb = tuple(int(v) for v in o["rgb"].split(","))
+            cx = left_px(stage, speed, size, time_s) + size / 2
+            found.append((key, cx, close(pixel(cx, top + size / 2), rgb), pixel(cx, top + size / 2), rgb))
+        return found
+
+    for key, cx, ok, got, want in squares_found(time_s):
+        if not ok:
+            fail(f"{key}: pixel at x={cx:.1f} is {got}, expected {want} (t={time_s:.6f} s)")
+    wrong = [f[0] for f in squares_found(time_s + 0.25) if f[2]]
+    if len(wrong) == 3:
+        fail("the squares are also found a quarter second off: the check cannot tell positions apart")
+    print(f"check_run: screenshot: 3 squares where t={time_s:.6f} s puts them; "
+          f"a quarter second off, found only {wrong or 'none'}")
+
+    # The motion strip's newest tick: under the followed square (object_1).
+    o = fields(info["object_1"])
+    size, top = float(o["size_px"]), float(o["top_px"])
+    rgb = tuple(int(v) for v in o["rgb"].split(","))
+    tick_x = left_px(stage, float(o["speed_px_s"]), size, time_s) + size / 2
+    tick_y = top + size + 12 + 18 + 4 + 17   # render/scene.h: gap, reference ticks, gap, half a trail tick
+    if not any(close(pixel(tick_x + dx, tick_y), rgb) for dx in (-1, 0, 1)):
+        fail(f"motion strip: no newest tick at x={tick_x:.1f}, y={tick_y:.0f}: {pixel(tick_x, tick_y)}")
+
+    # The sweeping bar, white over the full height, near the bottom where
+    # nothing else is drawn.
+    bar = fields(info["bar"])
+    bar_x = left_px(stage, float(bar["speed_px_s"]), float(bar["width_px"]), time_s) + float(bar["width_px"]) / 2
+    if not close(pixel(bar_x, stage[3] - 8), (255, 255, 255)):
+        fail(f"bar: pixel at x={bar_x:.1f} is {pixel(bar_x, stage[3] - 8)}, expected white")
+    print(f"check_run: screenshot: motion strip tick at x={tick_x:.1f}, bar at x={bar_x:.1f}")
+
+    # The overlay: its panel is not the scene, and it has text and graphs.
+    if opts.expect_overlay:
+        if info["overlay_panel_px"] == "none":
+            fail("the summary says there was no overlay")
+        panel_w = int(float(info["overlay_panel_px"].split()[2]))
+        if stage[0] < panel_w:
+            fail(f"the stage starts at x={stage[0]}, inside the overlay's panel (width {panel_w})")
+        region = [pixels[y][x] for y in range(0, height, 3) for x in range(0, panel_w, 3)]
+        unlike = sum(1 for p in region if not close(p, SCENE_BACKGROUND, 4))
+        colours = len(set(region))
+        if unlike < 0.5 * len(region) or colours < 20:
+            fail(f"overlay panel: {unlike}/{len(region)} pixels unlike the scene background, "
+                 f"{colours} colours: no panel drawn")
+        print(f"check_run: overlay: {unlike}/{len(region)} sampled pixels unlike the scene, {colours} colours")
+    elif info["overlay_panel_px"] != "none" or stage[0] != 0:
+        fail("--no-overlay: the stage should fill the window")
+    print("check_run: PASS")
+
+
+if __name__ == "__main__":
+    main()
