@@ -1,5 +1,23 @@
 // pacer.cpp: the Pacer. It owns the deadline grid, decides missed frames and
 // resyncs, talks to the Host for vsync, and hands each wait to its Waiter.
+//
+// The rules, for a wait() called at t whose next grid point is `next`:
+//   - first wait: the grid is anchored at t; it returns at once (resynced).
+//   - t - next >= resync_after_periods periods: a stall. Re-anchor at t, return
+//     at once (resynced); missed counts the grid points that went by.
+//   - t - next >= one period, Skip: every grid point strictly before t is
+//     skipped (missed = their number) and it waits for the first one at or
+//     after t. A point exactly at t is on time, not a miss.
+//   - t - next >= one period, CatchUp: aim at next anyway (returns at once);
+//     the following waits do the same until the grid is ahead of t again.
+//   - otherwise: wait until next (at once if it has passed).
+// sleep and vsync are relative: next = previous wake + period. For sleep that
+// is the point (its error accumulates); for vsync the swap already blocked, so
+// wait() does not wait, and missed counts the whole periods past next. The
+// grid is re-anchored at each of their deadlines, so a switch back to an
+// absolute strategy continues from the last one.
+// Rate, strategy and policy changes apply to the next wait; a rate change
+// re-anchors the grid at the last deadline with the new period.
 #include "grid.h"
 #include "internal.h"
 

@@ -228,7 +228,7 @@ TEST(WaiterRobustSleep, WorstCaseRoundUpNeverOvershoots) {
     // The OS adds up to one period (here P - 1 ns): the wait still ends on
     // time, because a period plus the tolerance was left for the spin.
     for (int64_t p : {1 * kMs, 10 * kMs, int64_t{15'600'000}}) {
-        for (int64_t remaining : {16'666'667L, 33'333'333L, 100'000'000L}) {
+        for (int64_t remaining : {int64_t{16'666'667}, int64_t{33'333'333}, int64_t{100'000'000}}) {
             FakeClock clock;
             FakeSleeper sleeper(clock);
             sleeper.sleep_overshoot_ns = p - 1;
