@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <system_error>
 
@@ -22,11 +23,22 @@ constexpr int64_t kOffToleranceNs = 500'000;   // the overlay's "% off by more t
 
 const char* const kPercentileNames[] = {"mean", "sd", "p50", "p95", "p99", "max"};
 
+const char* const kDeltaBinNames[] = {"delta_lt2_ms", "delta_lt4_ms", "delta_lt8_ms", "delta_lt12_ms",
+                                      "delta_ge12_ms"};
+static_assert(std::size(kDeltaBinNames) == pacer::kDeltaBinUpperMs.size() + 1,
+              "one name per bin of pacer::FrameTimeMetrics::delta_histogram");
+
 std::vector<std::string> build_metric_keys() {
-    std::vector<std::string> keys = {"frames",  "fps",      "target_period_us", "off_pct",
-                                     "missed",  "spin_pct", "cpu_pct",          "success_pct"};
+    std::vector<std::string> keys = {"frames", "fps", "target_period_us", "off_pct", "missed", "spin_pct", "cpu_pct"};
     for (const char* group : {"interval", "interval_error", "lateness"})
         for (const char* name : kPercentileNames) keys.push_back(std::string(group) + "_" + name + "_us");
+    for (const char* key : {"avg_fps", "low_1pct_fps", "low_0_1pct_fps"}) keys.push_back(key);
+    for (const char* name : kPercentileNames) keys.push_back(std::string("frame_time_") + name + "_ms");
+    for (const char* key : {"stutter_pct", "stutter_frames"}) keys.push_back(key);
+    for (const char* key : kDeltaBinNames) keys.push_back(key);
+    for (const char* key : {"success_pct", "error_mean_ms", "error_rms_ms", "error_p95_ms", "error_p99_ms",
+                            "max_error_ms"})
+        keys.push_back(key);
     return keys;
 }
 
@@ -65,21 +77,16 @@ std::string errno_text() { return std::strerror(errno); }
 RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms) {
     const auto capacity = static_cast<int32_t>(
         std::clamp<std::size_t>(frames.size(), 1, static_cast<std::size_t>(std::numeric_limits<int32_t>::max())));
-    const auto tolerance_ns = static_cast<int64_t>(std::llround(success_tolerance_ms * 1e6));
-    // Two passes of the library's statistics: one at the overlay's 0.5 ms for
-    // off_pct, one at the scenario's tolerance, whose off_pct is 100 - success.
-    pacer::Stats overlay(capacity, kOffToleranceNs);
-    pacer::Stats tolerance(capacity, tolerance_ns);
-    for (const pacer::Frame& frame : frames) {
-        overlay.add(frame);
-        tolerance.add(frame);
-    }
+    pacer::Stats stats(capacity, kOffToleranceNs);
+    for (const pacer::Frame& frame : frames) stats.add(frame);
     RunStats out{};
-    out.summary = overlay.summarize();
+    out.summary = stats.summarize();
+    pacer::MetricsOptions options{};
+    options.tolerance_ms = success_tolerance_ms;
+    out.metrics = pacer::compute_metrics(frames, options);
     out.success_tolerance_ms = success_tolerance_ms;
-    // Fewer than two frames have no interval: success is not measured.
-    out.success_pct = frames.size() < 2 ? std::numeric_limits<double>::quiet_NaN()
-                                        : 100.0 - tolerance.summarize().off_pct;
+    // Without an interval there is nothing to succeed at: not measured.
+    out.success_pct = out.metrics.frames > 0 ? out.metrics.success_pct : std::numeric_limits<double>::quiet_NaN();
     return out;
 }
 
@@ -103,10 +110,32 @@ MetricValues metric_values(const RunStats& stats) {
     values["missed"] = static_cast<double>(s.missed);
     values["spin_pct"] = s.spin_pct;
     if (s.cpu_pct >= 0) values["cpu_pct"] = s.cpu_pct;   // -1: the OS gave no thread CPU time
-    if (!std::isnan(stats.success_pct)) values["success_pct"] = stats.success_pct;
     add_percentiles(&values, "interval", s.interval);
     add_percentiles(&values, "interval_error", s.interval_error);
     add_percentiles(&values, "lateness", s.lateness);
+
+    // Metrics of no frame time at all would be zeros that look like results.
+    const pacer::FrameTimeMetrics& m = stats.metrics;
+    if (m.frames == 0) return values;
+    values["avg_fps"] = m.avg_fps;
+    values["low_1pct_fps"] = m.low_1pct_fps;
+    values["low_0_1pct_fps"] = m.low_0_1pct_fps;
+    const double frame_time[] = {m.frame_time_mean_ms, m.frame_time_sd_ms,  m.frame_time_p50_ms,
+                                 m.frame_time_p95_ms,  m.frame_time_p99_ms, m.frame_time_max_ms};
+    for (std::size_t i = 0; i < 6; ++i)
+        values[std::string("frame_time_") + kPercentileNames[i] + "_ms"] = frame_time[i];
+    values["stutter_pct"] = m.stutter_pct;
+    values["stutter_frames"] = static_cast<double>(m.stutter_frames);
+    for (std::size_t i = 0; i < m.delta_histogram.size(); ++i)
+        values[kDeltaBinNames[i]] = static_cast<double>(m.delta_histogram[i]);
+    if (m.has_target) {
+        values["success_pct"] = m.success_pct;
+        values["error_mean_ms"] = m.error_mean_ms;
+        values["error_rms_ms"] = m.error_rms_ms;
+        values["error_p95_ms"] = m.error_p95_ms;
+        values["error_p99_ms"] = m.error_p99_ms;
+        values["max_error_ms"] = m.max_error_ms;
+    }
     return values;
 }
 
@@ -159,6 +188,17 @@ std::string summary_text(const RunReport& report) {
            format_double(report.stats.success_tolerance_ms) + " ms: " +
            (std::isnan(report.stats.success_pct) ? std::string("n/a") : fixed(report.stats.success_pct, 2) + " %") +
            "   missed: " + std::to_string(s.missed) + "\n";
+    const pacer::FrameTimeMetrics& m = report.stats.metrics;
+    if (m.frames > 0) {
+        out += "avg " + fixed(m.avg_fps, 2) + " fps, 1% low " + fixed(m.low_1pct_fps, 2) + " fps, 0.1% low " +
+               fixed(m.low_0_1pct_fps, 2) + " fps, stutter " + fixed(m.stutter_pct, 2) + " %\n";
+        out += "|delta| between frame times: <2 ms " + std::to_string(m.delta_histogram[0]) + ", <4 " +
+               std::to_string(m.delta_histogram[1]) + ", <8 " + std::to_string(m.delta_histogram[2]) + ", <12 " +
+               std::to_string(m.delta_histogram[3]) + ", >=12 " + std::to_string(m.delta_histogram[4]) + "\n";
+        if (m.has_target)
+            out += "error vs target: max " + fixed(m.max_error_ms, 3) + " ms, p95 " + fixed(m.error_p95_ms, 3) +
+                   " ms, p99 " + fixed(m.error_p99_ms, 3) + " ms, rms " + fixed(m.error_rms_ms, 3) + " ms\n";
+    }
     out += "spin: " + fixed(s.spin_pct, 1) + " % of a core   waiting CPU: " +
            (s.cpu_pct < 0 ? std::string("unknown") : fixed(s.cpu_pct, 1) + " %") + "\n";
     if (!report.verdicts.empty()) {

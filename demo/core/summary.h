@@ -1,14 +1,23 @@
 // summary.h: the figures of a whole demo run, the scenario's verdicts, and the
 // summary written at exit (human-readable text and JSON).
 //
-// Every figure comes from the library's statistics (pacer::Stats over every
-// frame of the run); this file only names, compares and prints them.
+// Every figure comes from the library (pacer::Stats and pacer/metrics.h over
+// every frame of the run); this file only names, compares and prints them.
 //
 // METRIC KEYS (what "expect" lines in scenarios and the JSON's "metrics" use)
-//   frames fps target_period_us off_pct missed spin_pct cpu_pct success_pct
+//   From pacer::Summary (pacer.h), over the whole run:
+//   frames fps target_period_us off_pct missed spin_pct cpu_pct
 //   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
 //   interval_error_{mean,sd,p50,p95,p99,max}_us    |interval - period|
 //   lateness_{mean,sd,p50,p95,p99,max}_us          wake lateness, early = 0
+//   From pacer::FrameTimeMetrics (metrics.h, definitions there), frame time =
+//   interval, target = each frame's own period:
+//   avg_fps low_1pct_fps low_0_1pct_fps
+//   frame_time_{mean,sd,p50,p95,p99,max}_ms
+//   stutter_pct stutter_frames
+//   delta_lt2_ms delta_lt4_ms delta_lt8_ms delta_lt12_ms delta_ge12_ms
+//                                                  |delta| histogram counts
+//   success_pct error_mean_ms error_rms_ms error_p95_ms error_p99_ms max_error_ms
 // off_pct counts intervals off by more than 0.5 ms (the overlay's figure);
 // success_pct counts intervals within ± the scenario's tolerance (default 1 ms).
 //
@@ -22,6 +31,7 @@
 #pragma once
 
 #include "core/scenario.h"
+#include "pacer/metrics.h"
 #include "pacer/pacer.h"
 
 #include <map>
@@ -34,9 +44,10 @@ namespace pacer_demo {
 
 // Figures of a whole run, from every frame.
 struct RunStats {
-    pacer::Summary summary;        // off_pct against 0.5 ms
-    double success_tolerance_ms;   // the ± of success_pct
-    double success_pct;            // % of intervals within ± success_tolerance_ms
+    pacer::Summary summary;            // off_pct against 0.5 ms
+    pacer::FrameTimeMetrics metrics;   // tolerance_ms = success_tolerance_ms
+    double success_tolerance_ms;       // the ± of success_pct
+    double success_pct;                // metrics.success_pct; NaN with no interval
 };
 
 // Builds RunStats from every frame of a run, in order.

@@ -79,6 +79,27 @@ TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
     EXPECT_DOUBLE_EQ(values.at("interval_max_us"), 11'000.0);
     EXPECT_DOUBLE_EQ(values.at("interval_error_max_us"), 1'000.0);
     EXPECT_DOUBLE_EQ(values.at("frames"), 4.0);
+    // The shared metrics (pacer/metrics.h) under their own names, in ms.
+    EXPECT_DOUBLE_EQ(values.at("frame_time_max_ms"), 11.0);
+    EXPECT_DOUBLE_EQ(values.at("max_error_ms"), 1.0);
+    EXPECT_DOUBLE_EQ(values.at("success_pct"), 100.0);
+    EXPECT_DOUBLE_EQ(values.at("delta_lt2_ms") + values.at("delta_lt4_ms"), 2.0) << "deltas 1 ms and 2 ms";
+    EXPECT_DOUBLE_EQ(values.at("delta_lt2_ms"), 1.0);
+}
+
+TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {
+    std::vector<int64_t> intervals(200, 10 * kMs);
+    intervals[150] = 40 * kMs;   // 4x the moving average: a stutter (factor 2.5)
+    const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
+    const pacer::FrameTimeMetrics& m = stats.metrics;
+    EXPECT_EQ(m.frames, 200);
+    EXPECT_EQ(m.stutter_frames, 1);
+    const MetricValues values = metric_values(stats);
+    EXPECT_DOUBLE_EQ(values.at("stutter_frames"), 1.0);
+    EXPECT_DOUBLE_EQ(values.at("stutter_pct"), m.stutter_pct);
+    EXPECT_DOUBLE_EQ(values.at("low_1pct_fps"), m.low_1pct_fps);
+    EXPECT_LT(values.at("low_1pct_fps"), values.at("avg_fps"));
+    EXPECT_DOUBLE_EQ(values.at("success_pct"), 100.0 * 199 / 200);
 }
 
 TEST(Metrics, UnknownCpuIsLeftOut) {
