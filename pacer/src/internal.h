@@ -10,8 +10,8 @@ namespace pacer::detail {
 inline constexpr int64_t kMillisecondNs = 1'000'000;
 
 // resolve() plus what only a live sleeper can tell: the scheduler period
-// defaults to the sleeper's stated one (else 1 ms). clock and sleeper are
-// stored in the result. Throws std::invalid_argument with validate()'s line
+// defaults to the sleeper's stated one (else 1 ms). clock and sleeper stay as
+// the caller gave them (null: owned defaults). Throws std::invalid_argument with validate()'s line
 // when the resolved config is invalid.
 Config resolve_for(const Config& config, Clock& clock, Sleeper& sleeper);
 

@@ -19,6 +19,10 @@ Config resolve_for(const Config& config, Clock& clock, Sleeper& sleeper) {
     // resolve() asks the sleeper for the period to assume: an OsSleeper states
     // the OS's (else 1 ms), a SimulatedScheduler its simulated one.
     Config resolved = resolve(with);
+    // Keep what the caller injected (null for the owned OS defaults), so a
+    // copy of a resolved config never points at another object's sleeper.
+    resolved.clock = config.clock;
+    resolved.sleeper = config.sleeper;
     const std::string problem = validate(resolved);
     if (!problem.empty()) throw std::invalid_argument(problem);
     return resolved;

@@ -474,6 +474,7 @@ TEST(Pacer, ConfigIsResolvedAndInvalidConfigThrows) {
     EXPECT_EQ(pacer.config().strategy, Strategy::Timer);
     EXPECT_EQ(pacer.config().miss_policy, MissPolicy::Skip);
     EXPECT_EQ(&pacer.clock(), &clock);
+    EXPECT_EQ(pacer.config().clock, &clock);   // injected pointers are kept as given
 
     Config bad = zero;
     bad.timer_margin_window = -1;
@@ -482,6 +483,9 @@ TEST(Pacer, ConfigIsResolvedAndInvalidConfigThrows) {
 
 TEST(Pacer, DefaultConstructedUsesTheOsClock) {
     Pacer pacer;   // OsClock + OsSleeper, 60 Hz timer
+    // The owned defaults stay private: a copy of config() makes its own.
+    EXPECT_EQ(pacer.config().clock, nullptr);
+    EXPECT_EQ(pacer.config().sleeper, nullptr);
     const Frame f = pacer.wait();
     EXPECT_GT(f.wake_ns, 0);
     EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
