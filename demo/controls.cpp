@@ -100,6 +100,9 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
                                 *next.robust_tolerance_us != *current_.robust_tolerance_us ||
                                 *next.timer_margin_us != *current_.timer_margin_us;
     const bool new_slack = *next.timer_slack_ns != *current_.timer_slack_ns;
+    const bool new_hz = *next.hz != *current_.hz;
+    const bool new_strategy = *next.strategy != *current_.strategy;
+    const bool new_miss_policy = *next.miss_policy != *current_.miss_policy;
     current_ = next;
 
     if (new_slack) {
@@ -113,9 +116,9 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
             thread_timing_ = std::make_unique<pacer::ThreadTiming>(request);
         }
     }
-    pacer_->set_target_hz(*current_.hz);
-    pacer_->set_strategy(*current_.strategy);
-    pacer_->set_miss_policy(*current_.miss_policy);
+    if (new_hz) pacer_->set_target_hz(*current_.hz);
+    if (new_strategy) pacer_->set_strategy(*current_.strategy);
+    if (new_miss_policy) pacer_->set_miss_policy(*current_.miss_policy);
     if (new_sleeper || new_parameters) {
         remake_pacer_ = true;
         if (next_index_ == 0) remake_now_();   // nothing paced yet: no grid to keep
@@ -158,24 +161,31 @@ pacer::Frame Controls::wait() {
     frame.interval_ns = frame.index == 0 ? 0 : frame.wake_ns - last_wake_ns_;
     last_wake_ns_ = frame.wake_ns;
 
+    // Say what is in force whenever it changes, and why when it is not what
+    // was asked for (vsync or auto falling to the timer).
     const pacer::WaiterState state = pacer_->waiter_state();
-    if (frame.index == 0 || state.strategy != last_in_force_) {
+    const pacer::Strategy asked = *current_.strategy;
+    if (frame.index == 0 || state.strategy != last_in_force_ || asked != last_asked_) {
         last_in_force_ = state.strategy;
-        decision_ = std::string(pacer::strategy_name(*current_.strategy)) + " -> " +
-                    pacer::strategy_name(state.strategy);
+        last_asked_ = asked;
+        decision_ = std::string(pacer::strategy_name(asked));
+        if (asked != state.strategy) decision_ += std::string(" -> ") + pacer::strategy_name(state.strategy);
         if (state.strategy == pacer::Strategy::Vsync) {
             const SwapIntervalState swap = platform_.swap_interval_state();
-            decision_ += ": swap interval " + std::to_string(swap.requested) + " " +
-                         swap_answer_name(swap.answer);
-        } else if (owns_swap_interval(*current_.strategy)) {
+            decision_ += ": swap interval " + std::to_string(swap.requested) + " " + swap_answer_name(swap.answer);
+        } else if (owns_swap_interval(asked)) {
             const double refresh = platform_.refresh_rate_hz();
-            decision_ += refresh <= 0 ? ": refresh rate unknown (0 Hz)"
-                                      : ": refresh " + format("%.2f Hz", refresh) +
-                                            (*current_.strategy == pacer::Strategy::Auto
-                                                 ? ", target is not refresh/n or vsync refused"
-                                                 : ", swap interval refused");
+            const SwapIntervalState swap = platform_.swap_interval_state();
+            if (swap.requested != 0 && swap.answer == SwapAnswer::Refused) {
+                decision_ += ": swap interval " + std::to_string(swap.requested) + " refused";
+            } else if (refresh <= 0) {
+                decision_ += ": refresh rate unknown (0 Hz)";
+            } else {
+                decision_ += ": " + format("%g Hz", *current_.hz) + " is not refresh " +
+                             format("%.2f Hz", refresh) + " / n";
+            }
         }
-        if (state.timer_fell_back) decision_ += " (timer fell back to robust_sleep)";
+        if (state.timer_fell_back) decision_ += " (no high-resolution timer: robust_sleep)";
     }
     return frame;
 }

@@ -92,6 +92,7 @@ private:
     int64_t next_index_ = 0;
     int64_t last_wake_ns_ = 0;
     pacer::Strategy last_in_force_ = pacer::Strategy::Default;
+    pacer::Strategy last_asked_ = pacer::Strategy::Default;
     std::string markers_, decision_;
 };
 

@@ -24,7 +24,8 @@ RunScript::RunScript(const AppOptions& options) : options_(options) {
 
 std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& controls) {
     for (const Step* step : steps) {
-        const std::string where = options_.scenario->name + ":" + std::to_string(step->line);
+        const std::string& name = options_.scenario->name;
+        const std::string where = name.substr(name.find_last_of("/\\") + 1) + ":" + std::to_string(step->line);
         if (!step->mark.empty()) {
             controls.add_marker(where + ": mark " + step->mark);
             continue;

@@ -10,8 +10,19 @@ constexpr float kBackground[3] = {0.09f, 0.09f, 0.11f};
 constexpr float kGridLine[3] = {0.17f, 0.17f, 0.21f};
 constexpr float kGridSpacingPx = 64;
 constexpr float kTickWidthPx = 3;
+// FrameClass order: on time, early, late, missed. The overlay's graph uses the same.
+constexpr float kStepColours[4][3] = {
+    {0.31f, 0.78f, 0.35f}, {0.35f, 0.59f, 0.94f}, {0.92f, 0.78f, 0.20f}, {0.90f, 0.24f, 0.20f}};
 
 }  // namespace
+
+FrameClass classify_interval(int64_t interval_ns, int64_t period_ns, int32_t missed, int64_t tolerance_ns) {
+    const int64_t error_ns = interval_ns - period_ns;
+    if (missed > 0 || 2 * interval_ns >= 3 * period_ns) return FrameClass::Missed;
+    if (error_ns > tolerance_ns) return FrameClass::Late;
+    if (error_ns < -tolerance_ns) return FrameClass::Early;
+    return FrameClass::OnTime;
+}
 
 Scene::Scene()
     : objects_{{
@@ -24,6 +35,7 @@ void Scene::update(double dt_s) {
     time_s_ += dt_s;
     ++steps_;
     trail_time_s_[trail_head_] = time_s_;
+    trail_dt_s_[trail_head_] = dt_s;
     trail_head_ = (trail_head_ + 1) % kTrailFrames;
     if (trail_count_ < kTrailFrames) ++trail_count_;
 }
@@ -75,6 +87,12 @@ std::vector<Rect> Scene::draw(const Stage& stage, double target_hz) const {
         float alpha = 1.0f - 0.75f * static_cast<float>(i) / kTrailFrames;
         rects.push_back({x - kTickWidthPx / 2, trail_y, kTickWidthPx, kTrailTickHeightPx,
                          followed.r, followed.g, followed.b, alpha});
+        if (period_s <= 0 || (i == trail_count_ - 1 && steps_ <= kTrailFrames)) continue;   // no step before frame 0
+        const auto dt_ns = static_cast<int64_t>(std::llround(trail_dt_s_[slot] * 1e9));
+        const auto period_ns = static_cast<int64_t>(std::llround(period_s * 1e9));
+        const float* colour = kStepColours[static_cast<int>(classify_interval(dt_ns, period_ns, 0, kOnTimeToleranceNs))];
+        rects.push_back({x - kStepDotPx / 2, trail_y + kTrailTickHeightPx + 3, kStepDotPx, kStepDotPx,
+                         colour[0], colour[1], colour[2], 1});
     }
     return rects;
 }

@@ -12,9 +12,11 @@
 //     edges break where a swap tore the frame;
 //   - three squares in rows, each at a constant speed in px/s;
 //   - under the middle square, the motion strip: a tick where the square was
-//     on each of the last kTrailFrames frames, and above it the ticks where it
-//     would have been with perfectly even steps at the target rate. Uneven
-//     spacing shows even on a still screenshot.
+//     on each of the last kTrailFrames frames, above it the ticks where it
+//     would have been with perfectly even steps at the target rate, and
+//     under each tick a dot coloured by its step (classify_interval: green on
+//     time, yellow late, red missed, blue early). Uneven spacing shows even on
+//     a still screenshot.
 #pragma once
 
 #include <array>
@@ -22,6 +24,14 @@
 #include <vector>
 
 namespace pacer_demo {
+
+// How a frame's interval compares with the target period, Tracy-style: on
+// time within tolerance_ns (the statistics' 0.5 ms), early or late beyond it,
+// missed from 1.5 periods (a whole refresh lost at vsync) or when the pacer
+// skipped grid points. The overlay's graph and the motion strip both use it.
+enum class FrameClass { OnTime, Early, Late, Missed };
+FrameClass classify_interval(int64_t interval_ns, int64_t period_ns, int32_t missed, int64_t tolerance_ns);
+inline constexpr int64_t kOnTimeToleranceNs = 500'000;
 
 struct Rect {
     float x, y, width, height;   // px, origin at the top-left
@@ -43,14 +53,15 @@ struct MovingObject {
 class Scene {
 public:
     static constexpr int kTrailFrames = 32;
-    static constexpr double kBarSpeedPxS = 600;
-    static constexpr float kBarWidthPx = 14;
+    static constexpr double kBarSpeedPxS = 1000;   // 16.7 px a frame at 60 Hz: a torn edge shows
+    static constexpr float kBarWidthPx = 16;
     // The motion strip starts kStripGapPx under the followed square: reference
     // ticks, a 4 px gap, then the trail's ticks.
     static constexpr float kStripGapPx = 12;
     static constexpr float kReferenceTickHeightPx = 18;
     static constexpr float kTrailTickHeightPx = 34;
-    static constexpr float kStripHeightPx = kReferenceTickHeightPx + 4 + kTrailTickHeightPx;
+    static constexpr float kStepDotPx = 6;
+    static constexpr float kStripHeightPx = kReferenceTickHeightPx + 4 + kTrailTickHeightPx + 3 + kStepDotPx;
 
     Scene();
 
@@ -76,6 +87,7 @@ private:
     int64_t steps_ = 0;
     // Simulated time on each of the last kTrailFrames frames (ring).
     std::array<double, kTrailFrames> trail_time_s_{};
+    std::array<double, kTrailFrames> trail_dt_s_{};
     int trail_head_ = 0, trail_count_ = 0;
 };
 

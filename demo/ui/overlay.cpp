@@ -11,20 +11,18 @@
 namespace pacer_demo {
 namespace {
 
-constexpr ImU32 kOnTime = IM_COL32(80, 200, 90, 255);
-constexpr ImU32 kLate = IM_COL32(235, 200, 50, 255);
-constexpr ImU32 kMissed = IM_COL32(230, 60, 50, 255);
-constexpr ImU32 kEarly = IM_COL32(90, 150, 240, 255);
+// The graph's bar colours, in FrameClass order (render/scene.h, where the
+// motion strip's dots use the same).
+constexpr ImU32 kClassColours[] = {
+    IM_COL32(80, 200, 90, 255),    // on time
+    IM_COL32(90, 150, 240, 255),   // early
+    IM_COL32(235, 200, 50, 255),   // late
+    IM_COL32(230, 60, 50, 255),    // missed
+};
 
-// The graph's colour of a frame, Tracy-style against the target: on time
-// within the off tolerance (0.5 ms), early below it, late above it, missed
-// from 1.5 periods (a whole refresh lost at vsync) or when the pacer skipped.
 ImU32 frame_colour(const pacer::Frame& frame, int64_t tolerance_ns) {
-    const int64_t error_ns = frame.interval_ns - frame.period_ns;
-    if (frame.missed > 0 || 2 * frame.interval_ns >= 3 * frame.period_ns) return kMissed;
-    if (error_ns > tolerance_ns) return kLate;
-    if (error_ns < -tolerance_ns) return kEarly;
-    return kOnTime;
+    return kClassColours[static_cast<int>(
+        classify_interval(frame.interval_ns, frame.period_ns, frame.missed, tolerance_ns))];
 }
 
 // A double slider whose value is applied when the user lets go (or presses
@@ -74,7 +72,7 @@ void Overlay::draw(Controls& controls, const View& view) {
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(kPanelWidthPx, io.DisplaySize.y), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.92f);
+    ImGui::SetNextWindowBgAlpha(1.0f);   // opaque: cheaper for a software rasteriser
     ImGui::Begin("pacer", nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
     draw_status_(controls, view);
