@@ -17,16 +17,6 @@ const char* swap_answer_name(SwapAnswer answer) {
     return "?";
 }
 
-std::unique_ptr<Platform> Platform::create(Backend backend, const WindowConfig& config,
-                                           std::string* error) {
-    WindowConfig resolved = config;
-    if (resolved.title == nullptr) resolved.title = "pacer demo";
-    if (resolved.width <= 0) resolved.width = 1280;
-    if (resolved.height <= 0) resolved.height = 720;
-    return backend == Backend::Glfw ? create_glfw_platform(resolved, error)
-                                    : create_sdl2_platform(resolved, error);
-}
-
 bool Platform::set_swap_interval(int interval) {
     swap_state_.requested = interval;
     swap_state_.answer = request_swap_interval_(interval);

@@ -153,11 +153,16 @@ void Overlay::draw_frame_graph_(const View& view) {
     }
     const float target_y = origin.y + height * static_cast<float>(1 - period_ms / scale_ms);
     draw->AddLine(ImVec2(origin.x, target_y), ImVec2(origin.x + width, target_y), IM_COL32(255, 255, 255, 200));
+    // Labels right-aligned: the newest bars are drawn from the left, so the
+    // right end stays clear until the graph fills up.
     char label[64];
     std::snprintf(label, sizeof label, "target %.2f ms", period_ms);
-    draw->AddText(ImVec2(origin.x + 4, target_y - ImGui::GetTextLineHeight()), IM_COL32(255, 255, 255, 220), label);
+    float text_width = ImGui::CalcTextSize(label).x;
+    draw->AddText(ImVec2(origin.x + width - text_width - 4, target_y - ImGui::GetTextLineHeight()),
+                  IM_COL32(255, 255, 255, 230), label);
     std::snprintf(label, sizeof label, "%.1f ms", scale_ms);
-    draw->AddText(ImVec2(origin.x + 4, origin.y + 2), IM_COL32(200, 200, 200, 160), label);
+    text_width = ImGui::CalcTextSize(label).x;
+    draw->AddText(ImVec2(origin.x + width - text_width - 4, origin.y + 2), IM_COL32(200, 200, 200, 200), label);
 }
 
 void Overlay::draw_histogram_(const View& view) {
