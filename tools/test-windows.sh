@@ -47,12 +47,14 @@ echo "test-windows: Wine prefix ready in $((SECONDS - boot_started)) s ($WINEPRE
 # --- run -----------------------------------------------------------------
 ctest --test-dir "$build" --output-on-failure --timeout 300
 
-bench="$build/bench/pacer-bench.exe"
-if [[ -f "$bench" ]]; then
-  wine "$bench" --quick
-else
-  echo "test-windows: no $bench (bench not built)" >&2
+# The bench under Wine is a smoke test of the Windows path end to end (every
+# strategy on the real OsSleeper), not a measurement: Wine's timers are not
+# Windows'. About 1.5 minutes here; the timeout keeps a hang from stalling CI.
+bench_report="$build/bench-quick.md"
+if ! timeout 300 wine "$build/bench/pacer-bench.exe" --quick >"$bench_report"; then
+  echo "test-windows: pacer-bench.exe --quick failed (report so far: $bench_report)" >&2
   exit 1
 fi
+echo "test-windows: pacer-bench.exe --quick ran; report in $bench_report"
 
 echo "test-windows: passed in $((SECONDS - started)) s"

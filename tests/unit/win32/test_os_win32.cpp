@@ -7,6 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -36,9 +41,16 @@ TEST(Win32Clock, TicksToNsKeepsTheRemainderAtOddFrequencies) {
     EXPECT_EQ(ticks_to_ns(kTscHz * 3'000'000'000 + kTscHz - 1, kTscHz), 3'000'000'000'999'999'999);
 }
 
-TEST(Win32Clock, NowIsMonotonicAndAgreesWithTheFrequency) {
-    EXPECT_GT(os::win32::qpc_frequency_hz(), 0);
+TEST(Win32Clock, NowIsQpcConvertedAndMonotonic) {
+    const int64_t frequency_hz = os::win32::qpc_frequency_hz();
+    ASSERT_GT(frequency_hz, 0);
+    LARGE_INTEGER ticks;
+    ASSERT_TRUE(QueryPerformanceCounter(&ticks));
+    const int64_t from_qpc_ns = ticks_to_ns(ticks.QuadPart, frequency_hz);
     int64_t previous = os::now_ns();
+    // Same timeline: read just after, so at or after, and well within a second.
+    EXPECT_GE(previous, from_qpc_ns);
+    EXPECT_LT(previous - from_qpc_ns, 1'000'000'000);
     for (int i = 0; i < 100'000; ++i) {
         const int64_t now = os::now_ns();
         ASSERT_GE(now, previous);
