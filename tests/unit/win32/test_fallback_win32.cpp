@@ -120,7 +120,9 @@ TEST(Win32Fallback, PacerWithItsOwnSleeperLeavesNothingHeld) {
 TEST(Win32Fallback, ThreadTimingEndsWhatItBegan) {
     ASSERT_EQ(timer_period_outstanding(), 0);
     {
-        ThreadTiming timing({0, /*timer_period_ns=*/kOneMsNs});
+        ThreadTiming::Request request{};
+        request.timer_period_ns = kOneMsNs;
+        ThreadTiming timing(request);
         EXPECT_TRUE(timing.report().timer_period_supported);
         EXPECT_EQ(timer_period_outstanding(), 1);
         OsSleeper sleeper(refused(kOneMsNs));
