@@ -2,8 +2,9 @@
 # tools/run-demo.sh: installs what is missing, builds, runs the demo. The
 # README's demo command. Arguments go to the demo, e.g.
 #   tools/run-demo.sh --backend glfw --seconds 30
-# Without a display ($DISPLAY empty) the demo runs headless under Xvfb for a
-# finite time (20 s unless --seconds is given).
+# Without a display ($DISPLAY empty) the demo runs headless under Xvfb, for
+# 20 s unless --seconds, --frames or --scenario says otherwise, and prints its
+# statistics at exit.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,29 +18,31 @@ if [[ ! -f build/CMakeCache.txt ]]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_FLAGS="-Wall -Wextra" -DCMAKE_C_FLAGS="-Wall -Wextra"
 fi
-cmake --build build -j2
-
+# Only what is run gets built: the tests and the bench are tools/test.sh's.
 demo=build/demo/pacer-demo
-if [[ -x "$demo" ]]; then
-  if [[ -n "${DISPLAY:-}" ]]; then
-    exec "$demo" "$@"
-  fi
-  args=("$@")
-  has_seconds=0
-  for arg in "$@"; do
-    case "$arg" in --seconds|--seconds=*) has_seconds=1 ;; esac
-  done
-  if ((has_seconds == 0)); then args+=(--seconds 20); fi
-  echo "run-demo: no \$DISPLAY, so the demo runs headless under xvfb-run (software GL)" \
-       "and ends on its own: $demo ${args[*]}"
-  exec xvfb-run -a -s "-screen 0 1280x720x24" "$demo" "${args[@]}"
+if [[ ! -f demo/CMakeLists.txt ]]; then
+  cmake --build build -j2 --target pacer-bench
+  echo "run-demo: there is no demo yet, so this runs the bench instead: build/bench/pacer-bench --quick $*"
+  exec build/bench/pacer-bench --quick "$@"
 fi
 
-bench=build/bench/pacer-bench
-if [[ -x "$bench" ]]; then
-  echo "run-demo: the demo is not built yet, so this runs the bench instead: $bench --quick $*"
-  exec "$bench" --quick "$@"
+cmake --build build -j2 --target pacer-demo
+if [[ -n "${DISPLAY:-}" ]]; then
+  exec "$demo" "$@"
 fi
-
-echo "run-demo: neither $demo nor $bench was built" >&2
-exit 1
+# Headless, nobody sees the window: stop on our own unless told how long
+# (a scenario ends by itself), and print the statistics at exit.
+args=("$@")
+has_end=0
+has_summary=0
+for arg in "$@"; do
+  case "$arg" in
+    --seconds|--seconds=*|--frames|--frames=*|--scenario|--scenario=*) has_end=1 ;;
+    --summary) has_summary=1 ;;
+  esac
+done
+if ((has_end == 0)); then args+=(--seconds 20); fi
+if ((has_summary == 0)); then args+=(--summary); fi
+echo "run-demo: \$DISPLAY is empty, so the demo runs headless under xvfb-run" \
+     "(Mesa software GL) and stops on its own: $demo ${args[*]}"
+exec xvfb-run -a -s "-screen 0 1280x720x24" "$demo" "${args[@]}"
