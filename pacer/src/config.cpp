@@ -22,9 +22,13 @@ constexpr int64_t kDefaultRobustToleranceNs = 20'000;           // 20 us
 constexpr int64_t kDefaultTimerMarginNs = 200'000;              // 200 us
 constexpr int64_t kDefaultTimerMinMarginNs = 10'000;            // 10 us
 constexpr int64_t kDefaultTimerMaxMarginNs = 2'000'000;         // 2 ms
-constexpr double kDefaultTimerMarginQuantile = 0.99;
+constexpr double kDefaultTimerMarginQuantile = 0.95;
 constexpr int64_t kDefaultTimerMarginPadNs = 5'000;             // 5 us
 constexpr int32_t kDefaultTimerMarginWindow = 128;
+constexpr int64_t kDefaultTimerMaxSpinNs = 500'000;             // 500 us
+constexpr int64_t kDefaultContentionWaitNs = 500'000;           // 500 us
+constexpr int64_t kDefaultTimerContendedMarginNs = 50'000;      // 50 us
+constexpr int64_t kDefaultMaxDtNs = 100'000'000;                // 100 ms
 constexpr int64_t kDefaultOffToleranceNs = 500'000;             // 500 us
 constexpr int32_t kDefaultHistoryFrames = 1024;
 
@@ -88,6 +92,25 @@ bool parse_miss_policy(std::string_view name, MissPolicy* out) {
     return false;
 }
 
+const char* wait_point_name(WaitPoint point) {
+    switch (point) {
+        case WaitPoint::Default: return "before_present";   // Default resolves to BeforePresent
+        case WaitPoint::BeforePresent: return "before_present";
+        case WaitPoint::FrameStart: return "frame_start";
+    }
+    return "unknown";
+}
+
+bool parse_wait_point(std::string_view name, WaitPoint* out) {
+    for (WaitPoint point : {WaitPoint::BeforePresent, WaitPoint::FrameStart}) {
+        if (name == wait_point_name(point)) {
+            *out = point;
+            return true;
+        }
+    }
+    return false;
+}
+
 Config resolve(const Config& config) {
     Config r = config;
     if (r.target_hz == 0) r.target_hz = kDefaultTargetHz;
@@ -109,6 +132,11 @@ Config resolve(const Config& config) {
     if (r.timer_margin_quantile == 0) r.timer_margin_quantile = kDefaultTimerMarginQuantile;
     if (r.timer_margin_pad_ns == 0) r.timer_margin_pad_ns = kDefaultTimerMarginPadNs;
     if (r.timer_margin_window == 0) r.timer_margin_window = kDefaultTimerMarginWindow;
+    if (r.timer_max_spin_ns == 0) r.timer_max_spin_ns = kDefaultTimerMaxSpinNs;
+    if (r.contention_wait_ns == 0) r.contention_wait_ns = kDefaultContentionWaitNs;
+    if (r.timer_contended_margin_ns == 0) r.timer_contended_margin_ns = kDefaultTimerContendedMarginNs;
+    if (r.max_dt_ns == 0) r.max_dt_ns = kDefaultMaxDtNs;
+    if (r.wait_point == WaitPoint::Default) r.wait_point = WaitPoint::BeforePresent;
     if (r.off_tolerance_ns == 0) r.off_tolerance_ns = kDefaultOffToleranceNs;
     if (r.history_frames == 0) r.history_frames = kDefaultHistoryFrames;
     // clock, sleeper and host stay null: the pacer owns the OS defaults.
@@ -160,6 +188,17 @@ std::string validate(const Config& c) {
         return field("timer_margin_pad_ns", i(c.timer_margin_pad_ns), "must not be negative");
     if (c.timer_margin_window < 1)
         return field("timer_margin_window", i(c.timer_margin_window), "must be at least 1");
+    if (c.timer_max_spin_ns < 0)
+        return field("timer_max_spin_ns", i(c.timer_max_spin_ns), "must not be negative");
+    if (c.contention_wait_ns <= 0)
+        return field("contention_wait_ns", i(c.contention_wait_ns), "must be positive");
+    if (c.timer_contended_margin_ns < 0)
+        return field("timer_contended_margin_ns", i(c.timer_contended_margin_ns), "must not be negative");
+
+    if (c.max_dt_ns <= 0) return field("max_dt_ns", i(c.max_dt_ns), "must be positive");
+    if (static_cast<int>(c.wait_point) < static_cast<int>(WaitPoint::Default) ||
+        static_cast<int>(c.wait_point) > static_cast<int>(WaitPoint::FrameStart))
+        return field("wait_point", i(static_cast<int>(c.wait_point)), "is not a WaitPoint");
 
     if (c.off_tolerance_ns < 0)
         return field("off_tolerance_ns", i(c.off_tolerance_ns), "must not be negative");

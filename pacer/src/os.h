@@ -34,4 +34,24 @@ int64_t timer_period_now_ns();
 bool timer_slack_get(int64_t* slack_ns);
 bool timer_slack_set(int64_t slack_ns);
 
+// Total time the calling thread has waited runnable for a CPU since it
+// started (Linux: /proc/thread-self/schedstat, 2nd field), or -1 where unknown.
+int64_t thread_runqueue_wait_ns();
+
+// The calling thread's scheduling settings (Linux sched_getattr and
+// sched_setattr). os_policy is the OS's own value, kept opaque so that a
+// restore writes back exactly what was read; fifo says whether it is SCHED_FIFO.
+struct SchedSettings {
+    int32_t os_policy;
+    bool fifo;
+    int32_t priority;   // the real-time priority (FIFO)
+    int32_t nice;
+    int64_t slice_ns;   // the fair scheduler's slice (sched_runtime)
+};
+// Both return 0 or an errno value; ENOSYS where the OS has no such control.
+// sched_set with fifo true asks for SCHED_FIFO at priority, else os_policy
+// (SCHED_OTHER when it was FIFO) with nice and slice_ns.
+int sched_get(SchedSettings* out);
+int sched_set(const SchedSettings& settings);
+
 }  // namespace pacer::os

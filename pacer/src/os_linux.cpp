@@ -5,9 +5,14 @@
 #include "os.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <ctime>
 
+#include <fcntl.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -102,6 +107,98 @@ bool timer_slack_set(int64_t slack_ns) {
     // Zero would mean "back to the thread's default"; the smallest real slack is 1 ns.
     if (slack_ns < 1) return false;
     return prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack_ns), 0, 0, 0) == 0;
+}
+
+// The thread's schedstat file stays open (one per thread that asks), so a
+// read is one pread: a few microseconds, twice per timer wait.
+namespace {
+
+struct SchedstatFile {
+    int fd = -2;   // -2: not opened yet; -1: unavailable
+    ~SchedstatFile() {
+        if (fd >= 0) close(fd);
+    }
+};
+
+thread_local SchedstatFile t_schedstat;
+
+}  // namespace
+
+int64_t thread_runqueue_wait_ns() {
+    if (t_schedstat.fd == -2) t_schedstat.fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+    if (t_schedstat.fd < 0) return -1;
+    // "on-CPU ns  run-queue-wait ns  timeslices"
+    char text[96];
+    const ssize_t n = pread(t_schedstat.fd, text, sizeof text - 1, 0);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    char* end = nullptr;
+    std::strtoll(text, &end, 10);
+    if (end == text) return -1;
+    const char* second = end;
+    const long long wait_ns = std::strtoll(second, &end, 10);
+    if (end == second || wait_ns < 0) return -1;
+    return wait_ns;
+}
+
+// glibc 2.36 has no sched_attr and the kernel's header clashes with
+// <sched.h>, so the layout (SCHED_ATTR_SIZE_VER1, 56 bytes) is spelled here.
+namespace {
+
+struct SchedAttr {
+    uint32_t size;
+    uint32_t sched_policy;
+    uint64_t sched_flags;
+    int32_t sched_nice;
+    uint32_t sched_priority;
+    uint64_t sched_runtime;
+    uint64_t sched_deadline;
+    uint64_t sched_period;
+    uint32_t sched_util_min;
+    uint32_t sched_util_max;
+};
+
+}  // namespace
+
+int sched_get(SchedSettings* out) {
+#if defined(SYS_sched_getattr)
+    SchedAttr attr{};
+    if (syscall(SYS_sched_getattr, 0, &attr, static_cast<unsigned>(sizeof attr), 0u) != 0) return errno;
+    out->os_policy = static_cast<int32_t>(attr.sched_policy);
+    out->fifo = attr.sched_policy == SCHED_FIFO;
+    out->priority = static_cast<int32_t>(attr.sched_priority);
+    out->nice = attr.sched_nice;
+    out->slice_ns = static_cast<int64_t>(attr.sched_runtime);
+    return 0;
+#else
+    (void)out;
+    return ENOSYS;
+#endif
+}
+
+int sched_set(const SchedSettings& settings) {
+#if defined(SYS_sched_setattr)
+    SchedAttr attr{};
+    attr.size = sizeof attr;
+    if (settings.fifo) {
+        attr.sched_policy = SCHED_FIFO;
+        attr.sched_priority = static_cast<uint32_t>(settings.priority);
+    } else {
+        // Leaving FIFO goes back to the normal policy; otherwise keep the one read.
+        attr.sched_policy = settings.os_policy == SCHED_FIFO || settings.os_policy == SCHED_RR
+                                ? SCHED_OTHER
+                                : static_cast<uint32_t>(settings.os_policy);
+        attr.sched_nice = settings.nice;
+        // Linux >= 6.12 takes it as the fair slice (clamped to [0.1, 100] ms);
+        // older kernels ignore sched_runtime for normal threads.
+        attr.sched_runtime = static_cast<uint64_t>(settings.slice_ns);
+    }
+    if (syscall(SYS_sched_setattr, 0, &attr, 0u) != 0) return errno;
+    return 0;
+#else
+    (void)settings;
+    return ENOSYS;
+#endif
 }
 
 }  // namespace pacer::os

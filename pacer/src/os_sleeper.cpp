@@ -9,6 +9,7 @@ namespace pacer {
 
 int64_t OsClock::now_ns() { return os::now_ns(); }
 int64_t OsClock::thread_cpu_ns() { return os::thread_cpu_ns(); }
+int64_t OsClock::thread_runqueue_wait_ns() { return os::thread_runqueue_wait_ns(); }
 
 struct OsSleeper::Impl {
     os::HighResTimer* timer = nullptr;

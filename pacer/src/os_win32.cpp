@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 
 // Windows 10 1803; MinGW's headers do not have it yet.
@@ -210,5 +211,10 @@ int64_t timer_period_now_ns() {
 // Timer slack is a Linux notion.
 bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
+
+// Run-queue wait and sched_setattr's settings are Linux notions (added by H8).
+int64_t thread_runqueue_wait_ns() { return -1; }
+int sched_get(SchedSettings* /*out*/) { return ENOSYS; }
+int sched_set(const SchedSettings& /*settings*/) { return ENOSYS; }
 
 }  // namespace pacer::os

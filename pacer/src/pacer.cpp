@@ -18,17 +18,56 @@
 // absolute strategy continues from the last one.
 // Rate, strategy and policy changes apply to the next wait; a rate change
 // re-anchors the grid at the last deadline with the new period.
+//
+// Vsync and auto (the rules are in pacer.h, at Strategy::Auto): the pacer
+// keeps a window of the last 32 present intervals while the swap paces, and
+// classifies each against the vsync period n / refresh: fast (under half: the
+// swap did not block), slow (over 1.5 times: a refresh was missed) or fine.
+// Auto probes before it trusts vsync and leaves it when either kind reaches a
+// quarter of the window; an explicit vsync stays but says so. Every change of
+// what paces, or why, becomes a new Decision.
 #include "grid.h"
 #include "internal.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace pacer {
 
 namespace {
 
-constexpr double kAutoRateTolerance = 0.005;   // auto: target within 0.5% of refresh / n
+constexpr double kAutoRateTolerance = 0.005;     // auto: target within 0.5 % of refresh / n
+constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
+constexpr double kProbeTolerance = 0.25;         // probe median within 25 % of the vsync period
+constexpr int kWatchWindow = 32;                 // intervals watched while on vsync
+constexpr int kWatchTrip = 8;                    // fast or slow ones in the window that count
+constexpr int kWatchClear = 2;                   // at or under this, explicit vsync is fine again
+constexpr double kFastFraction = 0.5;            // under half the vsync period: did not block
+constexpr double kSlowFraction = 1.5;            // over 1.5 periods: a refresh was missed
+constexpr int64_t kFirstBackoffNs = 2'000'000'000;    // auto re-probes after 2 s ...
+constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
+constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
+
+std::string ms(double ns) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", ns * 1e-6);
+    return buffer;
+}
+
+std::string hz_text(double hz) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g Hz", hz);
+    return buffer;
+}
+
+std::string seconds(int64_t ns) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g s", static_cast<double>(ns) * 1e-9);
+    return buffer;
+}
 
 }  // namespace
 
@@ -38,7 +77,9 @@ struct Pacer::Impl {
           cfg(detail::resolve_for(config, waiter.clock(), waiter.sleeper())),
           stats(cfg.history_frames, cfg.off_tolerance_ns) {
         grid.anchor(0, cfg.target_hz);
-        update_vsync();
+        if (cfg.host != nullptr) refresh_hz = cfg.host->refresh_rate_hz();
+        next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
+        choose("");
     }
 
     ~Impl() {
@@ -46,48 +87,228 @@ struct Pacer::Impl {
         if (vsync_interval != 0) cfg.host->set_swap_interval(0);
     }
 
-    // Vsync when asked for (Vsync) or when it fits (Auto) and the host
-    // accepts; anything else waits as Timer. Called whenever the strategy or
-    // the rate changes.
-    void update_vsync() {
-        waiter.set_strategy(cfg.strategy);
-        waiter_strategy = waiter.state().strategy;
-        int wanted = 0;
-        if (cfg.host != nullptr && (cfg.strategy == Strategy::Vsync || cfg.strategy == Strategy::Auto)) {
-            const double refresh = cfg.host->refresh_rate_hz();
-            const long n = refresh > 0 ? std::lround(refresh / cfg.target_hz) : 0;
-            if (cfg.strategy == Strategy::Vsync) {
-                // Asked for explicitly: every n-th refresh, or every one when unknown.
-                wanted = n >= 1 ? static_cast<int>(n) : 1;
-            } else if (n >= 1 &&
-                       std::fabs(refresh / static_cast<double>(n) - cfg.target_hz) <=
-                           kAutoRateTolerance * cfg.target_hz) {
-                wanted = static_cast<int>(n);
-            }
-        }
-        if (wanted == vsync_interval) return;
+    // ---- choosing what paces -------------------------------------------
+
+    bool wants_host() const {
+        return cfg.host != nullptr && (cfg.strategy == Strategy::Vsync || cfg.strategy == Strategy::Auto);
+    }
+
+    // The vsync period of interval n at the current refresh, or of the target
+    // while the refresh is unknown.
+    double vsync_period_ns() const {
+        const double unit = refresh_hz > 0 ? 1e9 / refresh_hz : 1e9 / cfg.target_hz;
+        return unit * std::max(vsync_interval, 1);
+    }
+
+    // Asks the host for `wanted` (0: off). Returns whether vsync now paces at it.
+    bool set_interval(int wanted) {
+        if (wanted == vsync_interval) return wanted != 0;
         if (wanted != 0 && cfg.host->set_swap_interval(wanted)) {
             vsync_interval = wanted;
-            return;
+            return true;
         }
         // Leaving vsync, or the host refused a new interval: make sure the
-        // swap no longer blocks, since the timer now does the pacing.
+        // swap no longer blocks, since the waiter now does the pacing.
         if (vsync_interval != 0) cfg.host->set_swap_interval(0);
         vsync_interval = 0;
+        return false;
     }
 
-    Strategy strategy_in_force() const {
-        return vsync_interval != 0 ? Strategy::Vsync : waiter_strategy;
+    void start_watch(bool probe) {
+        probing = probe;
+        watch_count = 0;
+        watch_next = 0;
+        skip_samples = 1;   // the first interval straddles the switch
+        health = Health::Fine;
     }
+
+    // Re-evaluates from scratch: after construction, a strategy, rate or
+    // refresh change, or when auto's retry time has come. `why` prefixes the
+    // reason (e.g. the refresh change that caused it).
+    void choose(const std::string& why) {
+        waiter.set_strategy(cfg.strategy);
+        waiter_strategy = waiter.state().strategy;
+        next_probe_ns = -1;
+        std::string reason;
+        const char* asked = strategy_name(cfg.strategy);
+        if (cfg.strategy == Strategy::Vsync) {
+            if (cfg.host == nullptr) {
+                set_interval(0);
+                reason = std::string("vsync -> ") + strategy_name(waiter_strategy) + ": no host to set the swap interval";
+            } else {
+                const long n = refresh_hz > 0 ? std::lround(refresh_hz / cfg.target_hz) : 0;
+                const int wanted = n >= 1 ? static_cast<int>(n) : 1;   // every refresh when unknown
+                if (set_interval(wanted)) {
+                    start_watch(false);
+                    reason = "vsync: swap interval " + std::to_string(wanted) +
+                             (refresh_hz > 0 ? " at " + hz_text(refresh_hz) : std::string(" (refresh rate unknown)"));
+                } else {
+                    reason = "vsync -> timer: swap interval " + std::to_string(wanted) + " refused";
+                }
+            }
+        } else if (cfg.strategy == Strategy::Auto) {
+            if (cfg.host == nullptr) {
+                set_interval(0);
+                reason = "auto -> timer: no host to set the swap interval";
+            } else if (!(refresh_hz > 0)) {
+                set_interval(0);
+                reason = "auto -> timer: refresh rate unknown";
+            } else {
+                const long n = std::lround(refresh_hz / cfg.target_hz);
+                const bool fits = n >= 1 && std::fabs(refresh_hz / static_cast<double>(n) - cfg.target_hz) <=
+                                                kAutoRateTolerance * cfg.target_hz;
+                if (!fits) {
+                    set_interval(0);
+                    reason = "auto -> timer: " + hz_text(cfg.target_hz) + " is not " + hz_text(refresh_hz) + " / n";
+                } else if (set_interval(static_cast<int>(n))) {
+                    start_watch(true);
+                    reason = "auto -> vsync (probing): " + hz_text(refresh_hz) + " / " + std::to_string(n) +
+                             ", measuring presents";
+                } else {
+                    reason = "auto -> timer: swap interval " + std::to_string(n) + " refused";
+                }
+            }
+        } else {
+            set_interval(0);
+            reason = std::string(asked) + ": asked for";
+        }
+        if (vsync_interval == 0 && waiter_strategy == Strategy::Timer && waiter.state().timer_fell_back)
+            reason += " (no high-resolution timer: robust_sleep)";
+        if (vsync_interval == 0) probing = false;
+        record(why.empty() ? reason : why + ": " + reason);
+    }
+
+    Strategy strategy_in_force() const { return vsync_interval != 0 ? Strategy::Vsync : waiter_strategy; }
+
+    // Makes a new Decision when anything about it changed.
+    void record(const std::string& reason) {
+        const Strategy in_force = strategy_in_force();
+        if (decision.seq > 0 && decision.reason == reason && decision.in_force == in_force &&
+            decision.swap_interval == vsync_interval && decision.probing == probing &&
+            decision.requested == cfg.strategy)
+            return;
+        decision.seq += 1;
+        decision.at_ns = waiter.clock().now_ns();
+        decision.requested = cfg.strategy;
+        decision.in_force = in_force;
+        decision.swap_interval = vsync_interval;
+        decision.probing = probing;
+        decision.reason = reason;
+    }
+
+    // ---- watching vsync ---------------------------------------------------
+
+    enum class Health { Fine, Fast, Slow };
+
+    // One present interval while the swap paces.
+    void watch(int64_t interval_ns) {
+        if (skip_samples > 0) {
+            --skip_samples;
+            return;
+        }
+        watch_ring[watch_next] = interval_ns;
+        watch_next = (watch_next + 1) % kWatchWindow;
+        watch_count = std::min(watch_count + 1, kWatchWindow);
+
+        const double period = vsync_period_ns();
+        if (probing) {
+            if (watch_count < kProbeFrames) return;
+            const int64_t median = median_of_last(kProbeFrames);
+            const double m = static_cast<double>(median);
+            if (std::fabs(m - period) <= kProbeTolerance * period) {
+                probing = false;
+                watch_count = 0;   // watching starts afresh on confirmed vsync
+                watch_next = 0;
+                record("auto -> vsync: presents every " + ms(m) + " (" + hz_text(refresh_hz) + " / " +
+                       std::to_string(vsync_interval) + ")");
+            } else if (m < period) {
+                leave_vsync("vsync requested, swaps return every " + ms(m));
+            } else {
+                leave_vsync("vsync presents every " + ms(m) + ", not " + ms(period));
+            }
+            return;
+        }
+
+        int fast = 0, slow = 0;
+        for (int i = 0; i < watch_count; ++i) {
+            const double x = static_cast<double>(watch_ring[i]);
+            if (x < kFastFraction * period) ++fast;
+            if (x > kSlowFraction * period) ++slow;
+        }
+        const std::string of = " of the last " + std::to_string(watch_count);
+        if (cfg.strategy == Strategy::Auto) {
+            if (fast >= kWatchTrip)
+                leave_vsync("swaps return every " + ms(static_cast<double>(median_of_last(watch_count))) +
+                            " (" + std::to_string(fast) + of + " under half the vsync period)");
+            else if (slow >= kWatchTrip)
+                leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of + " frames");
+            return;
+        }
+        // Explicit vsync stays (the user asked for it) but says what it sees,
+        // with hysteresis: it turns fine again only when nearly all are.
+        Health now = health;
+        if (fast >= kWatchTrip) now = Health::Fast;
+        else if (slow >= kWatchTrip) now = Health::Slow;
+        else if (fast <= kWatchClear && slow <= kWatchClear) now = Health::Fine;
+        if (now == health) return;
+        health = now;
+        const std::string head = "vsync: swap interval " + std::to_string(vsync_interval) + ", ";
+        if (now == Health::Fast)
+            record(head + "but swaps return every " + ms(static_cast<double>(median_of_last(watch_count))) +
+                   " (not blocking)");
+        else if (now == Health::Slow)
+            record(head + "but missed refreshes in " + std::to_string(slow) + of + " frames");
+        else
+            record(head + "presents every " + ms(static_cast<double>(median_of_last(watch_count))));
+    }
+
+    int64_t median_of_last(int count) const {
+        std::array<int64_t, kWatchWindow> last{};
+        for (int i = 0; i < count; ++i) last[i] = watch_ring[(watch_next + kWatchWindow - 1 - i) % kWatchWindow];
+        std::nth_element(last.begin(), last.begin() + count / 2, last.begin() + count);
+        return last[count / 2];
+    }
+
+    // Auto gives up on vsync for now: timer, and a retry after the backoff.
+    void leave_vsync(const std::string& why) {
+        set_interval(0);
+        probing = false;
+        const int64_t now = waiter.clock().now_ns();
+        next_probe_ns = now + backoff_ns;
+        std::string reason = "auto -> timer: " + why + "; retry in " + seconds(backoff_ns);
+        if (waiter_strategy == Strategy::Timer && waiter.state().timer_fell_back)
+            reason += " (no high-resolution timer: robust_sleep)";
+        backoff_ns = std::min(backoff_ns * 2, kMaxBackoffNs);
+        record(reason);
+    }
+
+    // Before each wait: a changed refresh rate, or auto's retry time.
+    void check_host(int64_t t) {
+        if (!wants_host()) return;
+        if (t >= next_refresh_poll_ns) {
+            next_refresh_poll_ns = t + kRefreshPollNs;
+            const double now_hz = cfg.host->refresh_rate_hz();
+            if (now_hz != refresh_hz) {
+                const std::string why = "refresh " + hz_text(refresh_hz) + " -> " + hz_text(now_hz);
+                refresh_hz = now_hz;
+                backoff_ns = kFirstBackoffNs;
+                choose(why);
+                return;
+            }
+        }
+        if (next_probe_ns >= 0 && t >= next_probe_ns) choose("retry");
+    }
+
+    // ---- the grid ------------------------------------------------------------
 
     // The deadline for a wait called at t, with missed grid points and resync.
-    struct Decision {
+    struct Step {
         int64_t deadline_ns;
         int32_t missed;
         bool resynced;
     };
 
-    Decision decide(int64_t t) {
+    Step decide(int64_t t) {
         const int64_t period = grid.period_ns();
         // sleep and vsync follow the wakes (relative: their error accumulates,
         // which is sleep's point; vsync's pacing is the display's); the rest
@@ -120,42 +341,97 @@ struct Pacer::Impl {
     static int64_t ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
     static int32_t clamp_count(int64_t n) { return static_cast<int32_t>(std::min<int64_t>(n, INT32_MAX)); }
 
+    // ---- the engine's clock ----------------------------------------------------
+
+    int64_t dt_for(const Frame& frame, bool vsync) const {
+        int64_t dt = 0;
+        if (frame.index == 0) {
+            dt = grid.period_ns();
+        } else if (vsync) {
+            // Snap to whole refresh periods: the display shows frames only on them.
+            const double unit = refresh_hz > 0 ? 1e9 / refresh_hz : 1e9 / cfg.target_hz;
+            const double periods = std::max(1.0, std::round(static_cast<double>(frame.interval_ns) / unit));
+            dt = static_cast<int64_t>(std::llround(periods * unit));
+        } else if (frame.resynced || waiter_strategy == Strategy::Sleep) {
+            dt = frame.interval_ns;
+        } else {
+            dt = frame.deadline_ns - last_deadline_ns;
+        }
+        return std::clamp<int64_t>(dt, 0, cfg.max_dt_ns);
+    }
+
+    int64_t predict_present(const Frame& frame, bool vsync) const {
+        if (vsync) {
+            const int64_t period = std::llround(vsync_period_ns());
+            // After this frame's swap, one vsync period: the swap that shows
+            // it waits for the refresh after the one the last present took.
+            if (frame.present_ns >= 0)
+                return frame.present_ns + (cfg.wait_point == WaitPoint::BeforePresent ? 2 : 1) * period;
+            return frame.wake_ns + period;
+        }
+        if (cfg.wait_point == WaitPoint::BeforePresent) {
+            // The swap right after this wake shows the previous frame; the one
+            // being built goes out after the next wait.
+            const bool relative = waiter_strategy == Strategy::Sleep;
+            return relative || frame.resynced ? frame.wake_ns + grid.period_ns() : grid.next();
+        }
+        return frame.wake_ns + build_ns;
+    }
+
     Frame wait() {
         Clock& clock = waiter.clock();
         const int64_t t = clock.now_ns();
         const int64_t cpu_before = clock.thread_cpu_ns();
+        if (index > 0) check_host(t);
 
         Frame frame{};
         frame.index = index;
         frame.present_ns = present_ns;
         present_ns = -1;
+        // FrameStart: the last frame's wake-to-present is the next one's estimate.
+        if (frame.present_ns >= 0 && index > 0 && frame.present_ns >= last_wake_ns)
+            build_ns = frame.present_ns - last_wake_ns;
 
-        Decision decision{t, 0, true};
+        Step step{t, 0, true};
         if (index == 0) {
             grid.anchor(t, cfg.target_hz);   // the first frame anchors the grid at now
         } else {
-            decision = decide(t);
+            step = decide(t);
         }
 
+        const bool vsync = vsync_interval != 0;
         WaitResult waited{t, 0, 0};
-        if (vsync_interval == 0 && !decision.resynced) waited = waiter.wait_until(decision.deadline_ns);
+        if (!vsync && !step.resynced) waited = waiter.wait_until(step.deadline_ns);
 
         const int64_t cpu_after = clock.thread_cpu_ns();
-        frame.deadline_ns = decision.deadline_ns;
+        frame.deadline_ns = step.deadline_ns;
         frame.wake_ns = waited.wake_ns;
-        frame.lateness_ns = waited.wake_ns - decision.deadline_ns;
+        frame.lateness_ns = waited.wake_ns - step.deadline_ns;
         frame.interval_ns = index == 0 ? 0 : waited.wake_ns - last_wake_ns;
         frame.period_ns = grid.period_ns();
         frame.work_ns = index == 0 ? 0 : t - last_wake_ns;
         frame.slept_ns = waited.slept_ns;
         frame.spun_ns = waited.spun_ns;
         frame.wait_cpu_ns = cpu_before >= 0 && cpu_after >= 0 ? cpu_after - cpu_before : -1;
-        frame.missed = decision.missed;
-        frame.resynced = decision.resynced;
+        frame.missed = step.missed;
+        frame.resynced = step.resynced;
         frame.strategy = strategy_in_force();
+        frame.dt_ns = dt_for(frame, vsync);
+        frame.predicted_present_ns = predict_present(frame, vsync);
+        frame.contended = !vsync && waiter.state().contended;
+
+        // Vsync's evidence: present intervals where the host marks them, else
+        // the wakes (the swap blocks right next to the wait either way).
+        if (vsync && index > 0 && !step.resynced) {
+            const bool presents = frame.present_ns >= 0 && last_present_ns >= 0;
+            watch(presents ? frame.present_ns - last_present_ns : frame.interval_ns);
+        }
+        frame.decision_seq = decision.seq;
 
         stats.add(frame);
         last_wake_ns = waited.wake_ns;
+        last_deadline_ns = step.deadline_ns;
+        if (frame.present_ns >= 0) last_present_ns = frame.present_ns;
         ++index;
         return frame;
     }
@@ -169,7 +445,21 @@ struct Pacer::Impl {
     int vsync_interval = 0;   // the swap interval the host accepted; 0: not pacing by vsync
     int64_t index = 0;
     int64_t last_wake_ns = 0;
-    int64_t present_ns = -1;
+    int64_t last_deadline_ns = 0;
+    int64_t present_ns = -1;        // marked since the last wait
+    int64_t last_present_ns = -1;   // the last one a wait saw
+    int64_t build_ns = 0;           // last wake-to-present time (FrameStart's prediction)
+
+    // vsync and auto
+    Decision decision{};
+    double refresh_hz = 0;
+    int64_t next_refresh_poll_ns = 0;
+    int64_t next_probe_ns = -1;     // auto: when to try vsync again (-1: only on a change)
+    int64_t backoff_ns = kFirstBackoffNs;
+    bool probing = false;
+    Health health = Health::Fine;   // explicit vsync: what the last reason said
+    std::array<int64_t, kWatchWindow> watch_ring{};
+    int watch_count = 0, watch_next = 0, skip_samples = 0;
 };
 
 Pacer::Pacer(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
@@ -187,21 +477,28 @@ void Pacer::set_target_hz(double hz) {
     std::string problem = validate(changed);
     if (problem.empty() && !(hz > 0)) problem = "target_hz: " + std::to_string(hz) + " is out of range (0, 10000]";
     if (!problem.empty()) throw std::invalid_argument(problem);
+    const bool changed_hz = hz != impl_->cfg.target_hz;
     impl_->cfg.target_hz = hz;
     // The grid continues from the last deadline with the new period.
     if (impl_->index > 0) impl_->grid.anchor(impl_->grid.current(), hz);
     else impl_->grid.anchor(0, hz);
-    impl_->update_vsync();
+    if (changed_hz) impl_->backoff_ns = kFirstBackoffNs;
+    impl_->choose("");
 }
 
 void Pacer::set_strategy(Strategy strategy) {
     impl_->cfg.strategy = detail::resolve_strategy(strategy);
-    impl_->update_vsync();
+    impl_->backoff_ns = kFirstBackoffNs;
+    impl_->choose("");
 }
 
 void Pacer::set_miss_policy(MissPolicy policy) {
     impl_->cfg.miss_policy = detail::resolve_miss_policy(policy);
     impl_->miss_policy = impl_->cfg.miss_policy;
+}
+
+void Pacer::set_wait_point(WaitPoint point) {
+    impl_->cfg.wait_point = point == WaitPoint::Default ? WaitPoint::BeforePresent : point;
 }
 
 const Config& Pacer::config() const { return impl_->cfg; }
@@ -215,5 +512,7 @@ WaiterState Pacer::waiter_state() const {
 }
 
 Clock& Pacer::clock() { return impl_->waiter.clock(); }
+
+const Decision& Pacer::decision() const { return impl_->decision; }
 
 }  // namespace pacer

@@ -111,8 +111,36 @@ struct Waiter::Impl {
         result.wake_ns = spin_until(deadline_ns, result);
     }
 
+    // Contention, from the run-queue wait since the previous timer wait (a
+    // whole frame: the engine's work and this wait's sleep). One frame at or
+    // over contention_wait_ns makes the thread contended; it stays so until
+    // kCalmFrames frames in a row are under, so the margin does not flap.
+    void update_contention(int64_t runqueue_now_ns) {
+        if (runqueue_now_ns < 0 || last_runqueue_ns < 0 || runqueue_now_ns < last_runqueue_ns) {
+            runqueue_wait_ns = -1;
+        } else {
+            runqueue_wait_ns = runqueue_now_ns - last_runqueue_ns;
+            if (runqueue_wait_ns >= cfg.contention_wait_ns) {
+                contended = true;
+                calm_frames = 0;
+            } else if (contended && ++calm_frames >= kCalmFrames) {
+                contended = false;
+            }
+        }
+        last_runqueue_ns = runqueue_now_ns;
+    }
+
+    // The margin a wait uses: the tracked one, never over the spin cap, and
+    // while contended never over the contended cap (a spinner is preempted
+    // for a whole slice; a woken sleeper gets the CPU back quickly).
+    int64_t margin_in_force() const {
+        int64_t margin = std::min(margin_ns, cfg.timer_max_spin_ns);
+        if (contended) margin = std::min(margin, cfg.timer_contended_margin_ns);
+        return margin;
+    }
+
     // timer: an absolute high-resolution wait to deadline - margin, then spin.
-    // The margin follows a quantile of recent wake lateness, both ways.
+    // The margin follows a quantile of the timer's own recent lateness, both ways.
     void wait_timer(int64_t deadline_ns, WaitResult& result) {
         if (!sleeper->has_high_res_timer()) {
             timer_fell_back = true;
@@ -120,13 +148,22 @@ struct Waiter::Impl {
             return;
         }
         timer_fell_back = false;
+        const int64_t runqueue_before = clock->thread_runqueue_wait_ns();
+        update_contention(runqueue_before);
         const int64_t start = clock->now_ns();
-        if (deadline_ns - start > margin_ns) {
-            const int64_t target = deadline_ns - margin_ns;
+        const int64_t margin = margin_in_force();
+        if (deadline_ns - start > margin) {
+            const int64_t target = deadline_ns - margin;
             if (sleeper->sleep_until_ns(target)) {
                 const int64_t woke = clock->now_ns();
                 result.slept_ns += woke - start;
-                record_lateness(woke - target);
+                // The timer's own lateness: what the thread then spent waiting
+                // for a CPU is contention, which no margin wins back.
+                int64_t lateness = woke - target;
+                const int64_t runqueue_after = clock->thread_runqueue_wait_ns();
+                if (runqueue_before >= 0 && runqueue_after >= runqueue_before)
+                    lateness = std::max<int64_t>(lateness - (runqueue_after - runqueue_before), 0);
+                record_lateness(lateness);
             } else {
                 // The sleeper lost its timer since we asked: wait as the fallback does.
                 timer_fell_back = true;
@@ -172,6 +209,7 @@ struct Waiter::Impl {
     }
 
     static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
+    static constexpr int kCalmFrames = 32;   // frames under the threshold that end contention
 
     std::unique_ptr<OsClock> own_clock;
     std::unique_ptr<OsSleeper> own_sleeper;
@@ -190,6 +228,12 @@ struct Waiter::Impl {
     std::vector<int64_t> window;   // ring of the last timer_margin_window latenesses
     std::vector<int64_t> sorted;   // the same samples, ascending
     std::size_t window_next = 0, window_count = 0;
+
+    // contention (run-queue wait, where the clock knows it)
+    int64_t last_runqueue_ns = -1;
+    int64_t runqueue_wait_ns = -1;   // over the last frame
+    bool contended = false;
+    int calm_frames = 0;
 };
 
 Waiter::Waiter(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
@@ -208,7 +252,9 @@ WaiterState Waiter::state() const {
     state.mean_ns = impl_->mean_ns;
     state.sigma_ns = impl_->sigma_ns;
     state.samples = impl_->count - 1;   // the article's count includes the initial guess
-    state.timer_margin_ns = impl_->margin_ns;
+    state.timer_margin_ns = impl_->margin_in_force();
+    state.contended = impl_->contended;
+    state.runqueue_wait_ns = impl_->runqueue_wait_ns;
     return state;
 }
 

@@ -23,6 +23,8 @@ public:
     int64_t now_ns() override { return now_; }
     // -1 when told to act as a platform without thread CPU time.
     int64_t thread_cpu_ns() override { return cpu_known ? cpu_ : -1; }
+    // -1 (unknown) until a test sets runqueue_ns to a count.
+    int64_t thread_runqueue_wait_ns() override { return runqueue_ns; }
 
     // Wall time passes while the thread does not run (sleeping, preempted).
     void advance(int64_t duration_ns) { now_ += duration_ns; }
@@ -31,10 +33,16 @@ public:
         now_ += duration_ns;
         cpu_ += duration_ns;
     }
+    // Wall time passes while the thread waits runnable for a CPU (contention).
+    void advance_runnable(int64_t duration_ns) {
+        now_ += duration_ns;
+        if (runqueue_ns >= 0) runqueue_ns += duration_ns;
+    }
     void set(int64_t now_ns) { now_ = now_ns; }
     int64_t cpu_ns() const { return cpu_; }
 
     bool cpu_known = true;
+    int64_t runqueue_ns = -1;   // the run-queue wait so far; -1: unknown
 
 private:
     int64_t now_;
@@ -52,12 +60,15 @@ public:
     }
     bool has_high_res_timer() const override { return high_res_timer; }
     // sleep_until_ns: to max(now, deadline) + the next scripted lateness
-    // (else timer_lateness_ns). Refuses, without waiting, when high_res_timer is off.
+    // (else timer_lateness_ns), then the next scripted run-queue wait (else 0).
+    // Refuses, without waiting, when high_res_timer is off.
     bool sleep_until_ns(int64_t deadline_ns) override {
         if (!high_res_timer) return false;
         until_requests.push_back(deadline_ns);
         int64_t wake = std::max(clock_.now_ns(), deadline_ns) + next_(timer_latenesses, timer_lateness_ns);
         clock_.set(wake);
+        // Then, under contention, the woken thread waits for a CPU.
+        clock_.advance_runnable(next_(timer_runqueue_waits, 0));
         return true;
     }
     // One spin turn: pause_ns of busy time.
@@ -75,6 +86,7 @@ public:
     int64_t timer_lateness_ns = 0;    // default lateness of sleep_until_ns
     std::deque<int64_t> sleep_overshoots;   // scripted, consumed first
     std::deque<int64_t> timer_latenesses;   // scripted, consumed first
+    std::deque<int64_t> timer_runqueue_waits;   // scripted run-queue wait after a timer wake (else 0)
 
     // Observations.
     std::vector<int64_t> sleep_requests;   // every sleep_ns duration asked

@@ -51,6 +51,17 @@ TEST(ConfigNames, MissPoliciesRoundTrip) {
     EXPECT_STREQ(miss_policy_name(static_cast<MissPolicy>(7)), "unknown");
 }
 
+TEST(ConfigNames, WaitPointsRoundTrip) {
+    WaitPoint out = WaitPoint::Default;
+    ASSERT_TRUE(parse_wait_point("frame_start", &out));
+    EXPECT_EQ(out, WaitPoint::FrameStart);
+    ASSERT_TRUE(parse_wait_point("before_present", &out));
+    EXPECT_EQ(out, WaitPoint::BeforePresent);
+    EXPECT_FALSE(parse_wait_point("start", &out));
+    EXPECT_EQ(out, WaitPoint::BeforePresent);
+    EXPECT_STREQ(wait_point_name(WaitPoint::Default), "before_present");
+}
+
 TEST(ConfigResolve, EveryDefault) {
     testing::FakeClock clock;
     testing::FakeSleeper sleeper(clock);   // states no period: 1 ms is assumed
@@ -68,9 +79,14 @@ TEST(ConfigResolve, EveryDefault) {
     EXPECT_EQ(r.timer_margin_ns, 200'000);
     EXPECT_EQ(r.timer_min_margin_ns, 10'000);
     EXPECT_EQ(r.timer_max_margin_ns, 2'000'000);
-    EXPECT_EQ(r.timer_margin_quantile, 0.99);
+    EXPECT_EQ(r.timer_margin_quantile, 0.95);
     EXPECT_EQ(r.timer_margin_pad_ns, 5'000);
     EXPECT_EQ(r.timer_margin_window, 128);
+    EXPECT_EQ(r.timer_max_spin_ns, 500'000);
+    EXPECT_EQ(r.contention_wait_ns, 500'000);
+    EXPECT_EQ(r.timer_contended_margin_ns, 50'000);
+    EXPECT_EQ(r.max_dt_ns, 100'000'000);
+    EXPECT_EQ(r.wait_point, WaitPoint::BeforePresent);
     EXPECT_EQ(r.off_tolerance_ns, 500'000);
     EXPECT_EQ(r.history_frames, 1024);
     EXPECT_EQ(r.clock, nullptr);
@@ -176,6 +192,15 @@ TEST(ConfigValidate, EachErrorNamesItsField) {
               "timer_margin_pad_ns: -5 must not be negative");
     EXPECT_EQ(error_with([](Config& c) { c.timer_margin_window = 0; }),
               "timer_margin_window: 0 must be at least 1");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_max_spin_ns = -1; }),
+              "timer_max_spin_ns: -1 must not be negative");
+    EXPECT_EQ(error_with([](Config& c) { c.contention_wait_ns = -1; }),
+              "contention_wait_ns: -1 must be positive");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_contended_margin_ns = -1; }),
+              "timer_contended_margin_ns: -1 must not be negative");
+    EXPECT_EQ(error_with([](Config& c) { c.max_dt_ns = -1; }), "max_dt_ns: -1 must be positive");
+    EXPECT_EQ(error_with([](Config& c) { c.wait_point = static_cast<WaitPoint>(7); }),
+              "wait_point: 7 is not a WaitPoint");
     EXPECT_EQ(error_with([](Config& c) { c.off_tolerance_ns = -1; }),
               "off_tolerance_ns: -1 must not be negative");
     EXPECT_EQ(error_with([](Config& c) { c.history_frames = 1; }),

@@ -304,7 +304,19 @@ TEST(WaiterTimer, MarginIsClampedToMinAndMax) {
     rig.wait_with_lateness(0);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 10 * kUs);   // 0 + 5 us pad, raised to the minimum
     rig.wait_with_lateness(5 * kMs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kMs);    // capped at the maximum
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 500 * kUs);  // capped by timer_max_spin_ns
+}
+
+TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.timer_margin_window = 1;
+    c.timer_max_spin_ns = 3 * kMs;
+    Waiter waiter(c);
+    sleeper.timer_latenesses.push_back(5 * kMs);
+    waiter.wait_until(clock.now_ns() + 10 * kMs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 2 * kMs);   // timer_max_margin_ns
 }
 
 TEST(WaiterTimer, QuantileIgnoresRareOutliersInALargeWindow) {

@@ -12,10 +12,10 @@
 //   pacer::Pacer pacer(config);
 //   while (running) {
 //       pacer::Frame frame = pacer.wait();    // sleep to the next deadline
-//       simulate(frame.interval_ns * 1e-9);
+//       simulate(frame.dt_ns * 1e-9);         // the steady dt, not the measured interval
 //       render();
 //       swap_buffers();
-//       pacer.mark_present();                 // optional: when the swap returned
+//       pacer.mark_present();                 // optional (vsync/auto need it): the swap returned
 //   }
 //   pacer::Summary s = pacer.stats().summarize();   // mean, sigma, p99, % off ...
 //
@@ -76,7 +76,22 @@ enum class Strategy : int {
     // "vsync": the swap blocks; the pacer sets the swap interval through the
     // Host and does not sleep. Without a Host it behaves as Timer.
     Vsync,
-    // "auto": chooses vsync or timer from what the Host reports.
+    // "auto": chooses vsync or timer from what the Host reports, proves the
+    // choice, and keeps checking it:
+    //   - vsync only when the target is refresh / n for a whole n (within
+    //     0.5 %) and the host accepts swap interval n; then it PROBES: the
+    //     pacer does not wait for 8 frames and measures the present intervals
+    //     (mark_present, else the wake intervals). Their median within 25 % of
+    //     n / refresh confirms vsync; anything else means timer.
+    //   - while on vsync: 8 of the last 32 intervals under half the vsync
+    //     period (swaps not blocking) or over 1.5 times it (missed refreshes)
+    //     switch to timer. Occasional misses stay under that and do not flap.
+    //   - after a failed probe or a switch away it probes again after 2 s,
+    //     then 4, 8 ... up to 64 s; at once when the refresh rate or the
+    //     target changes. A refused swap interval or a target that does not
+    //     fit is retried only on such a change.
+    //   - the refresh rate is read from the Host at most once a second.
+    // Every change is a Decision (Pacer::decision) with a one-line reason.
     Auto,
 };
 
@@ -102,6 +117,24 @@ enum class MissPolicy : int {
 const char* miss_policy_name(MissPolicy policy);   // "skip", "catch_up"
 bool parse_miss_policy(std::string_view name, MissPolicy* out);
 
+// Where in its frame the engine calls wait(). The pacer's timing is the same
+// either way; what changes is which frame the wait's deadline belongs to, and
+// so predicted_present_ns.
+enum class WaitPoint : int {
+    Default = 0,     // resolves to BeforePresent
+    // render -> wait -> swap: the swap follows the wake at once, so presents
+    // are as steady as the wakes (the steadiest). The frame built after the
+    // wait is shown at the NEXT deadline: input is a frame older on screen.
+    BeforePresent,
+    // wait -> input -> simulate -> render -> swap: input is read just after
+    // the wake and shown after one frame's work (the lowest latency), but
+    // that work's jitter lands on the presents.
+    FrameStart,
+};
+
+const char* wait_point_name(WaitPoint point);   // "before_present", "frame_start"
+bool parse_wait_point(std::string_view name, WaitPoint* out);
+
 // ---------------------------------------------------------------------------
 // Injection points: time, sleeping, the host's display
 // ---------------------------------------------------------------------------
@@ -113,6 +146,10 @@ public:
     virtual int64_t now_ns() = 0;
     // CPU time consumed by the calling thread, or -1 where unknown.
     virtual int64_t thread_cpu_ns() = 0;
+    // Total time the calling thread has waited runnable for a CPU (Linux:
+    // /proc/thread-self/schedstat), or -1 where unknown (the default). The
+    // timer strategy uses it to tell contention from a late timer.
+    virtual int64_t thread_runqueue_wait_ns() { return -1; }
 };
 
 // The OS's ways of not running. Strategies only wait through this interface.
@@ -140,6 +177,7 @@ class OsClock final : public Clock {
 public:
     int64_t now_ns() override;
     int64_t thread_cpu_ns() override;
+    int64_t thread_runqueue_wait_ns() override;   // Linux; -1 elsewhere
 };
 
 // The OS's sleeps. Owns per-object OS state (Windows: a high-resolution
@@ -216,7 +254,11 @@ public:
     // Returns whether the window system accepted it.
     virtual bool set_swap_interval(int interval) = 0;
     // The display's refresh rate in Hz, or 0 when unknown (Xvfb reads 0).
+    // vsync and auto read it at most once a second, so a change (the window
+    // moved to another display) is noticed within a second.
     virtual double refresh_rate_hz() = 0;
+    // The third input, the time each swap returned, comes through
+    // Pacer::mark_present: call it right after the swap.
 };
 
 // ---------------------------------------------------------------------------
@@ -246,10 +288,34 @@ struct Config {
     int64_t timer_margin_ns;             // default: 200 us. Starting margin before the deadline.
     int64_t timer_min_margin_ns;         // default: 10 us
     int64_t timer_max_margin_ns;         // default: 2 ms
-    double timer_margin_quantile;        // default: 0.99. The margin tracks this quantile
+    double timer_margin_quantile;        // default: 0.95. The margin tracks this quantile
                                          // of recent wake lateness (plus timer_margin_pad_ns).
+                                         // Measured here (2-core VM, loaded): the timer's own
+                                         // lateness is p50 44 / p95 71 us at 1 ns slack, but its
+                                         // p99 is 1.5 ms of rare outliers; p99 tracking spent
+                                         // 410 us of spin a frame to be late 1.8 % of the time,
+                                         // p95 83 us for 2.0 %.
     int64_t timer_margin_pad_ns;         // default: 5 us
     int32_t timer_margin_window;         // default: 128 wakes in the quantile's window.
+                                         // The lateness counted is the timer's own: the
+                                         // wake's lateness minus the time the thread then
+                                         // waited for a CPU (run-queue wait, where known),
+                                         // since spinning earlier cannot win that back.
+    int64_t timer_max_spin_ns;           // default: 500 us. The most the spin tail may take in
+                                         // one frame: the margin never exceeds it (nor
+                                         // timer_max_margin_ns). 3 % of a core at 60 Hz.
+    // Contention (Linux: run-queue wait from the clock). A contended thread
+    // that spins is preempted for a whole scheduler slice, while a woken
+    // sleeper gets the CPU back quickly, so a contended timer spins less.
+    int64_t contention_wait_ns;          // default: 500 us. Run-queue wait in one frame at or
+                                         // above which the thread counts as contended; it stays
+                                         // so until 32 frames in a row are below.
+    int64_t timer_contended_margin_ns;   // default: 50 us. The margin's cap while contended.
+
+    // the engine's clock (Frame::dt_ns, Frame::predicted_present_ns)
+    int64_t max_dt_ns;                   // default: 100 ms. dt after a stall is clamped to it,
+                                         // so a debugger break does not teleport the world.
+    WaitPoint wait_point;                // default: WaitPoint::BeforePresent
 
     // statistics
     int64_t off_tolerance_ns;            // default: 500 us. An interval off by more is "off".
@@ -289,6 +355,8 @@ struct WaiterState {
     int64_t samples;
     // timer
     int64_t timer_margin_ns;
+    bool contended;             // the thread counts as contended (Config::contention_wait_ns)
+    int64_t runqueue_wait_ns;   // run-queue wait over the last frame (-1 unknown)
 };
 
 class Waiter {
@@ -331,6 +399,27 @@ struct Frame {
     int32_t missed;        // grid points skipped because the frame was late
     bool resynced;         // the grid was re-anchored at this frame (stall, first frame)
     Strategy strategy;     // the strategy that waited (resolved)
+    // The engine's clock. dt_ns is what to advance the simulation by:
+    //   - the grid step (deadline - previous deadline: the period, or the
+    //     skipped periods after a miss) for the absolute strategies, so wake
+    //     jitter never reaches the animation;
+    //   - on vsync, the wake interval snapped to whole refresh periods (to
+    //     whole target periods while the refresh is unknown), so present noise
+    //     never reaches it;
+    //   - the measured interval for sleep (whose frames really are uneven) and
+    //     after a resync (a stall);
+    //   - the target period on the first frame;
+    // always clamped to Config::max_dt_ns.
+    int64_t dt_ns;
+    // When the frame built after this wait should reach the screen:
+    //   - BeforePresent: the next deadline (this wake's swap shows the
+    //     previous frame);
+    //   - FrameStart: this deadline plus the last measured wake-to-present
+    //     time (mark_present; 0 until it is used);
+    //   - vsync: the last present (else this wake) plus the vsync period.
+    int64_t predicted_present_ns;
+    int32_t decision_seq;  // Pacer::decision().seq in force: changes mark decisions in traces
+    bool contended;        // the timer counted the thread as contended on this wait
 };
 
 struct Percentiles {
@@ -401,6 +490,19 @@ Percentiles percentiles(std::vector<double> sample);
 // The pacer
 // ---------------------------------------------------------------------------
 
+// Why the pacer paces the way it does. A new Decision (seq + 1) is made
+// whenever the strategy in force, the swap interval or the reason changes.
+struct Decision {
+    int32_t seq;            // 1 for the first decision, + 1 at each change
+    int64_t at_ns;          // clock time it was made
+    Strategy requested;     // what the config asks for (Auto stays Auto)
+    Strategy in_force;      // what paces now: Vsync, or the strategy that waits
+    int32_t swap_interval;  // the swap interval the host accepted (0: not pacing by vsync)
+    bool probing;           // auto: vsync is on trial, presents being measured
+    std::string reason;     // one line, e.g. "auto -> timer: vsync requested, swaps
+                            // return every 2.1 ms"
+};
+
 class Pacer {
 public:
     explicit Pacer(const Config& config = {});   // invalid configs throw std::invalid_argument
@@ -420,12 +522,16 @@ public:
     void set_target_hz(double hz);          // throws std::invalid_argument when out of range
     void set_strategy(Strategy strategy);
     void set_miss_policy(MissPolicy policy);
+    void set_wait_point(WaitPoint point);
 
     const Config& config() const;     // resolved
     const Stats& stats() const;
     void reset_stats();
     WaiterState waiter_state() const;
     Clock& clock();
+    // The decision in force and its reason (auto's choice, vsync that does
+    // not block, a refused swap interval, the timer's fallback ...).
+    const Decision& decision() const;
 
 private:
     struct Impl;
@@ -441,18 +547,43 @@ public:
     struct Request {
         int64_t timer_slack_ns;    // Linux prctl(PR_SET_TIMERSLACK), per thread. 0: leave.
         int64_t timer_period_ns;   // Windows timeBeginPeriod, system-wide. 0: leave.
+        // (The fields below carry "= 0" so that a braced list of the two
+        // above still initialises every field, without a warning.)
+        // Linux >= 6.12 (EEVDF): the thread's scheduler slice, sched_setattr's
+        // sched_runtime, unprivileged. A shorter slice lets the thread's wakes
+        // preempt busy threads sooner. 0: leave. Valid: [100 us, 100 ms].
+        int64_t sched_slice_ns = 0;
+        // Linux: SCHED_FIFO at this priority, 1 to 99 (needs CAP_SYS_NICE or
+        // RLIMIT_RTPRIO: EPERM is reported, not thrown). 0: leave.
+        int32_t fifo_priority = 0;
+        // Linux: the thread's nice value, -20 (most favoured) to 19; below the
+        // current one needs CAP_SYS_NICE or RLIMIT_NICE. 0: leave.
+        int32_t nice = 0;
     };
     struct Report {
         bool timer_slack_supported;
         int64_t timer_slack_ns;    // in force after the request (-1 unknown)
         bool timer_period_supported;
         int64_t timer_period_ns;   // in force after the request (-1 unknown)
+        // Read back with sched_getattr after the request (Linux; else unsupported, -1).
+        bool sched_supported;
+        int64_t sched_slice_ns;    // the slice in force (-1 unknown)
+        int32_t fifo_priority;     // SCHED_FIFO priority in force; 0 not FIFO (-1 unknown)
+        int32_t nice;              // nice value in force (meaningful when not FIFO)
+        // One "; "-separated note per control that was asked for and not
+        // granted, e.g. "fifo_priority 10: refused: EPERM". Empty: all granted.
+        std::string refused;
     };
     // Applies the request on the calling thread and reads the settings back.
     // A control the OS lacks is reported unsupported (Linux has no timer
-    // period; Windows and macOS have no timer slack). Throws
-    // std::invalid_argument for a negative request. Destroy it on the same
-    // thread: the slack restored is that thread's.
+    // period; Windows and macOS have no timer slack, slice, FIFO or nice).
+    // Throws std::invalid_argument for a request out of range (negative,
+    // slice outside [100 us, 100 ms], priority outside [0, 99], nice outside
+    // [-20, 19]). The destructor restores every setting it changed, the
+    // scheduling ones as one sched_setattr of what was read before. Destroy
+    // it on the same thread: what it restores is that thread's. A default
+    // slice comes back as an explicit slice of the same length; a nice value
+    // raised without privilege cannot be lowered back and stays.
     explicit ThreadTiming(const Request& request);
     ~ThreadTiming();
     ThreadTiming(const ThreadTiming&) = delete;
@@ -460,9 +591,17 @@ public:
     const Report& report() const { return report_; }
 
 private:
+    struct SchedSaved {
+        bool valid = false;   // the settings were read and something was changed
+        bool fifo = false;
+        int32_t policy = 0, priority = 0, nice = 0;   // policy: the OS's own value
+        int64_t slice_ns = 0;
+    };
+    void apply_sched(const Request& request);
     Request request_;
     Report report_{};
     int64_t previous_slack_ns_ = -1;
+    SchedSaved previous_sched_;
 };
 
 }  // namespace pacer
