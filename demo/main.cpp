@@ -19,27 +19,28 @@ namespace {
 struct SettingFlag {
     const char* flag;
     const char* key;
+    const char* value;   // the value's name in --help
     const char* help;
 };
 
 constexpr SettingFlag kSettingFlags[] = {
-    {"--strategy", "strategy", "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto (default timer)"},
-    {"--hz", "hz", "target rate in Hz, (0, 10000] (default 60)"},
-    {"--vsync", "vsync", "off, on, adaptive: the swap interval asked of the window system (default off)"},
-    {"--miss-policy", "miss_policy", "skip, catch_up (default skip)"},
-    {"--precise-k", "precise_k", "precise_sleep: estimate = mean + k*sigma (default 1)"},
-    {"--robust-tolerance-us", "robust_tolerance_us", "robust_sleep's tolerance (default 20)"},
-    {"--timer-margin-us", "timer_margin_us", "timer's starting margin (default 200)"},
-    {"--sched-period-ms", "sched_period_ms", "0: the OS's scheduler; 1..16: the simulated scheduler's period"},
-    {"--preempt-prob", "preempt_prob", "simulated preemption probability, [0, 1)"},
-    {"--timer-slack-ns", "timer_slack_ns", "Linux timer slack for the pacing thread; 0 leaves the OS's"},
-    {"--work-ms", "work_ms", "in-frame CPU work per frame"},
-    {"--jitter-ms", "jitter_ms", "uniform +- jitter on the work"},
-    {"--spike-ms", "spike_ms", "extra work on spike frames"},
-    {"--spike-every", "spike_every", "a spike every N frames (0: none)"},
-    {"--bg-threads", "bg_threads", "background load threads: N, cores or 2xcores"},
-    {"--duty", "duty", "busy share of each background thread's period, (0, 1]"},
-    {"--duty-period-ms", "duty_period_ms", "background threads' duty period"},
+    {"--strategy", "strategy", "NAME", "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto (default timer)"},
+    {"--hz", "hz", "HZ", "target rate, (0, 10000] (default 60)"},
+    {"--vsync", "vsync", "MODE", "off, on, adaptive: the swap interval asked of the window system (default off)"},
+    {"--miss-policy", "miss_policy", "POLICY", "skip, catch_up (default skip)"},
+    {"--precise-k", "precise_k", "K", "precise_sleep: estimate = mean + k*sigma, (0, 10] (default 1)"},
+    {"--robust-tolerance-us", "robust_tolerance_us", "US", "robust_sleep's tolerance (default 20)"},
+    {"--timer-margin-us", "timer_margin_us", "US", "timer's starting margin (default 200)"},
+    {"--sched-period-ms", "sched_period_ms", "MS", "0: the OS's scheduler (default); 1..16: the simulated scheduler's period"},
+    {"--preempt-prob", "preempt_prob", "P", "simulated scheduler's preemption probability, [0, 1) (default 0)"},
+    {"--timer-slack-ns", "timer_slack_ns", "NS", "Linux timer slack of the pacing thread; 0 leaves the OS's (default)"},
+    {"--work-ms", "work_ms", "MS", "in-frame CPU work per frame (default 0)"},
+    {"--jitter-ms", "jitter_ms", "MS", "uniform +- jitter on the work (default 0)"},
+    {"--spike-ms", "spike_ms", "MS", "extra work on spike frames (default 0)"},
+    {"--spike-every", "spike_every", "N", "a spike every N frames (default 0: none)"},
+    {"--bg-threads", "bg_threads", "N", "background load threads: N, cores or 2xcores (default 0)"},
+    {"--duty", "duty", "D", "busy share of each background thread's period, (0, 1] (default 1)"},
+    {"--duty-period-ms", "duty_period_ms", "MS", "background threads' duty period (default 10)"},
 };
 
 int usage_error(const std::string& message) {
@@ -55,28 +56,39 @@ int main(int argc, char** argv) {
                  "pacer-demo"};
     std::string backend = "sdl2";
     cli.add_option("--backend", backend, "sdl2 or glfw (default sdl2)")
-        ->check(CLI::IsMember({"sdl2", "glfw"}));
-    cli.add_option("--frames", options.frames, "stop after N frames")->check(CLI::Range(int64_t{1}, INT64_MAX));
-    cli.add_option("--seconds", options.seconds, "stop after S seconds")->check(CLI::PositiveNumber);
-    cli.add_option("--width", options.width, "window width (default 1280)")->check(CLI::Range(320, 8192));
-    cli.add_option("--height", options.height, "window height (default 720)")->check(CLI::Range(240, 8192));
+        ->check(CLI::IsMember({"sdl2", "glfw"}))
+        ->type_name("NAME");
+    cli.add_option("--frames", options.frames,
+                   "stop after N frames (default: when the window closes or the scenario ends)")
+        ->check(CLI::Range(int64_t{1}, INT64_MAX))
+        ->type_name("N");
+    cli.add_option("--seconds", options.seconds, "stop after S seconds since the first frame")
+        ->check(CLI::PositiveNumber)
+        ->type_name("S");
+    cli.add_option("--width", options.width, "window width in px (default 1280)")
+        ->check(CLI::Range(320, 8192))
+        ->type_name("PX");
+    cli.add_option("--height", options.height, "window height in px (default 720)")
+        ->check(CLI::Range(240, 8192))
+        ->type_name("PX");
 
     std::vector<std::pair<const SettingFlag*, std::string>> setting_values;
     setting_values.reserve(std::size(kSettingFlags));
     for (const SettingFlag& flag : kSettingFlags) {
         setting_values.emplace_back(&flag, std::string());
-        cli.add_option(flag.flag, setting_values.back().second, flag.help);
+        cli.add_option(flag.flag, setting_values.back().second, flag.help)->type_name(flag.value);
     }
 
     std::string scenario_path;
-    cli.add_option("--scenario", scenario_path, "a scenario file (assets/scenarios/*.txt)");
-    cli.add_option("--trace", options.trace_path, "write the per-frame trace CSV here");
-    cli.add_option("--screenshot", options.screenshot_path, "write a PNG of one frame here");
+    cli.add_option("--scenario", scenario_path, "a scenario file (assets/scenarios/*.txt)")->type_name("FILE");
+    cli.add_option("--trace", options.trace_path, "write the per-frame trace CSV here")->type_name("FILE");
+    cli.add_option("--screenshot", options.screenshot_path, "write a PNG of one frame here")->type_name("FILE");
     auto* screenshot_frame = cli.add_option("--screenshot-frame", options.screenshot_frame,
                                             "the frame to take the screenshot of (default 60)")
-                                 ->check(CLI::NonNegativeNumber);
+                                 ->check(CLI::NonNegativeNumber)
+                                 ->type_name("K");
     cli.add_flag("--summary", options.summary, "print the run's statistics at exit");
-    cli.add_option("--summary-json", options.summary_json_path, "write the run's statistics as JSON here");
+    cli.add_option("--summary-json", options.summary_json_path, "write the run's statistics as JSON here")->type_name("FILE");
     bool no_overlay = false;
     cli.add_flag("--no-overlay", no_overlay, "no ImGui panel: the scene fills the window");
 

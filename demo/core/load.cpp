@@ -154,8 +154,8 @@ void LoadGenerator::set_config(const LoadConfig& config) {
 
 void LoadGenerator::resize_workers_(int32_t count) {
     const std::size_t target = static_cast<std::size_t>(std::max(count, 0));
-    // Ask every surplus thread to stop first, then join them, so they wind
-    // down in parallel rather than one busy slice after another.
+    // Ask every surplus thread to stop first, then join them: they wind down
+    // together instead of one after another.
     for (std::size_t i = target; i < workers_.size(); ++i) workers_[i]->request_stop();
     for (std::size_t i = target; i < workers_.size(); ++i) workers_[i]->thread.join();
     if (workers_.size() > target) workers_.resize(target);

@@ -27,7 +27,7 @@ public:
         SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
         window_ = SDL_CreateWindow(config.title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                    config.width, config.height,
-                                   SDL_WINDOW_OPENGL | SDL_WINDOW_ALLOW_HIGHDPI);
+                                   SDL_WINDOW_OPENGL);
         if (window_ == nullptr) {
             *error = std::string("SDL_CreateWindow: ") + SDL_GetError();
             return false;
