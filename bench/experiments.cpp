@@ -15,7 +15,8 @@ namespace bench {
 const char* const kAccuracyColumns =
     "condition,strategy,hz,frames,wake_mean_us,wake_sd_us,wake_p50_us,wake_p95_us,wake_p99_us,"
     "wake_max_us,interval_sd_us,interval_p99_us,off_pct,cpu_pct,spin_pct,interval_max_us,"
-    "interval_mean_us,missed,fps,timer_margin_us,precise_estimate_us,other_cpu_pct";
+    "interval_mean_us,missed,fps,timer_margin_us,precise_estimate_us,other_cpu_pct,"
+    "runq_wait_us,contended_pct";
 const char* const kSleepColumns =
     "strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,actual_p99_us,"
     "actual_max_us,over_mean_us,cpu_pct,spin_pct";
@@ -51,10 +52,11 @@ std::string ms_text(double ms) {
 }
 
 // What a strategy's adaptive state converged to, for the note column.
-std::string state_note(const pacer::WaiterState& state) {
+std::string state_note(const pacer::WaiterState& state, double contended_pct) {
     std::string note;
     if (state.strategy == pacer::Strategy::Timer) {
-        note = "margin " + fixed(state.timer_margin_ns / 1e3, 1) + " µs";
+        note = "margin " + fixed(state.timer_margin_ns / 1e3, 1) + " µs, contended " +
+               fixed(contended_pct, 0) + " %";
         if (state.timer_fell_back) note += ", fell back to robust_sleep";
     } else if (state.strategy == pacer::Strategy::PreciseSleep) {
         note = "estimate " + fixed(state.estimate_ns / 1e6, 3) + " ms (" +
@@ -89,6 +91,8 @@ struct AccuracyRun {
     pacer::Summary summary;
     pacer::WaiterState state;
     double other_pct;   // other programs' CPU use during the run, % of one core
+    double runq_us;     // the waiting thread's run-queue wait per frame, µs (-1 unknown)
+    double contended_pct;   // % of frames the timer counted as contended
 };
 
 AccuracyRun run_one_accuracy(const Options& options, const std::string& condition,
@@ -123,10 +127,24 @@ AccuracyRun run_one_accuracy(const Options& options, const std::string& conditio
     const double expected_s =
         options.frames * std::max(1.0 / hz, static_cast<double>(work_ns) * 1e-9);
     const CpuTicks before = read_cpu_ticks();
+    const int64_t runq_before_ns = clock.thread_runqueue_wait_ns();
     frame_loop(options.frames, 0.0, 2.0 * expected_s + 0.5);
+    const int64_t runq_after_ns = clock.thread_runqueue_wait_ns();
     const CpuTicks after = read_cpu_ticks();
-    return {condition, strategy, hz, pacer.stats().summarize(), pacer.waiter_state(),
-            other_cpu_pct(before, after)};
+    const pacer::Summary summary = pacer.stats().summarize();
+    const double runq_us =
+        runq_before_ns >= 0 && runq_after_ns >= 0 && summary.frames > 0
+            ? static_cast<double>(runq_after_ns - runq_before_ns) / 1e3 /
+                  static_cast<double>(summary.frames)
+            : -1;
+    std::size_t contended = 0;
+    for (std::size_t i = 0; i < pacer.stats().size(); ++i) contended += pacer.stats().at(i).contended;
+    const double contended_pct =
+        pacer.stats().size() > 0
+            ? 100.0 * static_cast<double>(contended) / static_cast<double>(pacer.stats().size())
+            : 0;
+    return {condition, strategy, hz, summary, pacer.waiter_state(), other_cpu_pct(before, after),
+            runq_us, contended_pct};
 }
 
 void print_accuracy_table(const std::string& condition, double hz,
@@ -135,8 +153,8 @@ void print_accuracy_table(const std::string& condition, double hz,
               << fixed(1e3 / hz, 3) << " ms)\n\n";
     Table table({"strategy", "frames", "wake mean µs", "σ", "p50", "p95", "p99", "max",
                  "interval σ µs", "err p99", "err max", "off >0.5ms %", "missed", "CPU %",
-                 "spin %", "others %", "state"},
-                /*left_columns=*/{0, 16});
+                 "spin %", "runq µs/frame", "others %", "state"},
+                /*left_columns=*/{0, 17});
     for (const AccuracyRun& run : runs) {
         const pacer::Summary& s = run.summary;
         table.add_row({pacer::strategy_name(run.strategy), std::to_string(s.frames),
@@ -146,8 +164,9 @@ void print_accuracy_table(const std::string& condition, double hz,
                        fixed(s.lateness.max, 1), fixed(s.interval.sd, 1),
                        fixed(s.interval_error.p99, 1), fixed(s.interval_error.max, 1),
                        fixed(s.off_pct, 2), std::to_string(s.missed), fixed(s.cpu_pct, 2, true),
-                       fixed(s.spin_pct, 2), fixed(run.other_pct, 0, true),
-                       state_note(run.state)});
+                       fixed(s.spin_pct, 2), fixed(run.runq_us, 1, true),
+                       fixed(run.other_pct, 0, true),
+                       state_note(run.state, run.contended_pct)});
     }
     table.print(std::cout);
 }
@@ -166,7 +185,9 @@ void add_accuracy_csv(CsvFile& csv, const AccuracyRun& run) {
                  std::to_string(s.missed), fixed(s.fps, 3),
                  timer ? fixed(run.state.timer_margin_ns / 1e3, 3) : std::string(),
                  precise ? fixed(run.state.estimate_ns / 1e3, 3) : std::string(),
-                 run.other_pct < 0 ? std::string() : fixed(run.other_pct, 1)});
+                 run.other_pct < 0 ? std::string() : fixed(run.other_pct, 1),
+                 run.runq_us < 0 ? std::string() : fixed(run.runq_us, 1),
+                 fixed(run.contended_pct, 2)});
 }
 
 // The library issue's performance goals, checked for timer and auto.
@@ -217,8 +238,12 @@ void run_accuracy(const Options& options, CsvFile& csv) {
               << "Wake = lateness of each frame's wake after its deadline (early counts as "
                  "0); interval σ = σ of frame intervals; err = |interval − period|; off = "
                  "intervals off by more than 0.5 ms; CPU = the waiting thread's CPU time / "
-                 "wall time (% of one core); spin = spin time / wall time; others = CPU used by other programs on this "
-                 "machine during the run (% of one core, from /proc; the machine is shared). "
+                 "wall time (% of one core); spin = spin time / wall time; runq = time the waiting thread was runnable but "
+                 "not running (preempted or not yet scheduled), per frame (the library's "
+                 "Clock::thread_runqueue_wait_ns); contended = frames the timer counted as "
+                 "contended (Frame::contended); others = CPU used "
+                 "by other programs on this machine during the run (% of one core; runq and "
+                 "others read Linux /proc, n/a elsewhere). "
                  "A warm-up of "
               << fixed(options.warmup_s, 2)
               << " s (at least 5 frames) runs before each measurement and is not counted. "

@@ -32,6 +32,9 @@ CSV files (one row per measurement, times in microseconds unless the column says
       precise_estimate_us                     precise_sleep's final estimate of a 1 ms sleep
       other_cpu_pct                           CPU used by other programs during the run, % of one
                                               core (Linux /proc; empty where unknown)
+      runq_wait_us                            time the waiting thread was runnable but not
+                                              running, per frame (Linux schedstat; empty where unknown)
+      contended_pct                           % of frames the timer counted as contended
   --csv-dir DIR     all four experiments: DIR/accuracy.csv (as above), and
     sleep.csv    strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,
                  actual_p99_us,actual_max_us,over_mean_us (actual - requested),cpu_pct,spin_pct
@@ -91,6 +94,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> strategy_names;
     std::string csv_path, csv_dir;
     int64_t timer_slack_ns = 0;
+    int64_t sched_slice_ns = 0;
 
     CLI::App app{"pacer-bench: frame-pacing strategies measured side by side on this machine."};
     app.footer(kCsvHelp);
@@ -128,6 +132,10 @@ int main(int argc, char** argv) {
                    "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
                    "default: leave the OS's, usually 50000)")
         ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+    app.add_option("--sched-slice-ns", sched_slice_ns,
+                   "ask for this EEVDF scheduler slice for the bench thread through "
+                   "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
+        ->check(CLI::Range(int64_t{100'000}, int64_t{100'000'000}));
     app.add_option("--timer-quantile", options.timer_quantile,
                    "Config::timer_margin_quantile for timer and auto (default: the library's)")
         ->check(CLI::Range(0.0, 1.0));
@@ -225,6 +233,7 @@ int main(int argc, char** argv) {
     // Timer slack is per thread: the request covers this (the waiting) thread.
     pacer::ThreadTiming::Request timing_request{};
     timing_request.timer_slack_ns = timer_slack_ns;
+    timing_request.sched_slice_ns = sched_slice_ns;
     pacer::ThreadTiming timing(timing_request);
     const pacer::ThreadTiming::Report& timing_report = timing.report();
 
@@ -242,6 +251,13 @@ int main(int argc, char** argv) {
                       ? std::to_string(timing_report.timer_slack_ns) + " ns" +
                             (timer_slack_ns > 0 ? " (set by --timer-slack-ns)" : " (OS default)")
                       : std::string("not supported here"))
+              << "\n"
+              << "- scheduler slice of the waiting thread: "
+              << (timing_report.sched_supported
+                      ? std::to_string(timing_report.sched_slice_ns) + " ns" +
+                            (sched_slice_ns > 0 ? " (set by --sched-slice-ns)" : " (OS default)")
+                      : std::string("not supported here"))
+              << (timing_report.refused.empty() ? std::string() : "; refused: " + timing_report.refused)
               << "\n"
               << "- run: " << (quick ? "quick" : "full") << "; strategies:";
     for (pacer::Strategy s : options.strategies) std::cout << ' ' << pacer::strategy_name(s);
