@@ -235,11 +235,18 @@ struct Pacer::Impl {
             if (x < kFastFraction * period) ++fast;
             if (x > kSlowFraction * period) ++slow;
         }
+        // A display change explains both at once: re-read the refresh before
+        // blaming vsync (the regular read may be up to a second away).
+        if ((fast >= kWatchTrip || slow >= kWatchTrip) && refresh_changed()) return;
         const std::string of = " of the last " + std::to_string(watch_count);
+        // What the fast ones say: the typical time between swaps that did not block.
+        const auto fast_median = [&] {
+            return ms(static_cast<double>(median_where([&](double x) { return x < kFastFraction * period; })));
+        };
         if (cfg.strategy == Strategy::Auto) {
             if (fast >= kWatchTrip)
-                leave_vsync("swaps return every " + ms(static_cast<double>(median_of_last(watch_count))) +
-                            " (" + std::to_string(fast) + of + " under half the vsync period)");
+                leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of +
+                            " under half the vsync period)");
             else if (slow >= kWatchTrip)
                 leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of + " frames");
             return;
@@ -254,12 +261,23 @@ struct Pacer::Impl {
         health = now;
         const std::string head = "vsync: swap interval " + std::to_string(vsync_interval) + ", ";
         if (now == Health::Fast)
-            record(head + "but swaps return every " + ms(static_cast<double>(median_of_last(watch_count))) +
-                   " (not blocking)");
+            record(head + "but swaps return every " + fast_median() + " (not blocking)");
         else if (now == Health::Slow)
             record(head + "but missed refreshes in " + std::to_string(slow) + of + " frames");
         else
             record(head + "presents every " + ms(static_cast<double>(median_of_last(watch_count))));
+    }
+
+    // The median of the watched intervals that pass `keep`.
+    template <typename Keep>
+    int64_t median_where(Keep keep) const {
+        std::array<int64_t, kWatchWindow> kept{};
+        int n = 0;
+        for (int i = 0; i < watch_count; ++i)
+            if (keep(static_cast<double>(watch_ring[i]))) kept[n++] = watch_ring[i];
+        if (n == 0) return 0;
+        std::nth_element(kept.begin(), kept.begin() + n / 2, kept.begin() + n);
+        return kept[n / 2];
     }
 
     int64_t median_of_last(int count) const {
@@ -282,20 +300,22 @@ struct Pacer::Impl {
         record(reason);
     }
 
+    // Reads the refresh rate; when it changed, starts over from it.
+    bool refresh_changed() {
+        next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
+        const double now_hz = cfg.host->refresh_rate_hz();
+        if (now_hz == refresh_hz) return false;
+        const std::string why = "refresh " + hz_text(refresh_hz) + " -> " + hz_text(now_hz);
+        refresh_hz = now_hz;
+        backoff_ns = kFirstBackoffNs;
+        choose(why);
+        return true;
+    }
+
     // Before each wait: a changed refresh rate, or auto's retry time.
     void check_host(int64_t t) {
         if (!wants_host()) return;
-        if (t >= next_refresh_poll_ns) {
-            next_refresh_poll_ns = t + kRefreshPollNs;
-            const double now_hz = cfg.host->refresh_rate_hz();
-            if (now_hz != refresh_hz) {
-                const std::string why = "refresh " + hz_text(refresh_hz) + " -> " + hz_text(now_hz);
-                refresh_hz = now_hz;
-                backoff_ns = kFirstBackoffNs;
-                choose(why);
-                return;
-            }
-        }
+        if (t >= next_refresh_poll_ns && refresh_changed()) return;
         if (next_probe_ns >= 0 && t >= next_probe_ns) choose("retry");
     }
 

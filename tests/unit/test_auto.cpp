@@ -1,0 +1,331 @@
+// test_auto.cpp: auto's choice between vsync and timer, proven by a probe and
+// kept under watch, and the decisions that explain it; explicit vsync's
+// honesty. A fake display swaps on a vblank grid, or returns at once (Xvfb),
+// under a fake clock.
+#include "fakes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace pacer;
+using pacer::testing::FakeClock;
+using pacer::testing::FakeSleeper;
+using pacer::testing::fake_config;
+
+namespace {
+
+constexpr int64_t kMs = 1'000'000;
+constexpr int64_t kSecond = 1'000 * kMs;
+
+using Intervals = std::vector<int>;
+
+// A window system. With a non-zero swap interval n accepted and `blocks`, a
+// swap returns on the first vblank at or after now and at least n vblanks
+// after the previous present; otherwise it returns after `nonblocking_ns`.
+class FakeDisplay final : public Host {
+public:
+    FakeDisplay(FakeClock& clock, double refresh_hz) : clock_(clock), refresh(refresh_hz) {}
+
+    bool set_swap_interval(int value) override {
+        requests.push_back(value);
+        if (!accepts) return false;
+        interval = value;
+        return true;
+    }
+    double refresh_rate_hz() override { return refresh; }
+
+    void swap() {
+        if (interval > 0 && blocks && refresh > 0) {
+            // The first vblank at or after now, and n vblanks (less half a
+            // period, for rounding) after the last present.
+            const double vblank_ns = 1e9 / refresh;
+            double earliest = static_cast<double>(clock_.now_ns());
+            if (last_present_ns >= 0)
+                earliest = std::max(earliest, static_cast<double>(last_present_ns) + (interval - 0.5) * vblank_ns);
+            last_present_ns = std::llround(std::ceil(earliest / vblank_ns) * vblank_ns);
+            clock_.set(last_present_ns);
+        } else {
+            clock_.advance(nonblocking_ns);
+        }
+    }
+
+    FakeClock& clock_;
+    double refresh;
+    bool accepts = true;
+    bool blocks = true;
+    int64_t nonblocking_ns = 2'100'000;   // what Xvfb does at "interval 1"
+    int interval = 0;
+    std::vector<int> requests;
+
+private:
+    int64_t last_present_ns = -1;
+};
+
+struct Rig {
+    FakeClock clock;
+    FakeSleeper sleeper{clock};
+    FakeDisplay display;
+    std::unique_ptr<Pacer> pacer;
+
+    // accepts and blocks: the display's answers from the start.
+    Rig(double refresh_hz, double target_hz, Strategy strategy = Strategy::Auto, bool accepts = true,
+        bool blocks = true)
+        : display(clock, refresh_hz) {
+        display.accepts = accepts;
+        display.blocks = blocks;
+        Config c = fake_config(clock, sleeper, target_hz, strategy);
+        c.host = &display;
+        pacer = std::make_unique<Pacer>(c);
+    }
+    // One frame of the engine: wait, work, swap, mark the present.
+    Frame frame(int64_t work_ns = 2 * kMs) {
+        const Frame f = pacer->wait();
+        clock.advance_busy(work_ns);
+        display.swap();
+        pacer->mark_present();
+        return f;
+    }
+    void frames(int n, int64_t work_ns = 2 * kMs) {
+        for (int i = 0; i < n; ++i) frame(work_ns);
+    }
+    // Frames until the clock has moved by at least duration_ns.
+    void run_for(int64_t duration_ns, int64_t work_ns = 2 * kMs) {
+        const int64_t end = clock.now_ns() + duration_ns;
+        while (clock.now_ns() < end) frame(work_ns);
+    }
+    const Decision& decision() const { return pacer->decision(); }
+};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(AutoProbe, VsyncThatWorksIsConfirmedAndKept) {
+    Rig rig(60, 60);
+    EXPECT_EQ(rig.display.requests, Intervals{1});
+    EXPECT_TRUE(rig.decision().probing);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync (probing): 60 Hz / 1, measuring presents");
+    rig.frames(10);   // no interval on the first, one skipped (it straddles the switch), eight measured
+    EXPECT_FALSE(rig.decision().probing);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().swap_interval, 1);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1)");
+    const int32_t seq = rig.decision().seq;
+    EXPECT_EQ(seq, 2);
+    rig.run_for(60 * kSecond);
+    EXPECT_EQ(rig.decision().seq, seq);   // nothing to change its mind
+    EXPECT_EQ(rig.display.requests, Intervals{1});
+    EXPECT_TRUE(rig.sleeper.until_requests.empty());   // the display paced, not the timer
+    const Frame f = rig.frame();
+    EXPECT_EQ(f.strategy, Strategy::Vsync);
+    EXPECT_EQ(f.decision_seq, seq);
+}
+
+TEST(AutoProbe, HalfTheRefreshUsesIntervalTwo) {
+    Rig rig(120, 60);
+    EXPECT_EQ(rig.display.requests, Intervals{2});
+    rig.frames(10);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (120 Hz / 2)");
+}
+
+TEST(AutoProbe, VsyncRefusedMeansTimerWithoutRetries) {
+    Rig rig(60, 60, Strategy::Auto, /*accepts=*/false);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: swap interval 1 refused");
+    rig.run_for(100 * kSecond);
+    EXPECT_EQ(rig.display.requests, Intervals{1});   // no retry until something changes
+    const Frame f = rig.frame();
+    EXPECT_EQ(f.strategy, Strategy::Timer);
+    EXPECT_NEAR(f.interval_ns, 16'666'667, 1);
+}
+
+TEST(AutoProbe, AcceptedButNeverBlockingFallsBackToTimerAndRetriesWithBackoff) {
+    Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);   // Xvfb: accepted, swaps return at once
+    rig.frames(10);   // the first frame has no interval, the next one is skipped, eight are measured
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().swap_interval, 0);
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: vsync requested, swaps return every 4.1 ms; retry in 2 s");
+    EXPECT_EQ(rig.display.requests, (Intervals{1, 0}));
+    // The timer paces from here: whole periods, not 4.1 ms frames.
+    rig.frame();
+    EXPECT_NEAR(rig.frame().interval_ns, 16'666'667, 1);
+    // Retries at 2 s, then 4, 8, 16 s after each failure: four more probes in 31 s.
+    rig.run_for(31 * kSecond);
+    int probes = 0;
+    for (int r : rig.display.requests) probes += r == 1;
+    EXPECT_EQ(probes, 5);
+    EXPECT_TRUE(contains(rig.decision().reason, "retry in 32 s"));
+}
+
+TEST(AutoProbe, SwapsThatCostTheWorkOnlyAreNotVsync) {
+    // The measured interval is work + swap: 2 + 2.1 ms. Even a slow non-blocking
+    // swap that happens to land near the period is judged by its median.
+    Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
+    rig.display.nonblocking_ns = 3 * kMs;
+    rig.frames(10);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(rig.decision().reason, "swaps return every 5.0 ms"));
+}
+
+TEST(AutoProbe, UnknownRefreshMeansTimerUntilItIsKnown) {
+    Rig rig(0, 60);   // Xvfb reports 0 Hz
+    EXPECT_TRUE(rig.display.requests.empty());
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: refresh rate unknown");
+    rig.run_for(5 * kSecond);
+    EXPECT_TRUE(rig.display.requests.empty());   // nothing to retry
+    rig.display.refresh = 60;                    // the window reached a real display
+    const int64_t changed = rig.clock.now_ns();
+    while (rig.display.requests.empty() && rig.clock.now_ns() - changed < 2 * kSecond) rig.frame();
+    EXPECT_LE(rig.clock.now_ns() - changed, 1 * kSecond + 17 * kMs);   // read at most a second later
+    EXPECT_EQ(rig.display.requests, Intervals{1});
+    EXPECT_EQ(rig.decision().reason, "refresh 0 Hz -> 60 Hz: auto -> vsync (probing): 60 Hz / 1, measuring presents");
+    rig.frames(10);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1)");
+}
+
+TEST(AutoProbe, TargetThatIsNotADivisorMeansTimer) {
+    Rig rig(144, 100);
+    EXPECT_TRUE(rig.display.requests.empty());
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: 100 Hz is not 144 Hz / n");
+    rig.run_for(10 * kSecond);
+    EXPECT_TRUE(rig.display.requests.empty());
+    rig.pacer->set_target_hz(72);   // 144 / 2 fits: probe at once
+    EXPECT_EQ(rig.display.requests, Intervals{2});
+    EXPECT_TRUE(rig.decision().probing);
+}
+
+TEST(AutoProbe, RefreshChangeMidRunRenegotiates) {
+    Rig rig(120, 60);
+    rig.frames(10);
+    ASSERT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (120 Hz / 2)");
+    // The window moves to a 60 Hz display: interval 2 now presents at 30 Hz
+    // until the pacer reads the new rate (within a second) and asks for 1.
+    rig.display.refresh = 60;
+    rig.run_for(1 * kSecond + 40 * kMs);
+    EXPECT_EQ(rig.display.requests, (Intervals{2, 1}));
+    rig.frames(10);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1)");
+    // Then to 144 Hz, where 60 does not fit: timer, swap interval off.
+    rig.display.refresh = 144;
+    rig.run_for(1 * kSecond + 40 * kMs);
+    EXPECT_EQ(rig.display.requests, (Intervals{2, 1, 0}));
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason, "refresh 60 Hz -> 144 Hz: auto -> timer: 60 Hz is not 144 Hz / n");
+}
+
+TEST(AutoWatch, IntermittentMissesDoNotFlap) {
+    Rig rig(60, 60);
+    rig.frames(10);
+    const int32_t seq = rig.decision().seq;
+    ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
+    // One frame in ten overruns the refresh (a missed vblank: 33 ms), for a minute.
+    for (int i = 0; i < 3600; ++i) rig.frame(i % 10 == 0 ? 20 * kMs : 2 * kMs);
+    EXPECT_EQ(rig.decision().seq, seq);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.display.requests, Intervals{1});
+}
+
+TEST(AutoWatch, RepeatedMissesSwitchToTimer) {
+    Rig rig(60, 60);
+    rig.frames(10);
+    ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
+    // Every other frame misses: a quarter of the window is reached in 16 frames.
+    for (int i = 0; i < 16; ++i) rig.frame(i % 2 == 0 ? 20 * kMs : 2 * kMs);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: vsync missed refreshes in 8 of the last 16 frames; retry in 2 s");
+    EXPECT_EQ(rig.display.requests, (Intervals{1, 0}));
+}
+
+TEST(AutoWatch, VsyncThatStopsBlockingIsLeftAndFoundAgainWhenItRecovers) {
+    Rig rig(60, 60);
+    rig.frames(10);
+    ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
+    rig.display.blocks = false;   // e.g. the window got occluded and the driver stopped waiting
+    rig.frames(8);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);   // the eighth fast present is seen at the next wait
+    rig.frames(1);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason,
+              "auto -> timer: swaps return every 4.1 ms (8 of the last 9 under half the vsync period); retry in 2 s");
+    rig.display.blocks = true;
+    rig.run_for(2 * kSecond + 200 * kMs);   // the retry after 2 s probes and confirms
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1)");
+    EXPECT_EQ(rig.display.requests, (Intervals{1, 0, 1}));
+}
+
+TEST(AutoWatch, WithoutMarkPresentTheWakesAreTheEvidence) {
+    Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
+    for (int i = 0; i < 10; ++i) {   // no mark_present
+        rig.pacer->wait();
+        rig.clock.advance_busy(2 * kMs);
+        rig.display.swap();
+    }
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(rig.decision().reason, "swaps return every 4.1 ms"));
+}
+
+TEST(Decisions, EachFrameCarriesTheDecisionInForce) {
+    Rig rig(60, 60);
+    std::vector<int32_t> seqs;
+    for (int i = 0; i < 12; ++i) seqs.push_back(rig.frame().decision_seq);
+    EXPECT_EQ(seqs.front(), 1);   // probing
+    EXPECT_EQ(seqs.back(), 2);    // confirmed
+    rig.pacer->set_strategy(Strategy::Spin);
+    EXPECT_EQ(rig.decision().seq, 3);
+    EXPECT_EQ(rig.decision().reason, "spin: asked for");
+    EXPECT_EQ(rig.decision().requested, Strategy::Spin);
+    EXPECT_EQ(rig.frame().decision_seq, 3);
+    rig.pacer->set_strategy(Strategy::Spin);   // no change, no new decision
+    rig.pacer->set_target_hz(30);
+    EXPECT_EQ(rig.decision().seq, 3);
+}
+
+TEST(Decisions, TheTimerFallbackIsSaid) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.high_res_timer = false;
+    Pacer pacer(fake_config(clock, sleeper, 60, Strategy::Timer));
+    EXPECT_EQ(pacer.decision().reason, "timer: asked for (no high-resolution timer: robust_sleep)");
+    EXPECT_EQ(pacer.decision().in_force, Strategy::Timer);
+}
+
+TEST(ExplicitVsync, NonBlockingSwapsAreReportedButVsyncStays) {
+    Rig rig(60, 60, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "vsync: swap interval 1 at 60 Hz");
+    rig.frames(10);
+    EXPECT_EQ(rig.decision().seq, 1);   // healthy: nothing new to say
+    rig.display.blocks = false;
+    rig.frames(10);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().seq, 2);
+    EXPECT_EQ(rig.decision().reason, "vsync: swap interval 1, but swaps return every 4.1 ms (not blocking)");
+    EXPECT_EQ(rig.display.requests, Intervals{1});   // it never turned vsync off
+    // Recovery is said too, once nearly the whole window is fine again.
+    rig.display.blocks = true;
+    rig.frames(20);
+    EXPECT_EQ(rig.decision().seq, 2);
+    rig.frames(12);
+    EXPECT_EQ(rig.decision().seq, 3);
+    EXPECT_EQ(rig.decision().reason, "vsync: swap interval 1, presents every 16.7 ms");
+}
+
+TEST(ExplicitVsync, RefusedOrHostlessSaysWhy) {
+    Rig refused(60, 60, Strategy::Vsync, /*accepts=*/false);
+    EXPECT_EQ(refused.decision().reason, "vsync -> timer: swap interval 1 refused");
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer hostless(fake_config(clock, sleeper, 60, Strategy::Vsync));
+    EXPECT_EQ(hostless.decision().reason, "vsync -> timer: no host to set the swap interval");
+    EXPECT_EQ(hostless.decision().in_force, Strategy::Timer);
+}
