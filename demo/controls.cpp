@@ -103,6 +103,7 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
     const bool new_hz = *next.hz != *current_.hz;
     const bool new_strategy = *next.strategy != *current_.strategy;
     const bool new_miss_policy = *next.miss_policy != *current_.miss_policy;
+    const bool new_vsync = *next.vsync != *current_.vsync;
     current_ = next;
 
     if (new_slack) {
@@ -123,7 +124,9 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
         remake_pacer_ = true;
         if (next_index_ == 0) remake_now_();   // nothing paced yet: no grid to keep
     }
-    apply_swap_interval_();
+    // After the pacer's set_strategy: leaving vsync or auto, it sets the
+    // interval to 0, and the vsync setting comes back here.
+    if (new_vsync || new_strategy) apply_swap_interval_();
     load_->set_config(load);
 
     add_marker(source + ": set " + describe(changes));

@@ -80,8 +80,8 @@ void Overlay::draw(Controls& controls, const View& view) {
     if (ImGui::CollapsingHeader("Histogram of intervals", ImGuiTreeNodeFlags_DefaultOpen)) draw_histogram_(view);
     if (ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) draw_stats_(view);
     if (ImGui::CollapsingHeader("Pacing", ImGuiTreeNodeFlags_DefaultOpen)) draw_pacing_(controls, view);
-    if (ImGui::CollapsingHeader("Scheduler")) draw_scheduler_(controls);
-    if (ImGui::CollapsingHeader("Synthetic load")) draw_load_(controls);
+    if (ImGui::CollapsingHeader("Scheduler", ImGuiTreeNodeFlags_DefaultOpen)) draw_scheduler_(controls);
+    if (ImGui::CollapsingHeader("Synthetic load", ImGuiTreeNodeFlags_DefaultOpen)) draw_load_(controls);
     ImGui::End();
     draw_scene_labels_(view);
 }
@@ -350,7 +350,7 @@ void Overlay::draw_scheduler_(Controls& controls) {
         double period_ms = *s.sched_period_ms;
         if (slider_released("period (ms)", &period_ms, 1, 16, "%.3f")) change.sched_period_ms = period_ms;
         double probability = *s.preempt_prob;
-        if (slider_released("preemption probability", &probability, 0, 0.9, "%.2f")) {
+        if (slider_released("preempt prob.", &probability, 0, 0.9, "%.2f")) {
             change.preempt_prob = probability;
         }
         ImGui::Text("%lld preemptions so far", static_cast<long long>(controls.preemptions()));
@@ -368,14 +368,14 @@ void Overlay::draw_load_(Controls& controls) {
     value = *s.spike_ms;
     if (slider_released("spike (ms)", &value, 0, 200, "%.1f")) change.spike_ms = value;
     int every = *s.spike_every;
-    ImGui::SliderInt("spike every N frames", &every, 0, 600);
+    ImGui::SliderInt("spike every N", &every, 0, 600);
     if (ImGui::IsItemDeactivatedAfterEdit()) change.spike_every = every;
     int threads = *s.bg_threads;
     ImGui::SliderInt("background threads", &threads, 0, max_background_threads());
     if (ImGui::IsItemDeactivatedAfterEdit()) change.bg_threads = threads;
     value = *s.duty;
     if (slider_released("duty cycle", &value, 0.05, 1, "%.2f")) change.duty = value;
-    ImGui::Text("%d background threads running", controls.load().running_background_threads());
+    ImGui::Text("background threads running: %d", controls.load().running_background_threads());
     if (!change.empty()) apply_(controls, change);
 }
 
