@@ -413,3 +413,116 @@ TEST(Waiter, InvalidConfigThrowsNamingTheField) {
         EXPECT_NE(std::string(e.what()).find("target_hz"), std::string::npos) << e.what();
     }
 }
+
+// ---------------------------------------------------------------------------
+// timer under contention
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// A timer waiter whose clock knows the run-queue wait (as Linux's does).
+struct ContendedRig {
+    FakeClock clock;
+    FakeSleeper sleeper{clock};
+    Waiter waiter;
+    explicit ContendedRig(int32_t window = 8)
+        : waiter([&] {
+              clock.runqueue_ns = 0;
+              Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+              c.timer_margin_window = window;
+              return c;
+          }()) {}
+    // One frame: `work_ns` of work of which `runnable_ns` spent waiting for a
+    // CPU, then a wait 10 ms ahead whose timer wakes `lateness_ns` late and
+    // then waits `wake_runqueue_ns` for a CPU.
+    WaitResult frame(int64_t runnable_ns, int64_t lateness_ns = 20 * kUs, int64_t wake_runqueue_ns = 0) {
+        clock.advance_busy(2 * kMs);
+        clock.advance_runnable(runnable_ns);
+        sleeper.timer_latenesses.push_back(lateness_ns);
+        sleeper.timer_runqueue_waits.push_back(wake_runqueue_ns);
+        return waiter.wait_until(clock.now_ns() + 10 * kMs);
+    }
+};
+
+}  // namespace
+
+TEST(WaiterContention, UnknownRunQueueWaitChangesNothing) {
+    TimerRig rig(8);   // FakeClock's run-queue wait is -1 by default
+    for (int i = 0; i < 8; ++i) rig.wait_with_lateness(300 * kUs);
+    EXPECT_FALSE(rig.waiter.state().contended);
+    EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, -1);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 305 * kUs);
+}
+
+TEST(WaiterContention, TheMarginIgnoresTimeSpentWaitingForACpu) {
+    ContendedRig rig;
+    // Each wake: 20 us of timer lateness, then 3 ms on the run queue. The
+    // margin is for the timer; spinning 3 ms earlier would not win the CPU back.
+    for (int i = 0; i < 8; ++i) rig.frame(0, 20 * kUs, 3 * kMs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+    // Without the run-queue figure the same wakes look 3 ms late.
+    TimerRig blind(8);
+    for (int i = 0; i < 8; ++i) blind.wait_with_lateness(20 * kUs + 3 * kMs);
+    EXPECT_EQ(blind.waiter.state().timer_margin_ns, 500 * kUs);   // pinned at the spin cap
+}
+
+TEST(WaiterContention, ContentionCapsTheMarginUntilCalmReturns) {
+    ContendedRig rig;
+    // Calm: the timer is late 200 us now and then, the margin follows.
+    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+    EXPECT_FALSE(rig.waiter.state().contended);
+    // One frame with 600 us on the run queue (the default threshold is 500 us).
+    rig.frame(600 * kUs, 200 * kUs);
+    rig.frame(0, 200 * kUs);   // seen at the start of the next wait
+    EXPECT_TRUE(rig.waiter.state().contended);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 50 * kUs);   // timer_contended_margin_ns
+    // The next sleep is aimed 50 us before the deadline, not 205.
+    const WaitResult r = rig.frame(0, 0);
+    EXPECT_EQ(rig.sleeper.until_requests.back(), r.wake_ns - 50 * kUs);
+    EXPECT_EQ(r.spun_ns, 50 * kUs);
+    // Calm frames: still contended after 31 in a row, not after 32.
+    for (int i = 0; i < 29; ++i) rig.frame(100 * kUs, 200 * kUs);
+    EXPECT_TRUE(rig.waiter.state().contended);
+    rig.frame(100 * kUs, 200 * kUs);
+    EXPECT_FALSE(rig.waiter.state().contended);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+}
+
+TEST(WaiterContention, ABusyFrameInTheCalmStartsTheCountAgain) {
+    ContendedRig rig;
+    rig.frame(0);
+    rig.frame(1 * kMs);
+    for (int i = 0; i < 20; ++i) rig.frame(0);
+    rig.frame(1 * kMs);   // contended again before 32 calm frames
+    for (int i = 0; i < 20; ++i) rig.frame(0);
+    EXPECT_TRUE(rig.waiter.state().contended);
+    EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, 0);
+}
+
+TEST(WaiterContention, TheSpinCapBoundsEveryFramesSpin) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.timer_max_spin_ns = 100 * kUs;
+    Waiter waiter(c);
+    // Timer lateness of 0 or 300 us: the 0.95 quantile asks for 305 us of margin.
+    for (int i = 0; i < 40; ++i) {
+        sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kUs);
+        const WaitResult r = waiter.wait_until(clock.now_ns() + 10 * kMs);
+        EXPECT_LE(r.spun_ns, 100 * kUs + sleeper.pause_ns);
+    }
+    EXPECT_EQ(waiter.state().timer_margin_ns, 100 * kUs);
+}
+
+TEST(WaiterContention, ThePacerMarksContendedFrames) {
+    FakeClock clock;
+    clock.runqueue_ns = 0;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 60));
+    pacer.wait();   // the first frame does not wait
+    EXPECT_FALSE(pacer.wait().contended);   // the first timer wait reads the baseline
+    clock.advance_runnable(2 * kMs);
+    EXPECT_TRUE(pacer.wait().contended);
+    EXPECT_EQ(pacer.waiter_state().runqueue_wait_ns, 2 * kMs);
+}
