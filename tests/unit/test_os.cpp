@@ -49,6 +49,27 @@ TEST(OsClock, ThreadCpuTimeGrowsWhileBusyNotWhileAsleep) {
     EXPECT_LT(clock.thread_cpu_ns() - cpu1, 25 * kMs);   // sleeping costs (almost) nothing
 }
 
+#if defined(__linux__)
+// Whatever the machine's load, the run-queue wait can only grow, and never
+// faster than wall time.
+TEST(OsClock, LinuxRunQueueWaitIsKnownAndNeverDecreases) {
+    OsClock clock;
+    const int64_t start_wait = clock.thread_runqueue_wait_ns();
+    const int64_t start_wall = clock.now_ns();
+    ASSERT_GE(start_wait, 0);
+    int64_t previous = start_wait;
+    for (int i = 0; i < 200; ++i) {
+        os::sleep_ns(50 * kUs);
+        const int64_t now = clock.thread_runqueue_wait_ns();
+        EXPECT_GE(now, previous);
+        previous = now;
+    }
+    EXPECT_LE(previous - start_wait, clock.now_ns() - start_wall);
+}
+#else
+TEST(OsClock, RunQueueWaitIsUnknownOffLinux) { EXPECT_EQ(OsClock().thread_runqueue_wait_ns(), -1); }
+#endif
+
 TEST(OsSleeper, RelativeSleepIsNeverShort) {
     OsClock clock;
     OsSleeper sleeper;

@@ -4,10 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 #endif
 
 namespace pacer {
@@ -39,6 +47,98 @@ TEST(ThreadTiming, LinuxNoRequestReportsWithoutChanging) {
     EXPECT_EQ(current_slack_ns(), before_ns);
 }
 
+// sched_getattr's view of the calling thread, read without the library.
+struct Attr {
+    uint32_t size, policy;
+    uint64_t flags;
+    int32_t nice;
+    uint32_t priority;
+    uint64_t runtime, deadline, period;
+    uint32_t util_min, util_max;
+};
+
+Attr current_attr() {
+    Attr attr{};
+    EXPECT_EQ(syscall(SYS_sched_getattr, 0, &attr, static_cast<unsigned>(sizeof attr), 0u), 0);
+    return attr;
+}
+
+int thread_nice() { return getpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid))); }
+
+// Linux 6.12 made sched_runtime the fair scheduler's slice.
+bool kernel_has_custom_slices() {
+    utsname name{};
+    int major = 0, minor = 0;
+    if (uname(&name) != 0 || std::sscanf(name.release, "%d.%d", &major, &minor) != 2) return false;
+    return major > 6 || (major == 6 && minor >= 12);
+}
+
+TEST(ThreadTiming, LinuxSliceIsSetReadBackAndRestored) {
+    if (!kernel_has_custom_slices()) GTEST_SKIP() << "kernel before 6.12: no per-thread slice";
+    const Attr before = current_attr();
+    ASSERT_EQ(before.policy, static_cast<uint32_t>(SCHED_OTHER));
+    ThreadTiming::Request request{};
+    request.sched_slice_ns = 1'000'000;
+    {
+        ThreadTiming timing(request);
+        EXPECT_TRUE(timing.report().sched_supported);
+        EXPECT_EQ(timing.report().refused, "");
+        EXPECT_EQ(timing.report().sched_slice_ns, 1'000'000);
+        EXPECT_EQ(current_attr().runtime, 1'000'000u);   // the kernel's own answer
+        EXPECT_EQ(timing.report().fifo_priority, 0);
+    }
+    EXPECT_EQ(current_attr().runtime, before.runtime);
+    EXPECT_EQ(current_attr().policy, before.policy);
+}
+
+TEST(ThreadTiming, LinuxNiceIsSetReadBackAndRestoredWherePermitted) {
+    const int before = thread_nice();
+    ThreadTiming::Request request{};
+    request.nice = before == 5 ? 6 : 5;   // raising nice is always permitted
+    {
+        ThreadTiming timing(request);
+        EXPECT_EQ(timing.report().refused, "");
+        EXPECT_EQ(timing.report().nice, request.nice);
+        EXPECT_EQ(thread_nice(), request.nice);
+    }
+    // Going back down needs CAP_SYS_NICE (or RLIMIT_NICE): only then is it restored.
+    if (geteuid() == 0) {
+        EXPECT_EQ(thread_nice(), before);
+    }
+}
+
+TEST(ThreadTiming, LinuxFifoIsGrantedOrRefusedWithEperm) {
+    const Attr before = current_attr();
+    ThreadTiming::Request request{};
+    request.fifo_priority = 1;
+    {
+        ThreadTiming timing(request);
+        if (timing.report().refused.empty()) {
+            EXPECT_EQ(timing.report().fifo_priority, 1);
+            EXPECT_EQ(sched_getscheduler(0), SCHED_FIFO);
+        } else {
+            EXPECT_EQ(timing.report().refused, "fifo_priority 1: refused: EPERM");
+            EXPECT_EQ(timing.report().fifo_priority, 0);
+            EXPECT_EQ(current_attr().policy, before.policy);
+        }
+    }
+    EXPECT_EQ(current_attr().policy, before.policy);
+    EXPECT_EQ(current_attr().nice, before.nice);
+}
+
+TEST(ThreadTiming, LinuxNothingAskedChangesNothing) {
+    const Attr before = current_attr();
+    {
+        ThreadTiming timing({0, 0});
+        EXPECT_TRUE(timing.report().sched_supported);
+        EXPECT_EQ(timing.report().refused, "");
+        EXPECT_EQ(static_cast<uint64_t>(timing.report().sched_slice_ns), before.runtime);
+    }
+    const Attr after = current_attr();
+    EXPECT_EQ(after.runtime, before.runtime);
+    EXPECT_EQ(after.nice, before.nice);
+}
+
 TEST(ThreadTiming, LinuxHasNoTimerPeriodControl) {
     ThreadTiming timing({0, /*timer_period_ns=*/1'000'000});
     EXPECT_FALSE(timing.report().timer_period_supported);
@@ -65,6 +165,22 @@ TEST(ThreadTiming, WindowsTimerPeriodIsReadBack) {
 TEST(ThreadTiming, NegativeRequestsThrow) {
     EXPECT_THROW(ThreadTiming({-1, 0}), std::invalid_argument);
     EXPECT_THROW(ThreadTiming({0, -1}), std::invalid_argument);
+}
+
+TEST(ThreadTiming, OutOfRangeSchedulerRequestsThrow) {
+    const auto with = [](int64_t slice_ns, int32_t fifo, int32_t nice) {
+        ThreadTiming::Request request{};
+        request.sched_slice_ns = slice_ns;
+        request.fifo_priority = fifo;
+        request.nice = nice;
+        return request;
+    };
+    EXPECT_THROW(ThreadTiming(with(99'999, 0, 0)), std::invalid_argument);
+    EXPECT_THROW(ThreadTiming(with(100'000'001, 0, 0)), std::invalid_argument);
+    EXPECT_THROW(ThreadTiming(with(0, 100, 0)), std::invalid_argument);
+    EXPECT_THROW(ThreadTiming(with(0, -1, 0)), std::invalid_argument);
+    EXPECT_THROW(ThreadTiming(with(0, 0, -21)), std::invalid_argument);
+    EXPECT_THROW(ThreadTiming(with(0, 0, 20)), std::invalid_argument);
 }
 
 }  // namespace
