@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Cross-builds pacer for Windows with MinGW-w64 (library, unit tests, bench; no
-# demo) into build-mingw/ and runs it under Wine: the unit tests through ctest,
-# then pacer-bench --quick. Needs no display. Wine's prefix lives in the build
-# folder (build-mingw/wine), so only the first run pays for creating it.
+# Cross-builds pacer for Windows with MinGW-w64 into build-mingw/ (library,
+# unit tests, bench; no demo; warnings are errors, as in tools/test.sh) and runs
+# it under Wine: the unit tests through ctest, then pacer-bench --quick. Needs
+# no display. Wine's prefix lives in the build folder (build-mingw/wine), so
+# only the first run pays for creating it.
 #
 #   tools/test-windows.sh          BUILD_DIR=... to build elsewhere
 #
@@ -25,6 +26,7 @@ done
 cmake -G Ninja -S . -B "$build" \
   -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake \
   -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" \
   -DPACER_BUILD_DEMO=OFF -DPACER_BUILD_TESTS=ON -DPACER_BUILD_BENCH=ON
 cmake --build "$build" -j2
 

@@ -16,6 +16,7 @@ struct OsSleeper::Impl {
     // Held while the sleeper lives where the OS refused its timer (Windows'
     // timeBeginPeriod, system-wide); never taken where the OS has no such control.
     bool period_held = false;
+    int64_t held_period_ns = 0;   // what timer_period_begin got, so its end names the same
     int64_t period_ns = 0;
     bool period_stated = false;   // whether period_ns came from options or the OS
 };
@@ -42,9 +43,12 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
     impl_->period_ns = stated_or_one_ms(options.scheduler_period_ns, &impl_->period_stated);
     if (!options.refuse_high_res_timer) impl_->timer = os::timer_create(impl_->period_ns);
     if (impl_->timer == nullptr) {
-        // Without a timer, relative sleeps are all there is: ask for a 1 ms
-        // scheduler period where the OS lets us, then re-read what it states.
-        impl_->period_held = os::timer_period_begin(detail::kMillisecondNs);
+        // Without a timer, relative sleeps are all there is: hold the configured
+        // scheduler period (1 ms when none is) where the OS lets us, until
+        // destruction and no longer, then re-read what the OS states.
+        impl_->held_period_ns =
+            options.scheduler_period_ns > 0 ? options.scheduler_period_ns : detail::kMillisecondNs;
+        impl_->period_held = os::timer_period_begin(impl_->held_period_ns);
         if (impl_->period_held && options.scheduler_period_ns <= 0) {
             impl_->period_ns = stated_or_one_ms(0, &impl_->period_stated);
         }
@@ -53,7 +57,7 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
 
 OsSleeper::~OsSleeper() {
     if (impl_->timer != nullptr) os::timer_destroy(impl_->timer);
-    if (impl_->period_held) os::timer_period_end(detail::kMillisecondNs);
+    if (impl_->period_held) os::timer_period_end(impl_->held_period_ns);
 }
 
 void OsSleeper::sleep_ns(int64_t duration_ns) { os::sleep_ns(duration_ns); }
@@ -75,7 +79,10 @@ std::string OsSleeper::describe() const {
     if (impl_->timer != nullptr) {
         line = os::timer_describe(impl_->timer);
     } else if (impl_->period_held) {
-        line = "system timer period 1 ms held + relative sleep";
+        char held[80];
+        std::snprintf(held, sizeof held, "system timer period %.3f ms held + relative sleep",
+                      static_cast<double>(impl_->held_period_ns) * 1e-6);
+        line = held;
     } else {
         line = "relative sleep (no high-resolution timer)";
     }

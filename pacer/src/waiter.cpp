@@ -33,7 +33,13 @@ Config resolve_for(const Config& config, Clock& clock, Sleeper& sleeper) {
 struct Waiter::Impl {
     explicit Impl(const Config& config) {
         if (config.clock == nullptr) own_clock = std::make_unique<OsClock>();
-        if (config.sleeper == nullptr) own_sleeper = std::make_unique<OsSleeper>();
+        if (config.sleeper == nullptr) {
+            // The configured period is the one an OsSleeper without a
+            // high-resolution timer holds (Windows' timeBeginPeriod).
+            OsSleeper::Options options{};
+            options.scheduler_period_ns = config.scheduler_period_ns;
+            own_sleeper = std::make_unique<OsSleeper>(options);
+        }
         clock = config.clock != nullptr ? config.clock : own_clock.get();
         sleeper = config.sleeper != nullptr ? config.sleeper : own_sleeper.get();
         cfg = detail::resolve_for(config, *clock, *sleeper);

@@ -55,8 +55,11 @@ TEST(Win32Fallback, ChangingThePeriodEndsTheOldOne) {
     ASSERT_EQ(timer_period_outstanding(), 0);
     auto sleeper = std::make_unique<OsSleeper>(refused(2 * kOneMsNs));
     EXPECT_EQ(timer_period_outstanding(), 1);
+    // The configured period is the one held, and the overlay line says so.
+    EXPECT_NE(sleeper->describe().find("2.000 ms held"), std::string::npos) << sleeper->describe();
     sleeper = std::make_unique<OsSleeper>(refused(kOneMsNs));
     EXPECT_EQ(timer_period_outstanding(), 1);
+    EXPECT_NE(sleeper->describe().find("1.000 ms held"), std::string::npos) << sleeper->describe();
     {
         OsSleeper second(refused(5 * kOneMsNs));   // two sleepers, two holds
         EXPECT_EQ(timer_period_outstanding(), 2);
@@ -76,9 +79,9 @@ TEST(Win32Fallback, TimerStrategyRunsRobustSleep) {
         const int64_t deadline_ns = waiter.clock().now_ns() + 30 * kOneMsNs;
         const WaitResult result = waiter.wait_until(deadline_ns);
         EXPECT_GE(result.wake_ns, deadline_ns);
-        // robust_sleep leaves one period plus 20 us to spin and sleeps the rest.
+        // robust_sleep sleeps all but one period plus 20 us. (Whether it then
+        // spins depends on how late the sleep woke: not asserted on a shared machine.)
         EXPECT_GT(result.slept_ns, 0);
-        EXPECT_GT(result.spun_ns, 0);
     }
     EXPECT_TRUE(waiter.state().timer_fell_back);
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
