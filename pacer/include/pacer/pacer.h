@@ -188,6 +188,9 @@ public:
     struct Options {
         int64_t scheduler_period_ns;   // default: the OS's stated period, else 1 ms
         bool refuse_high_res_timer;    // default: false. Test seam: act as if the OS refused it.
+        // Where the timer is refused, Windows' timeBeginPeriod is held from
+        // construction to destruction with scheduler_period_ns (1 ms when 0),
+        // rounded up to whole ms. With the timer nothing system-wide is held.
     };
     OsSleeper();
     explicit OsSleeper(const Options& options);
