@@ -95,7 +95,6 @@ asan() {
 
 # An out-of-tree project that pulls pacer in with add_subdirectory.
 consumer_subdirectory() {
-  rm -rf build-consumer-subdirectory
   cmake -S tests/consumer -B build-consumer-subdirectory -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CXX_FLAGS="$warning_flags" \
     -DPACER_CONSUME=subdirectory -DPACER_SOURCE_DIR="$root"
