@@ -78,6 +78,24 @@ CLI::Validator strategy_check() {
         "STRATEGY");
 }
 
+// A rate in Hz: a number in [0.01, 10000] (the library's ceiling).
+CLI::Validator rate_check() {
+    return CLI::Validator(
+        [](std::string& value) -> std::string {
+            std::size_t used = 0;
+            double hz = 0;
+            try {
+                hz = std::stod(value, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != value.size()) return "'" + value + "' is not a number";
+            if (!(hz >= 0.01 && hz <= 10000)) return value + " Hz is outside [0.01, 10000]";
+            return {};
+        },
+        "HZ");
+}
+
 // One line on stderr, without CLI11's multi-line hints.
 int fail(const std::string& message) {
     std::string line = message;
@@ -111,7 +129,7 @@ int main(int argc, char** argv) {
         ->check(one_of({"idle", "contention", "work"}, "condition"));
     app.add_option("--hz", options.hz, "accuracy target rates in Hz (default: 60,144,240,1000)")
         ->delimiter(',')
-        ->check(CLI::Range(0.01, 10000.0));
+        ->check(rate_check());
     app.add_option("--strategies", strategy_names,
                    "strategies (default: sleep,spin,precise_sleep,robust_sleep,timer,auto)")
         ->delimiter(',')
