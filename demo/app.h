@@ -18,6 +18,7 @@ struct AppOptions {
     Settings settings;            // from the flags, applied before frame 0
     std::optional<Scenario> scenario;
     std::string trace_path;       // empty: none
+    std::string chrome_trace_path;  // empty: none
     std::string screenshot_path;  // empty: none
     int64_t screenshot_frame = 60;
     bool summary = false;         // print the summary text at exit

@@ -82,6 +82,9 @@ int main(int argc, char** argv) {
     std::string scenario_path;
     cli.add_option("--scenario", scenario_path, "a scenario file (assets/scenarios/*.txt)")->type_name("FILE");
     cli.add_option("--trace", options.trace_path, "write the per-frame trace CSV here")->type_name("FILE");
+    cli.add_option("--chrome-trace", options.chrome_trace_path,
+                   "write the run as Chrome trace-event JSON here (Perfetto UI, chrome://tracing)")
+        ->type_name("FILE");
     cli.add_option("--screenshot", options.screenshot_path, "write a PNG of one frame here")->type_name("FILE");
     auto* screenshot_frame = cli.add_option("--screenshot-frame", options.screenshot_frame,
                                             "the frame to take the screenshot of (default 60)")

@@ -57,6 +57,12 @@ std::string RunOutputs::open(const AppOptions& options) {
         trace_ = std::make_unique<TraceWriter>(options.trace_path);
         if (!trace_->ok()) return trace_->error();
     }
+    if (!options.chrome_trace_path.empty()) {
+        std::string name = std::string("pacer-demo ") + backend_name(options.backend);
+        if (options.scenario) name += " " + options.scenario->name.substr(options.scenario->name.find_last_of("/\\") + 1);
+        chrome_trace_ = std::make_unique<ChromeTraceWriter>(options.chrome_trace_path, name);
+        if (!chrome_trace_->ok()) return chrome_trace_->error();
+    }
     if (!options.screenshot_path.empty()) {
         if (std::string problem = check_writable(options.screenshot_path); !problem.empty()) {
             return "screenshot: " + problem;
@@ -73,6 +79,7 @@ std::string RunOutputs::open(const AppOptions& options) {
 void RunOutputs::write_trace(const pacer::Frame& frame, const std::string& decision,
                              const std::string& markers) {
     if (trace_) trace_->write(frame, TraceExtra{decision, markers});
+    if (chrome_trace_) chrome_trace_->write(frame, decision, markers);
 }
 
 std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
@@ -93,6 +100,12 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     int code = 0;
     if (trace_) {
         if (std::string problem = trace_->close(); !problem.empty()) {
+            std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
+            code = 1;
+        }
+    }
+    if (chrome_trace_) {
+        if (std::string problem = chrome_trace_->close(); !problem.empty()) {
             std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
             code = 1;
         }

@@ -15,6 +15,7 @@
 
 #include "app.h"
 #include "controls.h"
+#include "core/chrome_trace.h"
 #include "core/trace.h"
 #include "render/renderer.h"
 #include "render/scene.h"
@@ -64,6 +65,7 @@ public:
 private:
     const AppOptions* options_ = nullptr;
     std::unique_ptr<TraceWriter> trace_;
+    std::unique_ptr<ChromeTraceWriter> chrome_trace_;
     SceneRecord scene_;
 };
 

@@ -41,6 +41,7 @@ def main():
          "--screenshot-frame"),
         (["--trace", os.path.join(missing_dir, "t.csv")], "no-such-dir"),
         (["--summary-json", os.path.join(missing_dir, "s.json")], "no-such-dir"),
+        (["--chrome-trace", os.path.join(missing_dir, "c.json")], "no-such-dir"),
         (["--trace", good_trace, "--screenshot", os.path.join(missing_dir, "s.png")], "no-such-dir"),
     ]
     env = dict(os.environ)

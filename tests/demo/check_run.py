@@ -8,6 +8,7 @@ Checks:
   - the demo exits 0;
   - the trace has exactly the expected frames (Frame = 0 .. N-1) and, when
     asked, a marker on a given frame;
+  - the Chrome trace JSON parses and has a span for every frame that ended;
   - the summary JSON parses and counts the same frames;
   - the screenshot has the window's size and shows the scene where the time
     steps put it: each square's colour at the position predicted from the
@@ -113,11 +114,13 @@ def main():
     os.makedirs(opts.out_dir, exist_ok=True)
     trace = os.path.join(opts.out_dir, "trace.csv")
     summary = os.path.join(opts.out_dir, "summary.json")
+    chrome = os.path.join(opts.out_dir, "chrome-trace.json")
     shot = os.path.join(opts.out_dir, "screenshot.png")
-    for path in (trace, summary, shot):
+    for path in (trace, summary, shot, chrome):
         if os.path.exists(path):
             os.remove(path)
-    command = [opts.demo, "--trace", trace, "--summary-json", summary, "--screenshot", shot,
+    command = [opts.demo, "--trace", trace, "--chrome-trace", chrome, "--summary-json", summary,
+               "--screenshot", shot,
                "--screenshot-frame", str(opts.screenshot_frame),
                "--width", str(opts.width), "--height", str(opts.height)] + opts.args
     print("check_run: " + " ".join(command))
@@ -138,6 +141,15 @@ def main():
         if text not in rows[int(frame)]["Marker"]:
             fail(f"trace frame {frame}: marker {rows[int(frame)]['Marker']!r} lacks {text!r}")
     print(f"check_run: trace: {len(rows)} frames, markers {opts.expect_marker or 'none asked'}")
+
+    # --- the Chrome trace: parses, one span per frame ended (frame K ends
+    # when frame K+1's wait returns, so the last frame has none) ---
+    with open(chrome) as f:
+        events = json.load(f)["traceEvents"]
+    spans = [e["name"] for e in events if e.get("ph") == "X" and e["name"].startswith("frame ")]
+    if spans != [f"frame {k}" for k in range(opts.frames - 1)]:
+        fail(f"chrome trace: {len(spans)} frame spans, expected frame 0 .. frame {opts.frames - 2}")
+    print(f"check_run: chrome trace: {len(events)} events, {len(spans)} frame spans")
 
     # --- the summary ---
     with open(summary) as f:
