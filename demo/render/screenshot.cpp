@@ -58,7 +58,12 @@ bool Renderer::screenshot(const std::string& path, std::string* error) {
     }
     bool written = std::fwrite(png.data(), 1, png.size(), file) == png.size();
     written = std::fclose(file) == 0 && written;
-    if (!written || std::rename(temporary.c_str(), path.c_str()) != 0) {
+    // rename does not replace an existing file on Windows: then remove it and retry.
+    if (written && std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(path.c_str());
+        written = std::rename(temporary.c_str(), path.c_str()) == 0;
+    }
+    if (!written) {
         std::remove(temporary.c_str());
         *error = "screenshot " + path + ": write failed";
         return false;
