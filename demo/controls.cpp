@@ -154,6 +154,7 @@ bool Controls::pacer_owns_swap_interval() const { return owns_swap_interval(*cur
 
 pacer::Frame Controls::wait() {
     pacer::Frame frame = pacer_->wait();
+    const bool remade = remake_pacer_;
     if (remake_pacer_) {
         // The old pacer just woke on its grid point; the new one's first wait
         // returns at once and anchors its grid here.
@@ -164,31 +165,12 @@ pacer::Frame Controls::wait() {
     frame.interval_ns = frame.index == 0 ? 0 : frame.wake_ns - last_wake_ns_;
     last_wake_ns_ = frame.wake_ns;
 
-    // Say what is in force whenever it changes, and why when it is not what
-    // was asked for (vsync or auto falling to the timer).
-    const pacer::WaiterState state = pacer_->waiter_state();
-    const pacer::Strategy asked = *current_.strategy;
-    if (frame.index == 0 || state.strategy != last_in_force_ || asked != last_asked_) {
-        last_in_force_ = state.strategy;
-        last_asked_ = asked;
-        decision_ = std::string(pacer::strategy_name(asked));
-        if (asked != state.strategy) decision_ += std::string(" -> ") + pacer::strategy_name(state.strategy);
-        if (state.strategy == pacer::Strategy::Vsync) {
-            const SwapIntervalState swap = platform_.swap_interval_state();
-            decision_ += ": swap interval " + std::to_string(swap.requested) + " " + swap_answer_name(swap.answer);
-        } else if (owns_swap_interval(asked)) {
-            const double refresh = platform_.refresh_rate_hz();
-            const SwapIntervalState swap = platform_.swap_interval_state();
-            if (swap.requested != 0 && swap.answer == SwapAnswer::Refused) {
-                decision_ += ": swap interval " + std::to_string(swap.requested) + " refused";
-            } else if (refresh <= 0) {
-                decision_ += ": refresh rate unknown (0 Hz)";
-            } else {
-                decision_ += ": " + format("%g Hz", *current_.hz) + " is not refresh " +
-                             format("%.2f Hz", refresh) + " / n";
-            }
-        }
-        if (state.timer_fell_back) decision_ += " (no high-resolution timer: robust_sleep)";
+    // The pacer's decision (what paces and why) whenever it changes; a new
+    // pacer starts its own sequence.
+    const pacer::Decision& decision = pacer_->decision();
+    if (frame.index == 0 || remade || decision.seq != last_decision_seq_) {
+        last_decision_seq_ = decision.seq;
+        decision_ = decision.reason;
     }
     return frame;
 }

@@ -70,7 +70,8 @@ public:
     bool pacer_owns_swap_interval() const;
 
     // Changes applied since the last call, "; "-separated, for the trace's
-    // Marker column; and what auto / the strategy in force did, for Decision.
+    // Marker column; and the pacer's decision when it changed (what paces
+    // and why, pacer::Decision::reason), for the Decision column.
     std::string take_markers();
     void add_marker(const std::string& text);   // e.g. a scenario's "mark overload"
     std::string take_decision();
@@ -91,8 +92,7 @@ private:
     bool remake_pacer_ = false;
     int64_t next_index_ = 0;
     int64_t last_wake_ns_ = 0;
-    pacer::Strategy last_in_force_ = pacer::Strategy::Default;
-    pacer::Strategy last_asked_ = pacer::Strategy::Default;
+    int32_t last_decision_seq_ = 0;
     std::string markers_, decision_;
 };
 

@@ -101,6 +101,7 @@ void Overlay::draw_status_(Controls& controls, const View& view) {
                 controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
     ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
                 pacer::strategy_name(state.strategy));
+    ImGui::TextWrapped("decision: %s", controls.pacer().decision().reason.c_str());
     ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
     if (!last_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error_.c_str());
 }
