@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""check_plots.py: tools/plots.py on small inputs, good and bad.
+
+Good inputs (a synthetic trace with two phases and a missed frame; tiny bench
+CSVs of every experiment) must give non-empty PNGs. Bad inputs (a missing
+file, a missing column, a value that is not a number) must give exit status 2
+and one stderr line naming the file (and the column), and write no PNG.
+
+Usage: check_plots.py WORK_DIR
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLOTS = os.path.join(ROOT, "tools", "plots.py")
+TRACE_HEADER = ("Frame,TimeInSeconds,MsBetweenSimulationStart,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsSleeping,"
+                "MsSpinning,MsWaitCpu,MsWakeLateness,DeadlineSeconds,MsTargetPeriod,Missed,Resynced,Strategy,"
+                "Decision,Marker")
+
+
+def fail(message):
+    print("check_plots: FAIL: " + message)
+    sys.exit(1)
+
+
+def run(*args):
+    return subprocess.run([sys.executable, PLOTS, *args], capture_output=True, text=True, timeout=120)
+
+
+def write(path, text):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def trace_text(rows=120, drop_column=None, bad_cell=None):
+    header = TRACE_HEADER.split(",")
+    lines = []
+    t = 0.0
+    for i in range(rows):
+        interval = "NA" if i == 0 else ("50.0000" if i == 70 else "16.6667")
+        t += 0 if i == 0 else float(interval) / 1000
+        marker = {0: "s.txt:3: set strategy=timer", 60: "s.txt:4: mark \"loaded, heavy\""}.get(i, "")
+        row = [str(i), f"{t:.6f}", interval, "NA", "2.0", "14.6", "14.0", "0.3", "NA", "0.02", f"{t:.6f}",
+               "16.6667", "2" if i == 70 else "0", "0", "timer", "", f'"{marker}"' if "," in marker else marker]
+        lines.append(row)
+    if bad_cell is not None:
+        lines[bad_cell[0]][header.index(bad_cell[1])] = "fast"
+    if drop_column is not None:
+        k = header.index(drop_column)
+        header = header[:k] + header[k + 1:]
+        lines = [r[:k] + r[k + 1:] for r in lines]
+    return ",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in lines)
+
+
+def expect_error(what, args, must_name, out_dir):
+    before = set(os.listdir(out_dir)) if os.path.isdir(out_dir) else set()
+    proc = run(*args)
+    lines = proc.stderr.strip().splitlines()
+    if proc.returncode != 2 or len(lines) != 1 or any(n not in lines[0] for n in must_name):
+        fail(f"{what}: expected exit 2 and one line naming {must_name}; got {proc.returncode}: {proc.stderr!r}")
+    after = set(os.listdir(out_dir)) if os.path.isdir(out_dir) else set()
+    if after - before:
+        fail(f"{what}: wrote {sorted(after - before)} despite the error")
+
+
+def main():
+    work = sys.argv[1]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    out = os.path.join(work, "png")
+
+    good = os.path.join(work, "good.csv")
+    write(good, trace_text())
+    proc = run("trace", good, "--out", out, "--name", "good")
+    if proc.returncode != 0:
+        fail(f"good trace: exit {proc.returncode}: {proc.stderr}")
+    for name in ("good-timeline.png", "good-histogram.png"):
+        path = os.path.join(out, name)
+        if not os.path.isfile(path) or os.path.getsize(path) < 10000:
+            fail(f"good trace: {name} missing or nearly empty")
+
+    expect_error("missing file", ["trace", os.path.join(work, "nope.csv"), "--out", out], ["nope.csv"], out)
+    no_col = os.path.join(work, "no-lateness.csv")
+    write(no_col, trace_text(drop_column="MsWakeLateness"))
+    expect_error("missing column", ["trace", no_col, "--out", out], ["no-lateness.csv", "MsWakeLateness"], out)
+    bad_num = os.path.join(work, "bad-number.csv")
+    write(bad_num, trace_text(bad_cell=(5, "MsTargetPeriod")))
+    # Row 5 is line 7 (the header is line 1).
+    expect_error("not a number", ["trace", bad_num, "--out", out], ["bad-number.csv:7", "MsTargetPeriod", "fast"], out)
+
+    bench = os.path.join(work, "bench")
+    os.makedirs(bench)
+    write(os.path.join(bench, "accuracy.csv"),
+          "condition,strategy,hz,frames,wake_mean_us,wake_sd_us,wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us,"
+          "interval_sd_us,interval_p99_us,off_pct,cpu_pct,spin_pct\n"
+          "idle,sleep,60,600,80,10,75,100,120,300,20,130,1,0.3,0\n"
+          "idle,spin,60,600,0.2,0.1,0.2,0.3,0.5,2,1,1,0,100,99\n"
+          "idle,timer,60,600,5,2,4,8,10,40,3,12,0,0.8,0.5\n")
+    write(os.path.join(bench, "sleep.csv"),
+          "strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,actual_p99_us,actual_max_us,"
+          "over_mean_us,cpu_pct,spin_pct\n"
+          "sleep,1,100,60,5,58,80,90,59,20,0\nsleep,1000,100,1070,5,1068,1100,1200,70,1,0\n"
+          "spin,1,100,1.1,0,1.1,1.2,2,0.1,100,100\nspin,1000,100,1000.2,0,1000.2,1000.5,1001,0.2,100,100\n")
+    write(os.path.join(bench, "cpu.csv"),
+          "strategy,interval_ms,frames,cpu_pct,spin_pct,wake_p50_us,wake_p99_us,off_pct\n"
+          "sleep,1,500,2,0,90,200,1\nsleep,10,50,0.3,0,90,200,1\nspin,1,500,100,99,0.2,1,0\nspin,10,50,100,99,0.2,1,0\n")
+    write(os.path.join(bench, "heatmap.csv"),
+          "strategy,period_ms,interval_ms,reps,rel_err_mean_pct,rel_err_p50_pct,rel_err_p99_pct,rel_err_max_pct,"
+          "cpu_pct,spin_pct,preemptions,preempt_probability\n"
+          "sleep,1,1,10,65,60,100,100,1,0,0,0.05\nsleep,1,16.7,10,5,5,6,6,1,0,0,0.05\n"
+          "sleep,15.625,1,10,900,890,1000,1000,1,0,0,0.05\nsleep,15.625,16.7,10,50,50,60,60,1,0,0,0.05\n"
+          "timer,1,1,10,0.5,0.4,1,1,1,0,0,0.05\ntimer,1,16.7,10,0.1,0.1,0.2,0.2,1,0,0,0.05\n"
+          "timer,15.625,1,10,2,2,3,3,1,0,0,0.05\ntimer,15.625,16.7,10,0.3,0.3,0.5,0.5,1,0,0,0.05\n")
+    bench_out = os.path.join(work, "bench-png")
+    proc = run("bench", bench, "--out", bench_out)
+    if proc.returncode != 0:
+        fail(f"bench: exit {proc.returncode}: {proc.stderr}")
+    for name in ("bench-accuracy.png", "bench-sleep.png", "bench-cpu.png", "bench-heatmap.png"):
+        path = os.path.join(bench_out, name)
+        if not os.path.isfile(path) or os.path.getsize(path) < 10000:
+            fail(f"bench: {name} missing or nearly empty")
+    write(os.path.join(work, "short-heatmap.csv"), "strategy,period_ms,interval_ms\nsleep,1,1\n")
+    expect_error("bench missing column", ["heatmap", os.path.join(work, "short-heatmap.csv"), "--out", bench_out],
+                 ["short-heatmap.csv", "rel_err_mean_pct"], bench_out)
+    expect_error("empty bench dir", ["bench", out, "--out", bench_out], [out, "accuracy.csv"], bench_out)
+    print("check_plots: ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,487 @@
+#!/usr/bin/python3
+"""plots.py: PNG figures from pacer-bench CSVs and pacer-demo traces.
+
+Run with Debian's Python (python3-matplotlib), no display needed:
+
+  /usr/bin/python3 tools/plots.py bench CSV_DIR [--out DIR]
+      every experiment CSV present in CSV_DIR (pacer-bench --csv-dir):
+        accuracy.csv -> bench-accuracy.png  wake lateness per strategy (bars)
+        sleep.csv    -> bench-sleep.png     requested vs actual sleep, log-log
+        cpu.csv      -> bench-cpu.png       CPU use vs requested interval
+        heatmap.csv  -> bench-heatmap.png   relative error over simulated
+                                            scheduler periods x intervals
+  /usr/bin/python3 tools/plots.py accuracy|sleep|cpu|heatmap FILE [--out DIR]
+      one of them, from a file of that experiment's columns
+  /usr/bin/python3 tools/plots.py trace TRACE.csv [--out DIR] [--name NAME]
+      a demo trace (pacer-demo --trace, columns in demo/core/trace.h):
+        NAME-timeline.png   frame intervals over time, scenario phases shaded
+        NAME-histogram.png  distribution of the intervals, per phase
+
+Bad input (a missing file, a missing column, a value that is not a number)
+gives one line on stderr naming the file (and line and column) and exit
+status 2; no PNG is written for that input.
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: files only
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import colors as mcolors  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+DPI = 110
+# One colour per strategy in every bench figure, in pacer.h's order.
+STRATEGY_COLOURS = {
+    "sleep": "#d62728",
+    "spin": "#7f7f7f",
+    "precise_sleep": "#ff7f0e",
+    "robust_sleep": "#2ca02c",
+    "timer": "#1f77b4",
+    "vsync": "#8c564b",
+    "auto": "#9467bd",
+}
+
+
+class InputError(Exception):
+    """A problem with an input file: the message is the whole line to print."""
+
+
+# --- reading CSVs ------------------------------------------------------------
+
+
+class Table:
+    """A CSV file's rows as dicts, with checked access by column."""
+
+    def __init__(self, path, required):
+        self.path = path
+        if not os.path.isfile(path):
+            raise InputError(f"{path}: no such file")
+        try:
+            with open(path, newline="", encoding="utf-8") as f:
+                reader = csv.DictReader(f)
+                self.columns = reader.fieldnames or []
+                self.rows = list(reader)
+        except (OSError, UnicodeDecodeError, csv.Error) as e:
+            raise InputError(f"{path}: cannot read: {e}") from None
+        if not self.columns:
+            raise InputError(f"{path}: empty file (no header line)")
+        for column in required:
+            if column not in self.columns:
+                raise InputError(f"{path}: missing column '{column}'")
+        if not self.rows:
+            raise InputError(f"{path}: no data rows")
+
+    def number(self, row_index, column, allow_missing=False):
+        """The value as a float; None for NA/empty when allow_missing."""
+        text = (self.rows[row_index].get(column) or "").strip()
+        if text in ("", "NA", "n/a") and allow_missing:
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            # +2: the header is line 1, rows start at line 2.
+            raise InputError(f"{self.path}:{row_index + 2}: column '{column}': '{text}' is not a number")
+        return value
+
+    def numbers(self, column, allow_missing=False):
+        return [self.number(i, column, allow_missing) for i in range(len(self.rows))]
+
+    def texts(self, column):
+        return [(row.get(column) or "") for row in self.rows]
+
+
+def strategies_in_order(names):
+    known = [s for s in STRATEGY_COLOURS if s in names]
+    return known + sorted(set(names) - set(known))
+
+
+def colour(strategy):
+    return STRATEGY_COLOURS.get(strategy, "#17becf")
+
+
+def save(fig, out_dir, name):
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, name)
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=DPI)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+# --- bench figures -----------------------------------------------------------
+
+ACCURACY_COLUMNS = ["condition", "strategy", "hz", "wake_mean_us", "wake_p99_us", "wake_max_us", "off_pct"]
+
+
+def plot_accuracy(path, out_dir):
+    """Wake lateness per strategy: bar = mean, whiskers = min..max, dot = p99."""
+    t = Table(path, ACCURACY_COLUMNS)
+    has_min = "wake_min_us" in t.columns
+    conditions = list(dict.fromkeys(t.texts("condition")))
+    strategies = strategies_in_order(t.texts("strategy"))
+    hz_all = t.numbers("hz")
+    rates = sorted(set(hz_all))
+    mean = t.numbers("wake_mean_us")
+    p99 = t.numbers("wake_p99_us")
+    top = t.numbers("wake_max_us")
+    low = t.numbers("wake_min_us") if has_min else None
+    cond = t.texts("condition")
+    strat = t.texts("strategy")
+
+    fig, axes = plt.subplots(len(conditions), 1, figsize=(11, 3.6 * len(conditions) + 0.8), squeeze=False)
+    width = 0.8 / max(len(strategies), 1)
+    floor_us = 0.05  # a log axis cannot show 0: smaller values sit on the floor
+    for ax, condition in zip(axes[:, 0], conditions):
+        for si, strategy in enumerate(strategies):
+            xs, bars, lo_err, hi_err, dots = [], [], [], [], []
+            for i in range(len(t.rows)):
+                if cond[i] != condition or strat[i] != strategy:
+                    continue
+                x = rates.index(hz_all[i]) - 0.4 + width * (si + 0.5)
+                bar = max(mean[i], floor_us)
+                xs.append(x)
+                bars.append(bar)
+                lo_err.append(bar - max(low[i], floor_us) if has_min else 0.0)
+                hi_err.append(max(top[i], floor_us) - bar)
+                dots.append(max(p99[i], floor_us))
+            if not xs:
+                continue
+            ax.bar(xs, bars, width * 0.9, color=colour(strategy), label=strategy)
+            ax.errorbar(xs, bars, yerr=[lo_err, hi_err], fmt="none", ecolor="black", elinewidth=0.8,
+                        capsize=2)
+            ax.plot(xs, dots, "o", color="black", markersize=3, markerfacecolor="white")
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=floor_us)
+        ax.set_xticks(range(len(rates)))
+        ax.set_xticklabels([f"{r:g} Hz" for r in rates])
+        ax.set_xlabel("target rate (Hz)")
+        ax.set_ylabel("wake lateness (µs, log)")
+        ax.set_title(f"condition: {condition}")
+        ax.grid(axis="y", which="major", alpha=0.3)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    whisker = "whisker: min to max" if has_min else "whisker: up to max (no wake_min_us column)"
+    handles += [plt.Line2D([], [], color="black", linewidth=0.8),
+                plt.Line2D([], [], marker="o", linestyle="none", color="black", markerfacecolor="white")]
+    labels += [whisker, "p99"]
+    fig.legend(handles, labels, loc="upper center", ncol=min(len(labels), 5), fontsize=9,
+               bbox_to_anchor=(0.5, 0.985))
+    fig.suptitle("Wake lateness after the deadline per strategy (bar: mean)", y=0.998, fontsize=12)
+    fig.tight_layout(rect=(0, 0, 1, 0.94 - 0.02 / len(conditions)))
+    return save(fig, out_dir, "bench-accuracy.png")
+
+
+SLEEP_COLUMNS = ["strategy", "requested_us", "actual_mean_us", "actual_p99_us"]
+
+
+def plot_sleep(path, out_dir):
+    t = Table(path, SLEEP_COLUMNS)
+    strat = t.texts("strategy")
+    req = t.numbers("requested_us")
+    mean = t.numbers("actual_mean_us")
+    p99 = t.numbers("actual_p99_us")
+    fig, (ax, ax_over) = plt.subplots(1, 2, figsize=(12, 5))
+    for strategy in strategies_in_order(strat):
+        rows = sorted((req[i], mean[i], p99[i]) for i in range(len(t.rows)) if strat[i] == strategy)
+        xs = [r[0] for r in rows]
+        ax.plot(xs, [r[1] for r in rows], "o-", color=colour(strategy), label=f"{strategy} (mean)", markersize=4)
+        ax.plot(xs, [r[2] for r in rows], ":", color=colour(strategy), linewidth=1)
+        over = [(r[0], r[1] - r[0]) for r in rows if r[1] - r[0] > 0]
+        ax_over.plot([o[0] for o in over], [o[1] for o in over], "o-", color=colour(strategy), label=strategy,
+                     markersize=4)
+    lo, hi = min(req), max(req)
+    ax.plot([lo, hi], [lo, hi], "--", color="black", linewidth=1, label="ideal: actual = requested")
+    ax.plot([], [], ":", color="grey", label="p99 (dotted, same colour)")
+    for a in (ax, ax_over):
+        a.set_xscale("log")
+        a.set_yscale("log")
+        a.grid(which="major", alpha=0.3)
+        a.set_xlabel("requested sleep (µs, log)")
+    ax.set_ylabel("actual sleep (µs, log)")
+    ax.set_title("Requested vs actual sleep")
+    ax.legend(fontsize=8)
+    ax_over.set_ylabel("mean oversleep: actual - requested (µs, log)")
+    ax_over.set_title("How late each sleep ends (mean)")
+    ax_over.legend(fontsize=8)
+    fig.tight_layout()
+    return save(fig, out_dir, "bench-sleep.png")
+
+
+CPU_COLUMNS = ["strategy", "interval_ms", "cpu_pct"]
+
+
+def plot_cpu(path, out_dir):
+    t = Table(path, CPU_COLUMNS)
+    strat = t.texts("strategy")
+    interval = t.numbers("interval_ms")
+    cpu = t.numbers("cpu_pct", allow_missing=True)
+    if all(c is None for c in cpu):
+        raise InputError(f"{path}: column 'cpu_pct' has no values (no thread CPU time on that OS)")
+    fig, ax = plt.subplots(figsize=(9, 5))
+    floor = 0.01
+    for strategy in strategies_in_order(strat):
+        rows = sorted((interval[i], cpu[i]) for i in range(len(t.rows)) if strat[i] == strategy and cpu[i] is not None)
+        ax.plot([r[0] for r in rows], [max(r[1], floor) for r in rows], "o-", color=colour(strategy),
+                label=strategy, markersize=4)
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=floor)
+    ax.set_xlabel("requested frame interval (ms)")
+    ax.set_ylabel("CPU time of the waiting thread (% of one core, log)")
+    ax.set_title("CPU cost of waiting vs requested interval (idle machine)")
+    ax.grid(which="major", alpha=0.3)
+    ax.legend(fontsize=9)
+    fig.tight_layout()
+    return save(fig, out_dir, "bench-cpu.png")
+
+
+HEATMAP_COLUMNS = ["strategy", "period_ms", "interval_ms", "rel_err_mean_pct"]
+
+
+def plot_heatmap(path, out_dir):
+    t = Table(path, HEATMAP_COLUMNS)
+    strat = t.texts("strategy")
+    period = t.numbers("period_ms")
+    interval = t.numbers("interval_ms")
+    err = t.numbers("rel_err_mean_pct")
+    strategies = strategies_in_order(strat)
+    periods = sorted(set(period))
+    intervals = sorted(set(interval))
+    cols = min(3, len(strategies))
+    rows_n = math.ceil(len(strategies) / cols)
+    fig, axes = plt.subplots(rows_n, cols, figsize=(4.6 * cols + 1.4, 3.9 * rows_n + 0.7), squeeze=False,
+                             layout="constrained")
+    positive = [abs(e) for e in err if abs(e) > 0]
+    vmax = max(positive) if positive else 1.0
+    norm = mcolors.LogNorm(vmin=max(min(positive) if positive else 0.01, 0.01), vmax=max(vmax, 0.02))
+    image = None
+    for index, ax in enumerate(axes.flat):
+        if index >= len(strategies):
+            ax.axis("off")
+            continue
+        strategy = strategies[index]
+        grid = [[math.nan] * len(intervals) for _ in periods]
+        for i in range(len(t.rows)):
+            if strat[i] == strategy:
+                grid[periods.index(period[i])][intervals.index(interval[i])] = max(abs(err[i]), norm.vmin)
+        image = ax.imshow(grid, origin="lower", aspect="auto", cmap="magma_r", norm=norm)
+        for r in range(len(periods)):
+            for c in range(len(intervals)):
+                v = grid[r][c]
+                if not math.isnan(v):
+                    ax.text(c, r, f"{v:.0f}" if v >= 10 else f"{v:.1f}", ha="center", va="center", fontsize=6.5,
+                            color="white" if v > math.sqrt(norm.vmin * norm.vmax) * 3 else "black")
+        ax.set_xticks(range(len(intervals)))
+        ax.set_xticklabels([f"{v:g}" for v in intervals], fontsize=8)
+        ax.set_yticks(range(len(periods)))
+        ax.set_yticklabels([f"{v:g}" for v in periods], fontsize=8)
+        ax.set_xlabel("requested interval (ms)")
+        if index % cols == 0:
+            ax.set_ylabel("simulated scheduler period (ms)")
+        ax.set_title(strategy)
+    bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.9)
+    bar.set_label("mean |actual - requested| / requested (%, log colour)")
+    fig.suptitle("Robustness: relative error of each strategy under a simulated scheduler "
+                 "(numbers in cells: %)", fontsize=12)
+    return save(fig, out_dir, "bench-heatmap.png")
+
+
+BENCH_FILES = [("accuracy.csv", plot_accuracy), ("sleep.csv", plot_sleep), ("cpu.csv", plot_cpu),
+               ("heatmap.csv", plot_heatmap)]
+
+
+def plot_bench_dir(csv_dir, out_dir):
+    if not os.path.isdir(csv_dir):
+        raise InputError(f"{csv_dir}: no such directory")
+    present = [(name, fn) for name, fn in BENCH_FILES if os.path.isfile(os.path.join(csv_dir, name))]
+    if not present:
+        raise InputError(f"{csv_dir}: none of {', '.join(n for n, _ in BENCH_FILES)} (pacer-bench --csv-dir)")
+    return [fn(os.path.join(csv_dir, name), out_dir) for name, fn in present]
+
+
+# --- demo trace figures ------------------------------------------------------
+
+TRACE_COLUMNS = ["Frame", "TimeInSeconds", "MsBetweenSimulationStart", "MsWakeLateness", "MsTargetPeriod",
+                 "Missed", "Strategy", "Marker"]
+
+
+class Trace:
+    def __init__(self, path):
+        t = Table(path, TRACE_COLUMNS)
+        self.path = path
+        self.time_s = t.numbers("TimeInSeconds")
+        self.interval_ms = t.numbers("MsBetweenSimulationStart", allow_missing=True)
+        self.lateness_ms = t.numbers("MsWakeLateness")
+        self.target_ms = t.numbers("MsTargetPeriod")
+        self.missed = t.numbers("Missed")
+        self.strategy = t.texts("Strategy")
+        self.markers = t.texts("Marker")
+        self.phases = self._phases()
+
+    def _phases(self):
+        """[(name, start_s, end_s, row_first, row_last)]: the run split at its
+        "mark" steps, or at every marker when the scenario has no "mark"."""
+        marks = [(i, m) for i, m in enumerate(self.markers) if " mark " in f" {m}"]
+        use_marks = bool(marks)
+        cuts = []
+        for i, text in enumerate(self.markers):
+            if not text:
+                continue
+            if use_marks:
+                names = [part.split("mark ", 1)[1].strip().strip('"') for part in text.split("; ")
+                         if "mark " in part]
+                if names:
+                    cuts.append((i, " / ".join(names)))
+            elif i > 0:
+                cuts.append((i, text.split(": ", 1)[-1] if ": " in text else text))
+        if not cuts or cuts[0][0] != 0:
+            cuts.insert(0, (0, "start"))
+        end_s = self.time_s[-1]
+        phases = []
+        for k, (row, name) in enumerate(cuts):
+            last = cuts[k + 1][0] - 1 if k + 1 < len(cuts) else len(self.time_s) - 1
+            phases.append((name, self.time_s[row], self.time_s[last + 1] if last + 1 < len(self.time_s) else end_s,
+                           row, last))
+        return phases
+
+
+PHASE_COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
+                 "#ccb974", "#64b5cd"]
+
+
+def shorten(text, n=28):
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def plot_trace(path, out_dir, name=None, title=None):
+    tr = Trace(path)
+    name = name or os.path.splitext(os.path.basename(path))[0]
+    title = title or name
+    points = [(tr.time_s[i], tr.interval_ms[i]) for i in range(len(tr.time_s)) if tr.interval_ms[i] is not None]
+    if not points:
+        raise InputError(f"{path}: column 'MsBetweenSimulationStart' has no values (fewer than 2 frames)")
+
+    # Timeline: intervals (top) and wake lateness (bottom), phases shaded.
+    fig, (ax, ax_late) = plt.subplots(2, 1, figsize=(13.5, 6.5), sharex=True,
+                                      gridspec_kw={"height_ratios": [3, 1.3]})
+    phase_handles = []
+    for k, (phase, start, end, _, _) in enumerate(tr.phases):
+        c = PHASE_COLOURS[k % len(PHASE_COLOURS)]
+        for a in (ax, ax_late):
+            a.axvspan(start, end, color=c, alpha=0.13, linewidth=0)
+        phase_handles.append(Patch(color=c, alpha=0.35, label=f"phase: {shorten(phase)}"))
+    ax.plot([p[0] for p in points], [p[1] for p in points], "-", color="black", linewidth=0.7,
+            label="interval (MsBetweenSimulationStart)")
+    ax.step(tr.time_s, tr.target_ms, where="post", color="#1f77b4", linewidth=1.2, linestyle="--",
+            label="target period (MsTargetPeriod)")
+    missed = [(tr.time_s[i], tr.interval_ms[i]) for i in range(len(tr.time_s))
+              if tr.missed[i] > 0 and tr.interval_ms[i] is not None]
+    if missed:
+        ax.plot([m[0] for m in missed], [m[1] for m in missed], "x", color="#d62728", markersize=6,
+                label=f"missed grid point ({len(missed)} frames)")
+    values = sorted(p[1] for p in points)
+    hi = values[min(len(values) - 1, int(0.999 * len(values)))]
+    top = max(hi, max(tr.target_ms)) * 1.25
+    clipped = sum(1 for v in values if v > top)
+    ax.set_ylim(0, top)
+    if clipped:
+        ax.text(0.995, 0.97, f"{clipped} interval(s) above {top:.1f} ms not shown (max {values[-1]:.1f} ms)",
+                transform=ax.transAxes, ha="right", va="top", fontsize=8, color="#d62728")
+    ax.set_ylabel("frame interval (ms)")
+    ax.set_title(f"Frame-time timeline: {title}")
+    ax.grid(alpha=0.3)
+    handles, _ = ax.get_legend_handles_labels()
+    # Outside the axes, right: the data can be anywhere in the plot.
+    ax.legend(handles=handles + phase_handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0)
+
+    ax_late.plot(tr.time_s, [v * 1000 for v in tr.lateness_ms], "-", color="#ff7f0e", linewidth=0.7,
+                 label="wake lateness (MsWakeLateness)")
+    ax_late.axhline(0, color="black", linewidth=0.6)
+    ax_late.set_yscale("symlog", linthresh=100)
+    ax_late.set_ylabel("wake lateness (µs)")
+    ax_late.set_xlabel("time since the first frame (s)")
+    ax_late.grid(alpha=0.3)
+    ax_late.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    fig.tight_layout()
+    timeline = save(fig, out_dir, f"{name}-timeline.png")
+
+    # Histogram of intervals, one step outline per phase (at most 10).
+    fig, ax = plt.subplots(figsize=(9, 5))
+    lo = min(values)
+    hi = max(values[min(len(values) - 1, int(0.995 * len(values)))], max(tr.target_ms) * 1.05)
+    bins = 60
+    edges = [lo + (hi - lo) * k / bins for k in range(bins + 1)] if hi > lo else [lo - 0.5, lo + 0.5]
+    phases = tr.phases if 1 < len(tr.phases) <= len(PHASE_COLOURS) else [("whole run", 0, 0, 0, len(tr.time_s) - 1)]
+    for k, (phase, _, _, first, last) in enumerate(phases):
+        data = [tr.interval_ms[i] for i in range(first, last + 1) if tr.interval_ms[i] is not None]
+        data = [min(v, hi) for v in data]   # the last bin counts everything above
+        if data:
+            ax.hist(data, bins=edges, histtype="step", linewidth=1.4, color=PHASE_COLOURS[k % len(PHASE_COLOURS)],
+                    label=f"{shorten(phase)} ({len(data)} frames)")
+    for target in sorted(set(tr.target_ms)):
+        ax.axvline(target, color="black", linestyle="--", linewidth=1)
+    ax.plot([], [], "--", color="black", label="target period")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"frame interval (ms); the last bin holds everything ≥ {hi:.1f} ms")
+    ax.set_ylabel("frames (log)")
+    ax.set_title(f"Frame-interval histogram: {title}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    histogram = save(fig, out_dir, f"{name}-histogram.png")
+    return [timeline, histogram]
+
+
+# --- command line ------------------------------------------------------------
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (the usage is in --help), exit status 2."""
+
+    def error(self, message):
+        print(f"plots.py: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def main(argv=None):
+    parser = OneLineParser(prog="plots.py", description="PNG figures from pacer-bench CSVs and "
+                                     "pacer-demo traces.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("bench", help="every experiment CSV in a pacer-bench --csv-dir directory")
+    p.add_argument("csv_dir")
+    p.add_argument("--out", default=".", help="output directory (default: .)")
+    for name, _ in BENCH_FILES:
+        p = sub.add_parser(name[:-4], help=f"one {name}-style file")
+        p.add_argument("file")
+        p.add_argument("--out", default=".", help="output directory (default: .)")
+    p = sub.add_parser("trace", help="a pacer-demo --trace CSV")
+    p.add_argument("file")
+    p.add_argument("--out", default=".", help="output directory (default: .)")
+    p.add_argument("--name", help="file name prefix (default: the trace's name)")
+    p.add_argument("--title", help="title suffix (default: the name)")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "bench":
+            written = plot_bench_dir(args.csv_dir, args.out)
+        elif args.command == "trace":
+            written = plot_trace(args.file, args.out, args.name, args.title)
+        else:
+            written = [dict((n[:-4], fn) for n, fn in BENCH_FILES)[args.command](args.file, args.out)]
+    except InputError as e:
+        print(f"plots.py: {e}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,468 @@
+#!/usr/bin/python3
+"""qa.py: the visual QA suite. Runs scenarios on pacer-demo, headless, on both
+backends, and writes a report folder with verdicts, plots, CSVs and traces.
+
+  tools/qa.sh [--quick] [--out DIR] [--backends sdl2,glfw] [--build-dir DIR]
+              [--demo PATH] [--bench-csv DIR] [SCENARIO ...]
+
+SCENARIO is a file, or a name in assets/scenarios/ ("steady-60" or
+"steady-60.txt"); default: every assets/scenarios/*.txt. --quick keeps the
+scenarios that end within QUICK_MAX_S seconds (the CI run). Each scenario's
+own "expect" lines are its pass/fail thresholds; the demo evaluates them
+(core/summary.h) and this script reports what it said.
+
+Each run is `xvfb-run -a pacer-demo --backend B --scenario S --trace ...
+--summary-json ... --screenshot ... [--chrome-trace ...]`. The demo is
+build-dir/demo/pacer-demo (default build/, as tools/test.sh leaves it); if it
+is missing, the pacer-demo target is configured and built there first.
+
+Report folder (default build-dir/qa-report):
+  index.md              verdict per scenario x backend, thresholds and values
+  verdicts.csv          scenario,backend,expect,threshold,actual,passed
+  plots/                S-B-timeline.png, S-B-histogram.png (tools/plots.py)
+  traces/               S-B.csv (per-frame trace), S-B.trace.json (Chrome)
+  runs/                 S-B.summary.json, S-B.log, S-B.png (a screenshot of frame 30,
+                        from a separate short run: see run_one)
+  bench/                bench-*.png, with --bench-csv DIR (pacer-bench --csv-dir)
+
+Exit status: 0 all passed; 1 a scenario failed or a run broke; 2 bad usage
+(one line naming the problem).
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import plots  # noqa: E402  (tools/plots.py; imports matplotlib once for every run)
+
+SCENARIO_DIR = os.path.join(ROOT, "assets", "scenarios")
+QUICK_MAX_S = 10.0          # --quick: scenarios that end within this many seconds
+SCREENSHOT_FRAME = 30       # early enough for every shipped scenario
+BACKENDS = ("sdl2", "glfw")
+# Headline figures for the report (metric keys of core/summary.h).
+HEADLINE = [("fps", "avg FPS", "{:.2f}"), ("low_1pct_fps", "1 % low FPS", "{:.1f}"),
+            ("low_0_1pct_fps", "0.1 % low FPS", "{:.1f}"), ("frame_time_p95_ms", "p95 frame ms", "{:.2f}"),
+            ("frame_time_p99_ms", "p99 frame ms", "{:.2f}"), ("stutter_pct", "stutter %", "{:.2f}"),
+            ("success_pct", "success %", "{:.1f}"), ("interval_error_p50_us", "error p50 µs", "{:.0f}"),
+            ("error_p99_ms", "error p99 ms", "{:.2f}"), ("off_pct", "off >0.5 ms %", "{:.1f}"),
+            ("missed", "missed", "{:.0f}"), ("cpu_pct", "CPU %", "{:.1f}")]
+
+
+class UsageError(Exception):
+    pass
+
+
+def scenario_duration_s(path):
+    """The scenario's length from its "end" line (None without one). "end
+    frame N" counts at the last "hz=" set at frame/time 0 (60 by default)."""
+    hz = 60.0
+    end = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            m = re.match(r"at\s+(0s|0ms|frame\s+0)\s+set\b.*\bhz=([0-9.]+)", line)
+            if m:
+                hz = float(m.group(2))
+            m = re.match(r"end\s+frame\s+(\d+)$", line)
+            if m:
+                end = ("frames", int(m.group(1)))
+            m = re.match(r"end\s+([0-9.]+)(ms|s)$", line)
+            if m:
+                end = ("s", float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0))
+    if end is None:
+        return None
+    return end[1] if end[0] == "s" else end[1] / hz
+
+
+def scenario_title(path):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r'\s*title\s+"(.*)"', line)
+            if m:
+                return m.group(1)
+    return ""
+
+
+def resolve_scenarios(names, quick):
+    if not names:
+        paths = sorted(os.path.join(SCENARIO_DIR, n) for n in os.listdir(SCENARIO_DIR) if n.endswith(".txt"))
+    else:
+        paths = []
+        for name in names:
+            candidates = [name, os.path.join(SCENARIO_DIR, name), os.path.join(SCENARIO_DIR, name + ".txt")]
+            found = next((c for c in candidates if os.path.isfile(c)), None)
+            if found is None:
+                raise UsageError(f"scenario '{name}': no such file (nor in {SCENARIO_DIR})")
+            paths.append(os.path.abspath(found))
+    chosen = []
+    for path in paths:
+        duration = scenario_duration_s(path)
+        if duration is None:
+            raise UsageError(f"{path}: no 'end' line: a QA scenario must end on its own")
+        if quick and duration > QUICK_MAX_S:
+            continue
+        chosen.append((path, duration))
+    if not chosen:
+        raise UsageError("no scenario to run" + (f" (--quick keeps those ending within {QUICK_MAX_S:g} s)"
+                                                  if quick else ""))
+    return chosen
+
+
+def render_args(args):
+    """The measured runs' window. Mesa's llvmpipe renders on the same CPU cores
+    as the pacer, where a GPU would not: on this 2-core VM the ImGui overlay
+    costs tens of ms a frame when the machine is busy, which is the software
+    renderer's cost, not the pacer's. So the measured runs draw the scene only
+    (no overlay) in a smaller window unless --overlay; the screenshot run
+    always shows the overlay."""
+    width, height = args.size
+    return ["--width", str(width), "--height", str(height)] + ([] if args.overlay else ["--no-overlay"])
+
+
+def parse_size(text):
+    m = re.fullmatch(r"(\d+)x(\d+)", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"'{text}' is not WIDTHxHEIGHT, e.g. 960x540")
+    return int(m.group(1)), int(m.group(2))
+
+
+def find_or_build_demo(build_dir):
+    demo = os.path.join(build_dir, "demo", "pacer-demo")
+    if os.path.isfile(demo) and os.access(demo, os.X_OK):
+        return demo
+    print(f"qa: {demo} is missing: building the pacer-demo target in {build_dir}", flush=True)
+    if not os.path.isfile(os.path.join(build_dir, "CMakeCache.txt")):
+        subprocess.run(["cmake", "-G", "Ninja", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"],
+                       check=True)
+    subprocess.run(["cmake", "--build", build_dir, "--target", "pacer-demo", "-j2"], check=True)
+    return demo
+
+
+def demo_supports(demo, flag):
+    out = subprocess.run([demo, "--help"], capture_output=True, text=True, timeout=30)
+    return flag in out.stdout
+
+
+def run_one(demo, scenario, duration_s, backend, out, chrome, render_args):
+    """Runs one scenario on one backend. Returns a result dict."""
+    stem = os.path.splitext(os.path.basename(scenario))[0]
+    key = f"{stem}-{backend}"
+    files = {
+        "trace": os.path.join(out, "traces", key + ".csv"),
+        "chrome": os.path.join(out, "traces", key + ".trace.json") if chrome else None,
+        "summary": os.path.join(out, "runs", key + ".summary.json"),
+        "screenshot": os.path.join(out, "runs", key + ".png"),
+        "log": os.path.join(out, "runs", key + ".log"),
+    }
+    xvfb = ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24"]
+    base = [demo, "--backend", backend, "--scenario", scenario]
+    command = xvfb + base + render_args + ["--trace", files["trace"], "--summary-json", files["summary"]]
+    if chrome:
+        command += ["--chrome-trace", files["chrome"]]
+    # The screenshot comes from a separate short run of the same scenario:
+    # reading back and encoding a PNG takes a frame of 100-300 ms here, which
+    # would otherwise be a stutter in every measured run.
+    shot_command = xvfb + base + ["--frames", str(SCREENSHOT_FRAME + 1), "--screenshot", files["screenshot"],
+                                  "--screenshot-frame", str(SCREENSHOT_FRAME)]
+    timeout_s = 3 * duration_s + 60
+    started = time.monotonic()
+    code, output = run_logged(command, timeout_s)
+    wall_s = time.monotonic() - started
+    shot_code, shot_output = run_logged(shot_command, 60)
+    with open(files["log"], "w", encoding="utf-8") as f:
+        f.write("$ " + " ".join(command) + "\n" + output + f"\nexit status: {code}\n\n")
+        f.write("$ " + " ".join(shot_command) + "\n" + shot_output + f"\nexit status: {shot_code} (1 is "
+                "expected: the scenario's thresholds fail on a cut-short run)\n")
+
+    result = {"scenario": stem, "backend": backend, "files": files, "code": code, "wall_s": wall_s,
+              "verdicts": [], "metrics": {}, "problems": [], "plots": []}
+    summary = None
+    if os.path.isfile(files["summary"]):
+        try:
+            with open(files["summary"], encoding="utf-8") as f:
+                summary = json.load(f)
+        except (OSError, ValueError) as e:
+            result["problems"].append(f"{files['summary']}: not JSON: {e}")
+    else:
+        result["problems"].append("no summary JSON written")
+    if summary is not None:
+        result["metrics"] = summary.get("metrics", {})
+        result["verdicts"] = summary.get("verdicts", [])
+        result["run_info"] = summary.get("run", {})
+    if not os.path.isfile(files["screenshot"]):
+        result["problems"].append(f"no screenshot (exit {shot_code}; see the log)")
+    if chrome and not os.path.isfile(files["chrome"]):
+        result["problems"].append("no Chrome trace written")
+    if os.path.isfile(files["trace"]):
+        try:
+            result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key,
+                                               title=f"{stem} on {backend}")
+        except plots.InputError as e:
+            result["problems"].append(f"plot: {e}")
+    else:
+        result["problems"].append("no trace CSV written")
+
+    # The demo exits 1 when a verdict fails and for errors; tell them apart by
+    # the summary: a run that wrote every file with verdicts is a FAIL, else ERROR.
+    failed_verdicts = [v for v in result["verdicts"] if not v.get("passed")]
+    if code is None or result["problems"] or summary is None:
+        result["status"] = "ERROR"
+    elif failed_verdicts or code != 0 or not summary.get("passed", False):
+        result["status"] = "FAIL" if failed_verdicts or not summary.get("passed", False) else "ERROR"
+    elif not result["verdicts"]:
+        result["status"] = "ERROR"
+        result["problems"].append("the scenario has no 'expect' lines: nothing to judge")
+    else:
+        result["status"] = "PASS"
+    if result["status"] == "ERROR" and code not in (0, None):
+        tail = [line for line in output.strip().splitlines() if line.strip()][-3:]
+        result["problems"] += [f"demo (exit {code}): {line}" for line in tail]
+    return result
+
+
+def run_logged(command, timeout_s):
+    """(exit status or None when killed, stdout + stderr)."""
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
+        return proc.returncode, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired as e:
+        def text(b):
+            return b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        return None, text(e.stdout) + text(e.stderr) + f"\nqa: killed after {timeout_s:.0f} s\n"
+
+
+def fmt(value, pattern="{:.3g}"):
+    if value is None or (isinstance(value, float) and value != value):
+        return "n/a"
+    try:
+        return pattern.format(value)
+    except (ValueError, TypeError):
+        return str(value)
+
+
+def rel(path, out):
+    return os.path.relpath(path, out).replace(os.sep, "/")
+
+
+def machine_line():
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "unknown"
+    return (f"{platform.system()} {platform.release()} {platform.machine()}, {os.cpu_count()} logical CPUs"
+            f"{', ' + cpu if cpu else ''}; load average {load}")
+
+
+def git_commit():
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             timeout=10)
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return out.stdout.strip() + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots):
+    failed = [r for r in results if r["status"] != "PASS"]
+    lines = ["# Visual QA report", ""]
+    lines.append(f"**{'PASS' if not failed else 'FAIL'}**: {len(results) - len(failed)} of {len(results)} runs "
+                 f"passed{'' if not failed else ' (' + ', '.join(r['scenario'] + ' on ' + r['backend'] + ': ' + r['status'] for r in failed) + ')'}.")
+    lines += ["", f"- started {started_utc} UTC, took {elapsed_s:.0f} s; mode: {'quick' if args.quick else 'full'}",
+              f"- machine: {machine_line()}", f"- commit: {git_commit()}", f"- demo: `{args.demo}`",
+              f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
+              f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer CPU "
+              "that the pacer shares; screenshots come from a separate 31-frame run with the overlay)", ""]
+
+    lines += ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
+              "|---|" + "---|" * len(args.backends)]
+    for path, _ in scenarios:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        cells = []
+        for backend in args.backends:
+            r = next(x for x in results if x["scenario"] == stem and x["backend"] == backend)
+            cells.append(f"**{r['status']}** ({fmt(r['metrics'].get('fps'), '{:.1f}')} fps)")
+        lines.append(f"| [{stem}](#{stem}) | " + " | ".join(cells) + " |")
+    lines.append("")
+
+    for path, duration in scenarios:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        runs = [next(x for x in results if x["scenario"] == stem and x["backend"] == b) for b in args.backends]
+        title = scenario_title(path)
+        lines += [f"## {stem}", "", f"{title + '. ' if title else ''}`{rel(path, ROOT) if path.startswith(ROOT) else path}`, "
+                  f"{duration:g} s.", ""]
+        # Thresholds: one row per expectation, the measured value per backend.
+        expects = []
+        for r in runs:
+            for v in r["verdicts"]:
+                if v["expect"] not in expects:
+                    expects.append(v["expect"])
+        if expects:
+            lines += ["| expect | " + " | ".join(args.backends) + " |", "|---|" + "---|" * len(runs)]
+            for e in expects:
+                cells = []
+                for r in runs:
+                    v = next((x for x in r["verdicts"] if x["expect"] == e), None)
+                    cells.append("n/a" if v is None else
+                                 f"{'PASS' if v.get('passed') else '**FAIL**'} {fmt(v.get('actual'), '{:.4g}')}")
+                lines.append(f"| `{e}` | " + " | ".join(cells) + " |")
+            lines.append("")
+        lines += ["| figure | " + " | ".join(args.backends) + " |", "|---|" + "---|" * len(runs)]
+        for key, label, pattern in HEADLINE:
+            lines.append(f"| {label} | " + " | ".join(fmt(r["metrics"].get(key), pattern) for r in runs) + " |")
+        bins = ["delta_lt2_ms", "delta_lt4_ms", "delta_lt8_ms", "delta_lt12_ms", "delta_ge12_ms"]
+        lines.append("| \\|Δ\\| <2/<4/<8/<12/≥12 ms | " + " | ".join(
+            "/".join(fmt(r["metrics"].get(b), "{:.0f}") for b in bins) for r in runs) + " |")
+        lines.append("")
+        for r in runs:
+            f = r["files"]
+            links = [f"[trace CSV]({rel(f['trace'], out)})"]
+            if f["chrome"]:
+                links.append(f"[Chrome trace]({rel(f['chrome'], out)})")
+            links += [f"[summary]({rel(f['summary'], out)})", f"[screenshot]({rel(f['screenshot'], out)})",
+                      f"[log]({rel(f['log'], out)})"]
+            info = r.get("run_info", {})
+            lines.append(f"**{r['backend']}**: {r['status']}, {r['wall_s']:.1f} s; swap interval: "
+                         f"{info.get('swap_interval', 'n/a')}; " + " · ".join(links))
+            lines.append("")
+            for p in r["problems"]:
+                lines.append(f"- problem: {p}")
+            if r["problems"]:
+                lines.append("")
+            for p in r["plots"]:
+                lines.append(f"![{os.path.basename(p)}]({rel(p, out)})")
+            lines.append("")
+    if bench_plots:
+        lines += ["## Bench", "", f"From `{args.bench_csv}`.", ""] + [f"![{os.path.basename(p)}]({rel(p, out)})"
+                                                                     for p in bench_plots] + [""]
+    lines += ["## How to read this", "",
+              "- Metric definitions: pacer/include/pacer/metrics.h and demo/core/summary.h; trace columns: "
+              "demo/core/trace.h.",
+              "- Timeline: the interval of each frame (black) against the target period (dashed), scenario "
+              "phases shaded; the lower panel is the wake lateness (µs, linear within ±100 µs, log beyond).",
+              "- Chrome traces open in https://ui.perfetto.dev (Open trace file) or chrome://tracing.", ""]
+    tmp = os.path.join(out, "index.md.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+    os.replace(tmp, os.path.join(out, "index.md"))
+
+    tmp = os.path.join(out, "verdicts.csv.tmp")
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["scenario", "backend", "status", "expect", "threshold", "actual", "passed"])
+        for r in results:
+            if not r["verdicts"]:
+                w.writerow([r["scenario"], r["backend"], r["status"], "", "", "", ""])
+            for v in r["verdicts"]:
+                w.writerow([r["scenario"], r["backend"], r["status"], v.get("expect"), v.get("threshold"),
+                            v.get("actual"), "1" if v.get("passed") else "0"])
+    os.replace(tmp, os.path.join(out, "verdicts.csv"))
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line (the usage is in --help), exit status 2."""
+
+    def error(self, message):
+        print(f"qa: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def main(argv=None):
+    parser = OneLineParser(prog="qa.sh", description="Visual QA: scenarios on pacer-demo, headless, "
+                                     "both backends; a report folder with verdicts, plots, CSVs and traces.")
+    parser.add_argument("scenarios", nargs="*", metavar="SCENARIO",
+                        help="scenario files or names in assets/scenarios/ (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"only the scenarios that end within {QUICK_MAX_S:g} s (CI)")
+    parser.add_argument("--backends", default="sdl2,glfw", help="comma-separated: sdl2, glfw (default: both)")
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
+                        help="where pacer-demo is built (default: build/)")
+    parser.add_argument("--demo", help="the pacer-demo binary (default: BUILD_DIR/demo/pacer-demo)")
+    parser.add_argument("--out", help="report folder (default: BUILD_DIR/qa-report); replaced if it exists")
+    parser.add_argument("--size", type=parse_size, default=(960, 540), metavar="WxH",
+                        help="window of the measured runs (default 960x540)")
+    parser.add_argument("--overlay", action="store_true",
+                        help="draw the ImGui overlay in the measured runs too (default: screenshot run only)")
+    parser.add_argument("--bench-csv", metavar="DIR", help="also plot a pacer-bench --csv-dir folder")
+    args = parser.parse_args(argv)
+
+    try:
+        args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+        for b in args.backends:
+            if b not in BACKENDS:
+                raise UsageError(f"--backends: unknown backend '{b}' (known: {', '.join(BACKENDS)})")
+        if not args.backends:
+            raise UsageError("--backends: empty")
+        if shutil.which("xvfb-run") is None:
+            raise UsageError("xvfb-run not found (Debian package xvfb; tools/setup.sh installs it)")
+        scenarios = resolve_scenarios(args.scenarios, args.quick)
+        if args.bench_csv and not os.path.isdir(args.bench_csv):
+            raise UsageError(f"--bench-csv: {args.bench_csv}: no such directory")
+        if args.demo:
+            if not (os.path.isfile(args.demo) and os.access(args.demo, os.X_OK)):
+                raise UsageError(f"--demo: {args.demo}: not an executable file")
+        else:
+            args.demo = find_or_build_demo(os.path.abspath(args.build_dir))
+        args.demo = os.path.abspath(args.demo)
+        out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise UsageError(f"--out: {out}: exists and is not a directory")
+        if os.path.isdir(out):
+            if os.listdir(out) and not os.path.isfile(os.path.join(out, "index.md")) and \
+                    not os.path.isdir(os.path.join(out, "runs")):
+                raise UsageError(f"--out: {out}: a non-empty folder that is not a QA report; not replacing it")
+            shutil.rmtree(out)
+        for sub in ("plots", "traces", "runs"):
+            os.makedirs(os.path.join(out, sub))
+    except UsageError as e:
+        print(f"qa: {e}", file=sys.stderr)
+        return 2
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"qa: {e}", file=sys.stderr)
+        return 2
+
+    chrome = demo_supports(args.demo, "--chrome-trace")
+    started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    t0 = time.monotonic()
+    results = []
+    for path, duration in scenarios:
+        for backend in args.backends:
+            r = run_one(args.demo, path, duration, backend, out, chrome, render_args(args))
+            results.append(r)
+            failed = [v["expect"] + f" (actual {fmt(v.get('actual'), '{:.4g}')})" for v in r["verdicts"]
+                      if not v.get("passed")]
+            detail = ("; failed: " + ", ".join(failed)) if failed else ""
+            detail += ("; " + "; ".join(r["problems"])) if r["problems"] else ""
+            print(f"qa: {r['status']:5} {r['scenario']} on {backend} ({r['wall_s']:.1f} s, "
+                  f"{fmt(r['metrics'].get('fps'), '{:.2f}')} fps){detail}", flush=True)
+    bench_plots = []
+    if args.bench_csv:
+        try:
+            bench_plots = plots.plot_bench_dir(args.bench_csv, os.path.join(out, "bench"))
+        except plots.InputError as e:
+            print(f"qa: bench plots: {e}", file=sys.stderr)
+            return 2
+    elapsed = time.monotonic() - t0
+    write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots)
+    bad = [r for r in results if r["status"] != "PASS"]
+    print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "
+          f"{os.path.join(out, 'index.md')}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
