@@ -62,6 +62,8 @@ pacer::Config Controls::pacer_config_() {
     // 0 means "the default" in pacer::Config, so a requested 0 goes in as 1 ns.
     config.robust_tolerance_ns = std::max<int64_t>(std::llround(*current_.robust_tolerance_us * 1e3), 1);
     config.timer_margin_ns = std::max<int64_t>(std::llround(*current_.timer_margin_us * 1e3), 1);
+    // app.cpp waits at the top of the frame, before the work and the render.
+    config.wait_point = pacer::WaitPoint::FrameStart;
     config.clock = &clock_;
     config.sleeper = simulated_ ? static_cast<pacer::Sleeper*>(simulated_.get())
                                 : static_cast<pacer::Sleeper*>(&os_sleeper_);
