@@ -15,9 +15,13 @@
 //       simulate(frame.dt_ns * 1e-9);         // the steady dt, not the measured interval
 //       render();
 //       swap_buffers();
-//       pacer.mark_present();                 // optional (vsync/auto need it): the swap returned
-//   }
+//       pacer.mark_present();                 // optional: the swap returned (vsync and
+//   }                                         // auto judge the display by it)
 //   pacer::Summary s = pacer.stats().summarize();   // mean, sigma, p99, % off ...
+//
+//   With config.strategy = Strategy::Auto and config.host set, the pacer
+//   chooses vsync or timer and says why: pacer.decision().reason. For a
+//   simulation with a fixed step, see pacer/fixed_step.h.
 //
 // TIME
 //   Every time is an int64_t count of nanoseconds (suffix _ns) on the clock's
@@ -172,7 +176,9 @@ public:
 };
 
 // The OS's monotonic clock (CLOCK_MONOTONIC, QueryPerformanceCounter,
-// mach_absolute_time) and thread CPU time. Stateless.
+// mach_absolute_time) and thread CPU time. No state of its own; on Linux
+// each thread that asks for its run-queue wait keeps its schedstat file open
+// until it exits (one descriptor per thread, so a read is one pread).
 class OsClock final : public Clock {
 public:
     int64_t now_ns() override;
@@ -293,11 +299,12 @@ struct Config {
     int64_t timer_max_margin_ns;         // default: 2 ms
     double timer_margin_quantile;        // default: 0.95. The margin tracks this quantile
                                          // of recent wake lateness (plus timer_margin_pad_ns).
-                                         // Measured here (2-core VM, loaded): the timer's own
-                                         // lateness is p50 44 / p95 71 us at 1 ns slack, but its
-                                         // p99 is 1.5 ms of rare outliers; p99 tracking spent
-                                         // 410 us of spin a frame to be late 1.8 % of the time,
-                                         // p95 83 us for 2.0 %.
+                                         // Measured here (2-core VM under load, 900 wakes at
+                                         // 60 Hz, 1 ns slack): the timer's own lateness is
+                                         // p50 44 / p95 71 us, but p99 is 1.5 ms of rare
+                                         // outliers. Replayed with a 128-wake window, p99
+                                         // tracking spins 410 us a frame to be late (> 20 us)
+                                         // 1.8 % of the time; p95 spins 83 us for 2.0 %.
     int64_t timer_margin_pad_ns;         // default: 5 us
     int32_t timer_margin_window;         // default: 128 wakes in the quantile's window.
                                          // The lateness counted is the timer's own: the
@@ -357,7 +364,7 @@ struct WaiterState {
     double estimate_ns, mean_ns, sigma_ns;
     int64_t samples;
     // timer
-    int64_t timer_margin_ns;
+    int64_t timer_margin_ns;    // the margin the next wait uses, after the spin and contention caps
     bool contended;             // the thread counts as contended (Config::contention_wait_ns)
     int64_t runqueue_wait_ns;   // run-queue wait over the last frame (-1 unknown)
 };
@@ -515,9 +522,12 @@ public:
 
     // Waits for the next deadline on the grid and returns the new frame.
     // Call it once per frame: before present for the steadiest presents, or at
-    // the top of the frame for the lowest input latency.
+    // the top of the frame for the lowest input latency; say which in
+    // Config::wait_point (it changes Frame::predicted_present_ns).
     Frame wait();
     // Tells the pacer when the frame's present (swap) returned; now if -1.
+    // vsync and auto judge the swap by these times (else by the wakes), and
+    // FrameStart predicts presents from them.
     void mark_present(int64_t present_ns = -1);
 
     // Live changes, applied at the next wait: the grid continues from the last
@@ -525,7 +535,7 @@ public:
     void set_target_hz(double hz);          // throws std::invalid_argument when out of range
     void set_strategy(Strategy strategy);
     void set_miss_policy(MissPolicy policy);
-    void set_wait_point(WaitPoint point);
+    void set_wait_point(WaitPoint point);   // Default means BeforePresent
 
     const Config& config() const;     // resolved
     const Stats& stats() const;
