@@ -509,6 +509,8 @@ void Pacer::set_target_hz(double hz) {
 void Pacer::set_strategy(Strategy strategy) {
     impl_->cfg.strategy = detail::resolve_strategy(strategy);
     impl_->backoff_ns = kFirstBackoffNs;
+    // The refresh is read only while vsync or auto is in force: read it afresh.
+    if (impl_->wants_host()) impl_->refresh_hz = impl_->cfg.host->refresh_rate_hz();
     impl_->choose("");
 }
 

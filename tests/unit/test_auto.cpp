@@ -291,6 +291,15 @@ TEST(Decisions, EachFrameCarriesTheDecisionInForce) {
     EXPECT_EQ(rig.decision().seq, 3);
 }
 
+TEST(Decisions, SwitchingToAutoReadsTheRefreshAfresh) {
+    Rig rig(60, 60, Strategy::Timer);
+    rig.run_for(3 * kSecond);
+    rig.display.refresh = 120;   // not read while timer was asked for
+    rig.pacer->set_strategy(Strategy::Auto);
+    EXPECT_EQ(rig.display.requests, Intervals{2});
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync (probing): 120 Hz / 2, measuring presents");
+}
+
 TEST(Decisions, TheTimerFallbackIsSaid) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
