@@ -497,16 +497,19 @@ void Pacer::set_target_hz(double hz) {
     std::string problem = validate(changed);
     if (problem.empty() && !(hz > 0)) problem = "target_hz: " + std::to_string(hz) + " is out of range (0, 10000]";
     if (!problem.empty()) throw std::invalid_argument(problem);
-    const bool changed_hz = hz != impl_->cfg.target_hz;
+    // The same rate again changes nothing (a vsync probe is not restarted).
+    if (hz == impl_->cfg.target_hz) return;
     impl_->cfg.target_hz = hz;
     // The grid continues from the last deadline with the new period.
     if (impl_->index > 0) impl_->grid.anchor(impl_->grid.current(), hz);
     else impl_->grid.anchor(0, hz);
-    if (changed_hz) impl_->backoff_ns = kFirstBackoffNs;
+    impl_->backoff_ns = kFirstBackoffNs;
     impl_->choose("");
 }
 
 void Pacer::set_strategy(Strategy strategy) {
+    // The same strategy again changes nothing (a vsync probe is not restarted).
+    if (detail::resolve_strategy(strategy) == impl_->cfg.strategy) return;
     impl_->cfg.strategy = detail::resolve_strategy(strategy);
     impl_->backoff_ns = kFirstBackoffNs;
     // The refresh is read only while vsync or auto is in force: read it afresh.

@@ -291,6 +291,21 @@ TEST(Decisions, EachFrameCarriesTheDecisionInForce) {
     EXPECT_EQ(rig.decision().seq, 3);
 }
 
+TEST(Decisions, SettingTheSameValuesAgainDoesNotReprobe) {
+    Rig rig(60, 60);
+    rig.frames(10);
+    ASSERT_FALSE(rig.decision().probing);
+    const int32_t seq = rig.decision().seq;
+    for (int i = 0; i < 100; ++i) {   // a UI that applies its settings every frame
+        rig.pacer->set_strategy(Strategy::Auto);
+        rig.pacer->set_target_hz(60);
+        rig.frame();
+    }
+    EXPECT_EQ(rig.decision().seq, seq);
+    EXPECT_FALSE(rig.decision().probing);
+    EXPECT_EQ(rig.display.requests, Intervals{1});
+}
+
 TEST(Decisions, SwitchingToAutoReadsTheRefreshAfresh) {
     Rig rig(60, 60, Strategy::Timer);
     rig.run_for(3 * kSecond);

@@ -84,9 +84,11 @@ enum class Strategy : int {
     // choice, and keeps checking it:
     //   - vsync only when the target is refresh / n for a whole n (within
     //     0.5 %) and the host accepts swap interval n; then it PROBES: the
-    //     pacer does not wait for 8 frames and measures the present intervals
-    //     (mark_present, else the wake intervals). Their median within 25 % of
-    //     n / refresh confirms vsync; anything else means timer.
+    //     pacer leaves the pacing to the swap and measures 8 present intervals
+    //     (mark_present, else the wake intervals; the first one after the
+    //     switch is not counted). Their median within 25 % of n / refresh
+    //     confirms vsync; anything else means timer. A probe whose swaps do
+    //     not block therefore runs about 9 frames unpaced.
     //   - while on vsync: 8 of the last 32 intervals under half the vsync
     //     period (swaps not blocking) or over 1.5 times it (missed refreshes)
     //     switch to timer. Occasional misses stay under that and do not flap.
@@ -532,6 +534,7 @@ public:
 
     // Live changes, applied at the next wait: the grid continues from the last
     // deadline with the new period or strategy, so there is no hitch or burst.
+    // Setting the value already in force does nothing (auto does not re-probe).
     void set_target_hz(double hz);          // throws std::invalid_argument when out of range
     void set_strategy(Strategy strategy);
     void set_miss_policy(MissPolicy policy);
