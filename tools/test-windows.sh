@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Cross-builds pacer for Windows with MinGW-w64 into build-mingw/ (library,
-# unit tests, bench; no demo; warnings are errors, as in tools/test.sh) and runs
-# it under Wine: the unit tests through ctest, then pacer-bench --quick. Needs
-# no display. Wine's prefix lives in the build folder (build-mingw/wine), so
-# only the first run pays for creating it.
+# unit tests, bench; warnings are errors, as in tools/test.sh) and runs it under
+# Wine: the unit tests through ctest, then pacer-bench --quick. The windowed
+# demo is not cross-built, but its window-less core (the load threads,
+# scenarios, traces) is, with its unit tests (tests/windows, in
+# build-mingw/demo-core). Needs no display. Wine's prefix lives in the build
+# folder (build-mingw/wine), so only the first run pays for creating it.
 #
 #   tools/test-windows.sh          BUILD_DIR=... to build elsewhere
 #
@@ -13,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=${BUILD_DIR:-build-mingw}
+[[ $build == /* ]] || build="$PWD/$build"
 started=$SECONDS
 
 for tool in x86_64-w64-mingw32-g++-posix wine wineserver wineboot; do
@@ -23,15 +26,15 @@ for tool in x86_64-w64-mingw32-g++-posix wine wineserver wineboot; do
 done
 
 # --- build ---------------------------------------------------------------
-cmake -G Ninja -S . -B "$build" \
-  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake \
-  -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror" \
-  -DPACER_BUILD_DEMO=OFF -DPACER_BUILD_TESTS=ON -DPACER_BUILD_BENCH=ON
+common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-mingw64.cmake" -DCMAKE_BUILD_TYPE=Release
+        -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror")
+cmake "${common[@]}" -S . -B "$build" -DPACER_BUILD_DEMO=OFF -DPACER_BUILD_TESTS=ON -DPACER_BUILD_BENCH=ON
 cmake --build "$build" -j2
+cmake "${common[@]}" -S tests/windows -B "$build/demo-core"
+cmake --build "$build/demo-core" -j2
 
 # --- Wine ----------------------------------------------------------------
-export WINEPREFIX="$PWD/$build/wine"
+export WINEPREFIX="$build/wine"
 export WINEDEBUG=-all              # no fixme/err chatter in the test output
 export WINEDLLOVERRIDES="mscoree=;mshtml="   # no Mono/Gecko installers: console programs only
 unset DISPLAY                      # console programs: never open a window
@@ -48,6 +51,7 @@ echo "test-windows: Wine prefix ready in $((SECONDS - boot_started)) s ($WINEPRE
 
 # --- run -----------------------------------------------------------------
 ctest --test-dir "$build" --output-on-failure --timeout 300
+ctest --test-dir "$build/demo-core" --output-on-failure --timeout 300
 
 # The bench under Wine is a smoke test of the Windows path end to end (every
 # strategy on the real OsSleeper), not a measurement: Wine's timers are not
