@@ -212,7 +212,7 @@ int64_t timer_period_now_ns() {
 bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
 
-// Run-queue wait and sched_setattr's settings are Linux notions (added by H8).
+// Run-queue wait and sched_setattr's settings are Linux notions too.
 int64_t thread_runqueue_wait_ns() { return -1; }
 int sched_get(SchedSettings* /*out*/) { return ENOSYS; }
 int sched_set(const SchedSettings& /*settings*/) { return ENOSYS; }
