@@ -341,7 +341,9 @@ class Trace:
                     cuts.append((i, " / ".join(names)))
             elif i > 0:
                 cuts.append((i, text.split(": ", 1)[-1] if ": " in text else text))
-        if not cuts or cuts[0][0] != 0:
+        if not cuts:
+            cuts = [(0, "whole run")]
+        elif cuts[0][0] != 0:
             cuts.insert(0, (0, "start"))
         end_s = self.time_s[-1]
         phases = []
@@ -372,7 +374,7 @@ def plot_trace(path, out_dir, name=None, title=None):
     fig, (ax, ax_late) = plt.subplots(2, 1, figsize=(13.5, 6.5), sharex=True,
                                       gridspec_kw={"height_ratios": [3, 1.3]})
     phase_handles = []
-    for k, (phase, start, end, _, _) in enumerate(tr.phases):
+    for k, (phase, start, end, _, _) in enumerate(tr.phases if len(tr.phases) > 1 else []):
         c = PHASE_COLOURS[k % len(PHASE_COLOURS)]
         for a in (ax, ax_late):
             a.axvspan(start, end, color=c, alpha=0.13, linewidth=0)

@@ -244,6 +244,8 @@ def run_logged(command, timeout_s):
 def fmt(value, pattern="{:.3g}"):
     if value is None or (isinstance(value, float) and value != value):
         return "n/a"
+    if pattern == "{:.4g}" and isinstance(value, (int, float)) and abs(value) >= 1000:
+        return f"{value:.0f}"   # 14580, not 1.458e+04
     try:
         return pattern.format(value)
     except (ValueError, TypeError):
