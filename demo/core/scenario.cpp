@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
@@ -494,6 +495,10 @@ std::string parse_scenario_text(std::string_view text, const std::string& name, 
 }
 
 std::string parse_scenario_file(const std::string& path, Scenario* out) {
+    // Linux opens a directory for reading and then reads nothing: an empty
+    // scenario that would run forever. Refuse it by name.
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return path + ": cannot open: is a directory";
     std::ifstream file(path, std::ios::binary);
     if (!file) return path + ": cannot open: " + std::generic_category().message(errno);
     std::ostringstream text;

@@ -221,6 +221,12 @@ TEST(ScenarioParse, MissingFileNamesThePath) {
     EXPECT_EQ(error.rfind("/nonexistent/dir/none.txt: cannot open", 0), 0u) << error;
 }
 
+TEST(ScenarioParse, DirectoryIsNotAScenario) {
+    Scenario s;
+    const std::string dir = PACER_SCENARIO_DIR;
+    EXPECT_EQ(parse_scenario_file(dir, &s), dir + ": cannot open: is a directory");
+}
+
 TEST(ScenarioParse, FileErrorsUseThePathAsName) {
     const std::string path = ::testing::TempDir() + "pacer_bad_scenario.txt";
     std::FILE* file = std::fopen(path.c_str(), "wb");
