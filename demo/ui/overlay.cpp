@@ -154,16 +154,17 @@ void Overlay::draw_frame_graph_(const View& view) {
     }
     const float target_y = origin.y + height * static_cast<float>(1 - period_ms / scale_ms);
     draw->AddLine(ImVec2(origin.x, target_y), ImVec2(origin.x + width, target_y), IM_COL32(255, 255, 255, 200));
-    // Labels right-aligned: the newest bars are drawn from the left, so the
-    // right end stays clear until the graph fills up.
-    char label[64];
-    std::snprintf(label, sizeof label, "target %.2f ms", period_ms);
-    float text_width = ImGui::CalcTextSize(label).x;
-    draw->AddText(ImVec2(origin.x + width - text_width - 4, target_y - ImGui::GetTextLineHeight()),
-                  IM_COL32(255, 255, 255, 230), label);
-    std::snprintf(label, sizeof label, "%.1f ms", scale_ms);
-    text_width = ImGui::CalcTextSize(label).x;
-    draw->AddText(ImVec2(origin.x + width - text_width - 4, origin.y + 2), IM_COL32(200, 200, 200, 200), label);
+    // Labels at the right, on a dark backing so they read over the bars.
+    auto label = [&](float y, ImU32 colour, const char* format, double value) {
+        char text[64];
+        std::snprintf(text, sizeof text, format, value);
+        const ImVec2 size = ImGui::CalcTextSize(text);
+        const ImVec2 at(origin.x + width - size.x - 4, y);
+        draw->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + size.x + 2, at.y + size.y), IM_COL32(16, 16, 20, 200));
+        draw->AddText(at, colour, text);
+    };
+    label(target_y - ImGui::GetTextLineHeight() - 1, IM_COL32(255, 255, 255, 230), "target %.2f ms", period_ms);
+    label(origin.y + 2, IM_COL32(200, 200, 200, 220), "%.1f ms", scale_ms);
 }
 
 void Overlay::draw_histogram_(const View& view) {
