@@ -100,6 +100,15 @@ void take(std::optional<T>& mine, const std::optional<T>& later) {
 // Splits a line into words; "double quoted" words may hold spaces (no escapes).
 // '#' outside quotes ends the line. Returns an error for an unclosed quote.
 std::string tokenize(std::string_view line, std::vector<std::string>* words, std::vector<bool>* quoted) {
+    // Control bytes (a binary file, a stray NUL) would garble the error
+    // message that quotes the word: report them by value instead.
+    for (unsigned char c : line) {
+        if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+            char text[64];
+            std::snprintf(text, sizeof text, "unexpected control byte 0x%02x (not a text file?)", c);
+            return text;
+        }
+    }
     std::size_t i = 0;
     while (i < line.size()) {
         const char c = line[i];

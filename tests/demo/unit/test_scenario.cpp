@@ -199,6 +199,7 @@ TEST(ScenarioParse, MalformedLinesReportFileAndLine) {
         {"expect fps >= fast\n", 1, "'fast' is not a number"},
         {"expect fps >= \"5\"\n", 1, "unexpected quoted string"},
         {"\"at\" 1s set hz=60\n", 1, "expected a statement"},
+        {"at 0s set hz=60\nat 1s\x01 set hz=30\n", 2, "unexpected control byte 0x01"},
         // A step the end makes unreachable is reported on the step's line.
         {"end 5s\nat 6s set hz=30\n", 2, "is not before the end (5s, line 1)"},
         {"at frame 700 set hz=30\nend frame 600\n", 1, "is not before the end"},
