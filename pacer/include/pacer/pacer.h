@@ -180,7 +180,8 @@ public:
 // The OS's monotonic clock (CLOCK_MONOTONIC, QueryPerformanceCounter,
 // mach_absolute_time) and thread CPU time. No state of its own; on Linux
 // each thread that asks for its run-queue wait keeps its schedstat file open
-// until it exits (one descriptor per thread, so a read is one pread).
+// until it exits (one descriptor per thread, so a read is one pread: about
+// 1 us of CPU here, two per timer wait).
 class OsClock final : public Clock {
 public:
     int64_t now_ns() override;
