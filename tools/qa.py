@@ -55,7 +55,7 @@ HEADLINE = [("fps", "avg FPS", "{:.2f}"), ("low_1pct_fps", "1 % low FPS", "{:.1f
             ("frame_time_p99_ms", "p99 frame ms", "{:.2f}"), ("stutter_pct", "stutter %", "{:.2f}"),
             ("success_pct", "success %", "{:.1f}"), ("interval_error_p50_us", "error p50 µs", "{:.0f}"),
             ("error_p99_ms", "error p99 ms", "{:.2f}"), ("off_pct", "off >0.5 ms %", "{:.1f}"),
-            ("missed", "missed", "{:.0f}"), ("cpu_pct", "CPU %", "{:.1f}")]
+            ("missed", "missed", "{:.0f}"), ("cpu_pct", "CPU %", "{:.2f}")]
 
 
 class UsageError(Exception):
