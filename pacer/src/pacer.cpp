@@ -438,7 +438,8 @@ struct Pacer::Impl {
         frame.strategy = strategy_in_force();
         frame.dt_ns = dt_for(frame, vsync);
         frame.predicted_present_ns = predict_present(frame, vsync);
-        frame.contended = !vsync && waiter.state().contended;
+        // Only the timer watches contention; other strategies' frames say nothing.
+        frame.contended = !vsync && waiter_strategy == Strategy::Timer && waiter.state().contended;
 
         // Vsync's evidence: present intervals where the host marks them, else
         // the wakes (the swap blocks right next to the wait either way).

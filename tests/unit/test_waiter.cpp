@@ -525,4 +525,7 @@ TEST(WaiterContention, ThePacerMarksContendedFrames) {
     clock.advance_runnable(2 * kMs);
     EXPECT_TRUE(pacer.wait().contended);
     EXPECT_EQ(pacer.waiter_state().runqueue_wait_ns, 2 * kMs);
+    pacer.set_strategy(Strategy::Spin);   // spin does not watch: its frames do not claim it
+    clock.advance_runnable(2 * kMs);
+    EXPECT_FALSE(pacer.wait().contended);
 }
