@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <random>
@@ -28,13 +29,13 @@ const char* const kHeatmapColumns =
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-const Clock::time_point g_start = Clock::now();
+using WallClock = std::chrono::steady_clock;
+const WallClock::time_point g_start = WallClock::now();
 
 // One progress line on stderr, stamped with seconds since the bench started,
 // so a long run shows where it is without touching the stdout report.
 void progress(const std::string& what) {
-    const double s = std::chrono::duration<double>(Clock::now() - g_start).count();
+    const double s = std::chrono::duration<double>(WallClock::now() - g_start).count();
     std::cerr << "[" << fixed(s, 1) << " s] " << what << std::endl;
 }
 
