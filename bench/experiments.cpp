@@ -303,13 +303,17 @@ void run_sleep(const Options& options, CsvFile& csv) {
             std::vector<double> actual_us;
             int64_t wall_ns = 0, cpu_ns = 0, spun_ns = 0;
             for (int r = 0; r < reps; ++r) {
+                // The wall span encloses both CPU readings, so the CPU share of
+                // a microsecond wait cannot exceed 100 % by the readings' own cost.
+                const int64_t wall0 = clock.now_ns();
                 const int64_t cpu0 = clock.thread_cpu_ns();
                 const int64_t start = clock.now_ns();
                 const pacer::WaitResult result = waiter.wait_until(start + request_ns);
-                const int64_t end = clock.now_ns();
+                const int64_t cpu1 = clock.thread_cpu_ns();
+                const int64_t wall1 = clock.now_ns();
                 actual_us.push_back(static_cast<double>(result.wake_ns - start) / 1e3);
-                wall_ns += end - start;
-                cpu_ns += clock.thread_cpu_ns() - cpu0;
+                wall_ns += wall1 - wall0;
+                cpu_ns += cpu1 - cpu0;
                 spun_ns += result.spun_ns;
             }
             SleepCell cell{};
@@ -461,15 +465,19 @@ void run_heatmap(const Options& options, CsvFile& csv) {
                 int64_t wall_ns = 0, cpu_ns = 0, spun_ns = 0;
                 for (int r = 0; r < options.heatmap_reps; ++r) {
                     phase_sleeper.sleep_ns(phase(rng));
+                    // The wall span encloses both CPU readings, so the CPU share of
+                    // a microsecond wait cannot exceed 100 % by the readings' own cost.
+                    const int64_t wall0 = clock.now_ns();
                     const int64_t cpu0 = clock.thread_cpu_ns();
                     const int64_t start = clock.now_ns();
                     const pacer::WaitResult result = waiter.wait_until(start + interval_ns);
-                    const int64_t end = clock.now_ns();
+                    const int64_t cpu1 = clock.thread_cpu_ns();
+                    const int64_t wall1 = clock.now_ns();
                     error_pct.push_back(100.0 * static_cast<double>(result.wake_ns - start -
                                                                     interval_ns) /
                                         static_cast<double>(interval_ns));
-                    wall_ns += end - start;
-                    cpu_ns += clock.thread_cpu_ns() - cpu0;
+                    wall_ns += wall1 - wall0;
+                    cpu_ns += cpu1 - cpu0;
                     spun_ns += result.spun_ns;
                 }
                 const pacer::Percentiles e = pacer::percentiles(error_pct);
