@@ -34,22 +34,34 @@ passed=0
 failed=0
 started_s=$SECONDS
 
+# CPU seconds used so far by this script's finished children (user + system,
+# from /proc): next to wall time it tells a slow machine from a busy one.
+cpu_s() {
+  local stat fields
+  stat="$(cat /proc/$$/stat 2>/dev/null)" || { echo 0; return; }
+  read -r -a fields <<< "${stat##*) }"   # fields from the 3rd (state) on
+  echo $(( (fields[13] + fields[14]) / $(getconf CLK_TCK) ))
+}
+
 # Runs one section in a subshell with errexit in force (errexit is ignored in
 # a function called from an `if`, so no `if` here), stops at the first failure.
 section() {
   local name="$1"; shift
-  local t0=$SECONDS
+  local t0=$SECONDS c0
+  c0=$(cpu_s)
   printf '\n==== %s ====\n' "$name"
   set +e
   ( set -euo pipefail; "$@" )
   local rc=$?
   set -e
+  local took
+  took="$((SECONDS - t0))s, $(( $(cpu_s) - c0 ))s CPU"
   if ((rc == 0)); then
     passed=$((passed + 1))
-    printf -- '---- %s: passed (%ds)\n' "$name" $((SECONDS - t0))
+    printf -- '---- %s: passed (%s)\n' "$name" "$took"
   else
     failed=$((failed + 1))
-    printf -- '---- %s: FAILED (exit %d, %ds)\n' "$name" "$rc" $((SECONDS - t0))
+    printf -- '---- %s: FAILED (exit %d, %s)\n' "$name" "$rc" "$took"
     finish
   fi
 }
@@ -59,7 +71,7 @@ skip() {
 }
 
 finish() {
-  printf '\ntotal %ds\n%d passed, %d failed\n' $((SECONDS - started_s)) "$passed" "$failed"
+  printf '\ntotal %ds, %ds CPU\n%d passed, %d failed\n' $((SECONDS - started_s)) "$(cpu_s)" "$passed" "$failed"
   if ((failed > 0)); then exit 1; fi
   exit 0
 }
