@@ -256,6 +256,19 @@ def rel(path, out):
     return os.path.relpath(path, out).replace(os.sep, "/")
 
 
+def busy_machine_note():
+    """A warning when other programs keep the CPUs busy: the scenarios'
+    thresholds are timing figures for a machine the suite has to itself."""
+    if not hasattr(os, "getloadavg"):
+        return ""
+    load1 = os.getloadavg()[0]
+    cpus = os.cpu_count() or 1
+    if load1 <= 1.5 * cpus:
+        return ""
+    return (f"load average {load1:.1f} on {cpus} CPUs: other programs compete with the runs; "
+            "timing verdicts may fail for that reason (the trace timelines show when)")
+
+
 def machine_line():
     cpu = ""
     try:
@@ -279,7 +292,7 @@ def git_commit():
         return "unknown"
 
 
-def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots):
+def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots, notes):
     failed = [r for r in results if r["status"] != "PASS"]
     lines = ["# Visual QA report", ""]
     lines.append(f"**{'PASS' if not failed else 'FAIL'}**: {len(results) - len(failed)} of {len(results)} runs "
@@ -288,7 +301,8 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
               f"- machine: {machine_line()}", f"- commit: {git_commit()}", f"- demo: `{args.demo}`",
               f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
               f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer CPU "
-              "that the pacer shares; screenshots come from a separate 31-frame run with the overlay)", ""]
+              "that the pacer shares; screenshots come from a separate 31-frame run with the overlay)"]
+    lines += [f"- **warning**, {n}" for n in notes] + [""]
 
     lines += ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
               "|---|" + "---|" * len(args.backends)]
@@ -438,6 +452,9 @@ def main(argv=None):
         return 2
 
     chrome = demo_supports(args.demo, "--chrome-trace")
+    load_note = busy_machine_note()
+    if load_note:
+        print(f"qa: warning: {load_note}", file=sys.stderr, flush=True)
     started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     t0 = time.monotonic()
     results = []
@@ -459,7 +476,10 @@ def main(argv=None):
             print(f"qa: bench plots: {e}", file=sys.stderr)
             return 2
     elapsed = time.monotonic() - t0
-    write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots)
+    # Only the start's load: by the end the suite's own runs (and scenarios'
+    # background threads) are in the load average too.
+    notes = ["at the start: " + load_note] if load_note else []
+    write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots, notes)
     bad = [r for r in results if r["status"] != "PASS"]
     print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "
           f"{os.path.join(out, 'index.md')}")
