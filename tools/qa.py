@@ -46,7 +46,11 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import plots  # noqa: E402  (tools/plots.py; imports matplotlib once for every run)
 
 SCENARIO_DIR = os.path.join(ROOT, "assets", "scenarios")
-QUICK_MAX_S = 10.0          # --quick: scenarios that end within this many seconds
+# --quick: scenarios that end within this many seconds. 5 s keeps ci-smoke
+# (made for CI: 30 Hz, leaving llvmpipe headroom). steady-60 and spikes (10 s)
+# failed fps/p95/missed here whenever other jobs held the load average near 7
+# on the 2 cores, so in CI they would flake; the full suite runs them.
+QUICK_MAX_S = 5.0
 SCREENSHOT_FRAME = 30       # early enough for every shipped scenario
 BACKENDS = ("sdl2", "glfw")
 # Headline figures for the report (metric keys of core/summary.h).
