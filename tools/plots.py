@@ -137,9 +137,13 @@ def plot_accuracy(path, out_dir):
     cond = t.texts("condition")
     strat = t.texts("strategy")
 
-    fig, axes = plt.subplots(len(conditions), 1, figsize=(11, 3.6 * len(conditions) + 0.8), squeeze=False)
+    fig, axes = plt.subplots(len(conditions), 1, figsize=(13.5, 3.4 * len(conditions) + 1.2), squeeze=False,
+                             layout="constrained")
     width = 0.8 / max(len(strategies), 1)
-    floor_us = 0.05  # a log axis cannot show 0: smaller values sit on the floor
+    # A log axis cannot show 0: values below the floor sit on it. The floor is
+    # the decade under the smallest bar or whisker end, at least 0.05 µs.
+    lows = [v for v in (low if has_min else mean) if v > 0]
+    floor_us = max(0.05, 10 ** math.floor(math.log10(min(lows)))) if lows else 0.05
     for ax, condition in zip(axes[:, 0], conditions):
         for si, strategy in enumerate(strategies):
             xs, bars, lo_err, hi_err, dots = [], [], [], [], []
@@ -172,10 +176,8 @@ def plot_accuracy(path, out_dir):
     handles += [plt.Line2D([], [], color="black", linewidth=0.8),
                 plt.Line2D([], [], marker="o", linestyle="none", color="black", markerfacecolor="white")]
     labels += [whisker, "p99"]
-    fig.legend(handles, labels, loc="upper center", ncol=min(len(labels), 5), fontsize=9,
-               bbox_to_anchor=(0.5, 0.985))
-    fig.suptitle("Wake lateness after the deadline per strategy (bar: mean)", y=0.998, fontsize=12)
-    fig.tight_layout(rect=(0, 0, 1, 0.94 - 0.02 / len(conditions)))
+    axes[0, 0].legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, borderaxespad=0)
+    fig.suptitle("Wake lateness after the deadline per strategy (bar: mean)", fontsize=12)
     return save(fig, out_dir, "bench-accuracy.png")
 
 
