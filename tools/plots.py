@@ -237,7 +237,7 @@ def plot_cpu(path, out_dir):
     ax.set_ylim(bottom=floor)
     ax.set_xlabel("requested frame interval (ms)")
     ax.set_ylabel("CPU time of the waiting thread (% of one core, log)")
-    ax.set_title("CPU cost of waiting vs requested interval (idle machine)")
+    ax.set_title("CPU cost of waiting vs requested interval (no bench load added)")
     ax.grid(which="major", alpha=0.3)
     ax.legend(fontsize=9)
     fig.tight_layout()
