@@ -1,8 +1,15 @@
 // app.cpp: the demo's frame loop. This is the integration example: an engine
-// using the pacer looks like this.
+// using the pacer looks like this. Where the wait goes is a choice
+// (pacer::WaitPoint), switchable live:
 //
-//   wait for the frame's deadline -> simulate with the frame's time step ->
-//   render -> swap -> tell the pacer when the swap returned
+//   frame_start:    wait -> input -> simulate -> render -> swap
+//                   the lowest input latency; the work's jitter reaches the presents
+//   before_present: input -> simulate -> render -> wait -> swap
+//                   the steadiest presents; what is shown is a frame older
+//
+// The loop below starts each turn with the wait either way: before present,
+// the swap right after the wake shows the frame rendered in the turn before.
+// After each swap the pacer is told when it returned (mark_present).
 //
 // Everything else the demo does (scenario steps, the overlay, traces) hangs
 // off the loop through Controls, RunScript and RunOutputs.
@@ -16,6 +23,7 @@
 #include <pacer/pacer.h>
 
 #include "controls.h"
+#include "motion.h"
 #include "render/renderer.h"
 #include "render/scene.h"
 #include "run.h"
@@ -63,24 +71,35 @@ int run_app(const AppOptions& options) {
     if (error = script.apply_start(controls); !error.empty()) return fail(error);
 
     Scene scene;
+    MotionClock motion;                  // the scene's time in the dt mode in force
     pacer::Stats stats;                  // the overlay's window of recent frames
     std::vector<pacer::Frame> frames;    // the whole run, for the summary
     int64_t first_wake_ns = 0;
+    bool rendered = false;               // a rendered frame awaits its swap
+
+    auto present = [&] {
+        platform->swap();
+        controls.mark_present(platform->last_swap_return_ns());
+        rendered = false;
+    };
 
     while (!platform->should_close()) {
-        platform->poll_events();
-
-        // 1. Wait for this frame's deadline on the pacer's grid.
+        // 1. Wait for this frame's deadline on the pacer's grid; waiting
+        //    before present, show the frame rendered last turn at once.
         const pacer::Frame frame = controls.wait();
+        if (rendered) present();
+        platform->poll_events();
         if (frame.index == 0) first_wake_ns = frame.wake_ns;
         const double elapsed_s = static_cast<double>(frame.wake_ns - first_wake_ns) * 1e-9;
         if (script.finished(frame.index, elapsed_s)) break;
         if (error = script.apply_due(frame.index, elapsed_s, controls); !error.empty()) return fail(error);
 
         // 2. The frame's work: the synthetic load, then the simulation moved
-        //    by the frame's time step (the measured interval).
+        //    by the frame's time step: frame.dt_ns (paced), or fixed steps fed
+        //    by it, or the measured interval (raw), as set (motion.h).
         controls.load().do_frame_work(frame.index);
-        scene.update(static_cast<double>(frame.interval_ns) * 1e-9);
+        const MotionStep step = motion.advance(frame, *controls.current().dt_mode);
+        scene.update(static_cast<double>(step.dt_ns) * 1e-9);
 
         // 3. Render the scene and the overlay.
         int width = 0, height = 0;
@@ -97,13 +116,15 @@ int run_app(const AppOptions& options) {
             return fail(error);
         }
 
-        // 4. Present, and tell the pacer when the swap returned.
-        platform->swap();
-        controls.mark_present(platform->last_swap_return_ns());
+        rendered = true;
+
+        // 4. Waiting at the frame start: present now. Before present: the
+        //    next turn's wait comes first.
+        if (*controls.current().wait_point == pacer::WaitPoint::FrameStart) present();
 
         stats.add(frame);
         frames.push_back(frame);
-        outputs.write_trace(frame, controls.take_decision(), controls.take_markers());
+        outputs.write_trace(frame, step, controls, platform->last_swap_return_ns());
     }
     return outputs.finish(frames, controls, *platform, renderer);
 }

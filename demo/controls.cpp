@@ -21,6 +21,24 @@ bool owns_swap_interval(pacer::Strategy strategy) {
 
 }  // namespace
 
+std::string thread_timing_text(const pacer::ThreadTiming::Report& r) {
+    std::string text = r.timer_slack_supported ? "slack " + std::to_string(r.timer_slack_ns) + " ns"
+                                               : std::string("slack unsupported");
+    if (r.sched_supported) {
+        text += ", slice " + (r.sched_slice_ns >= 0 ? format("%g us", static_cast<double>(r.sched_slice_ns) * 1e-3)
+                                                    : std::string("unknown"));
+        text += r.fifo_priority > 0 ? ", fifo " + std::to_string(r.fifo_priority)
+                                    : r.fifo_priority == 0 ? std::string(", not fifo") : std::string(", fifo unknown");
+        text += ", nice " + std::to_string(r.nice);
+    } else {
+        text += ", slice/fifo/nice unsupported";
+    }
+    text += r.timer_period_supported ? ", timer period " + format("%g ms", static_cast<double>(r.timer_period_ns) * 1e-6)
+                                     : std::string(", timer period unsupported");
+    if (!r.refused.empty()) text += "; refused: " + r.refused;
+    return text;
+}
+
 Settings Controls::defaults() {
     Settings s;
     s.strategy = pacer::Strategy::Timer;
@@ -33,6 +51,12 @@ Settings Controls::defaults() {
     s.precise_k = 1;                // pacer::Config's defaults
     s.robust_tolerance_us = 20;
     s.timer_margin_us = 200;
+    s.sched_slice_us = 0;           // ThreadTiming: 0 leaves each control alone
+    s.fifo_priority = 0;
+    s.nice = 0;
+    s.timer_period_ms = 0;
+    s.dt_mode = DtMode::Raw;        // the measured interval: shows the pacing's own unevenness
+    s.wait_point = pacer::WaitPoint::FrameStart;
     s.work_ms = 0;                  // LoadConfig's defaults
     s.jitter_ms = 0;
     s.spike_ms = 0;
@@ -62,8 +86,7 @@ pacer::Config Controls::pacer_config_() {
     // 0 means "the default" in pacer::Config, so a requested 0 goes in as 1 ns.
     config.robust_tolerance_ns = std::max<int64_t>(std::llround(*current_.robust_tolerance_us * 1e3), 1);
     config.timer_margin_ns = std::max<int64_t>(std::llround(*current_.timer_margin_us * 1e3), 1);
-    // app.cpp waits at the top of the frame, before the work and the render.
-    config.wait_point = pacer::WaitPoint::FrameStart;
+    config.wait_point = *current_.wait_point;   // app.cpp moves its wait() to match
     config.clock = &clock_;
     config.sleeper = simulated_ ? static_cast<pacer::Sleeper*>(simulated_.get())
                                 : static_cast<pacer::Sleeper*>(&os_sleeper_);
@@ -85,6 +108,15 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
         return "preempt_prob: " + format("%g", *next.preempt_prob) + " is out of range [0, 1)";
     }
     if (!(*next.precise_k > 0)) return "precise_k: " + format("%g", *next.precise_k) + " must be > 0";
+    if (*next.sched_slice_us != 0 && !(*next.sched_slice_us >= 100 && *next.sched_slice_us <= 100000)) {
+        return "sched_slice_us: " + format("%g", *next.sched_slice_us) + " is out of range (0, or [100, 100000])";
+    }
+    if (*next.fifo_priority < 0 || *next.fifo_priority > 99) {
+        return "fifo_priority: " + std::to_string(*next.fifo_priority) + " is out of range [0, 99]";
+    }
+    if (*next.nice < -20 || *next.nice > 19) return "nice: " + std::to_string(*next.nice) + " is out of range [-20, 19]";
+    if (*next.timer_slack_ns < 0) return "timer_slack_ns: " + std::to_string(*next.timer_slack_ns) + " is negative";
+    if (*next.timer_period_ms < 0) return "timer_period_ms: " + std::to_string(*next.timer_period_ms) + " is negative";
     LoadConfig load = load_->config();
     apply_load_settings(next, &load);
     if (std::string problem = validate(resolve(load)); !problem.empty()) return problem;
@@ -101,24 +133,20 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
     const bool new_parameters = *next.precise_k != *current_.precise_k ||
                                 *next.robust_tolerance_us != *current_.robust_tolerance_us ||
                                 *next.timer_margin_us != *current_.timer_margin_us;
-    const bool new_slack = *next.timer_slack_ns != *current_.timer_slack_ns;
+    const bool new_thread_timing = *next.timer_slack_ns != *current_.timer_slack_ns ||
+                                   *next.timer_period_ms != *current_.timer_period_ms ||
+                                   *next.sched_slice_us != *current_.sched_slice_us ||
+                                   *next.fifo_priority != *current_.fifo_priority ||
+                                   *next.nice != *current_.nice;
+    const bool new_wait_point = *next.wait_point != *current_.wait_point;
     const bool new_hz = *next.hz != *current_.hz;
     const bool new_strategy = *next.strategy != *current_.strategy;
     const bool new_miss_policy = *next.miss_policy != *current_.miss_policy;
     const bool new_vsync = *next.vsync != *current_.vsync;
     current_ = next;
 
-    if (new_slack) {
-        thread_timing_.reset();   // restores what the previous request changed
-        if (*current_.timer_slack_ns > 0) {
-            // "Real control": Linux timer slack as asked; on Windows the
-            // 1 ms timer period (timeBeginPeriod), the finest it offers.
-            pacer::ThreadTiming::Request request{};
-            request.timer_slack_ns = *current_.timer_slack_ns;
-            request.timer_period_ns = 1'000'000;
-            thread_timing_ = std::make_unique<pacer::ThreadTiming>(request);
-        }
-    }
+    if (new_thread_timing) remake_thread_timing_();
+    if (new_wait_point) pacer_->set_wait_point(*current_.wait_point);
     if (new_hz) pacer_->set_target_hz(*current_.hz);
     if (new_strategy) pacer_->set_strategy(*current_.strategy);
     if (new_miss_policy) pacer_->set_miss_policy(*current_.miss_policy);
@@ -148,6 +176,23 @@ void Controls::remake_now_() {
     pacer_ = std::make_unique<pacer::Pacer>(pacer_config_());
 }
 
+// Settings are applied on the pacing thread (the frame loop's), which is the
+// thread a ThreadTiming acts on and must be destroyed on.
+void Controls::remake_thread_timing_() {
+    thread_timing_.reset();   // first: restores what the previous request changed
+    pacer::ThreadTiming::Request request{};
+    request.timer_slack_ns = *current_.timer_slack_ns;
+    request.timer_period_ns = int64_t{*current_.timer_period_ms} * 1'000'000;
+    request.sched_slice_ns = std::llround(*current_.sched_slice_us * 1e3);
+    request.fifo_priority = *current_.fifo_priority;
+    request.nice = *current_.nice;
+    if (request.timer_slack_ns == 0 && request.timer_period_ns == 0 && request.sched_slice_ns == 0 &&
+        request.fifo_priority == 0 && request.nice == 0) {
+        return;   // everything at the OS's default
+    }
+    thread_timing_ = std::make_unique<pacer::ThreadTiming>(request);   // ranges checked in apply()
+}
+
 void Controls::apply_swap_interval_() {
     if (!owns_swap_interval(*current_.strategy)) platform_.set_swap_interval(swap_interval(*current_.vsync));
 }
@@ -169,10 +214,9 @@ pacer::Frame Controls::wait() {
 
     // The pacer's decision (what paces and why) whenever it changes; a new
     // pacer starts its own sequence.
-    const pacer::Decision& decision = pacer_->decision();
-    if (frame.index == 0 || remade || decision.seq != last_decision_seq_) {
-        last_decision_seq_ = decision.seq;
-        decision_ = decision.reason;
+    if (frame.index == 0 || remade || frame.decision_seq != last_decision_seq_) {
+        last_decision_seq_ = frame.decision_seq;
+        decision_ = pacer_->decision().reason;
     }
     return frame;
 }

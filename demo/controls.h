@@ -8,7 +8,8 @@
 // controls and the synthetic load.
 //
 // LIVE CHANGES
-//   Rate, strategy and miss policy go to the running Pacer's setters. The
+//   Rate, strategy, miss policy and wait point go to the running Pacer's
+//   setters. The
 //   sleeper and the strategies' parameters (precise k, robust tolerance, timer
 //   margin) are fixed when a Pacer is made, so changing them makes a new one.
 //   To keep the grid steady the swap happens inside wait(): the old pacer
@@ -35,6 +36,10 @@
 #include "platform/platform.h"
 
 namespace pacer_demo {
+
+// What a ThreadTiming got, on one line: "slack 1000 ns, slice 3 ms, fifo 10,
+// nice 0, timer period unsupported; refused: ...".
+std::string thread_timing_text(const pacer::ThreadTiming::Report& report);
 
 class Controls {
 public:
@@ -64,7 +69,10 @@ public:
     // "OS: clock_nanosleep(...)" or "simulated 4 ms tick, p=0.1 over OS: ...".
     std::string sleeper_description() const;
     int64_t preemptions() const;   // simulated scheduler's extra ticks; 0 without it
-    // What the thread's timing controls got; nullptr while at the OS default.
+    // What the thread's timing controls (timer slack, timer period, sched
+    // slice, SCHED_FIFO, nice: pacer::ThreadTiming on the pacing thread) got,
+    // including what was refused; nullptr while every one is at the OS default.
+    // A change remakes the ThreadTiming: the old one restores first.
     const pacer::ThreadTiming::Report* thread_timing() const;
     // Whether the pacer owns the swap interval (strategy vsync or auto).
     bool pacer_owns_swap_interval() const;
@@ -79,6 +87,7 @@ public:
 private:
     pacer::Config pacer_config_();
     void apply_swap_interval_();
+    void remake_thread_timing_();   // from current_; none when every control is 0
     void remake_now_();   // makes the sleeper and the pacer from current_
 
     Platform& platform_;

@@ -76,9 +76,21 @@ std::string RunOutputs::open(const AppOptions& options) {
     return "";
 }
 
-void RunOutputs::write_trace(const pacer::Frame& frame, const std::string& decision,
-                             const std::string& markers) {
-    if (trace_) trace_->write(frame, TraceExtra{decision, markers});
+void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, Controls& controls,
+                             int64_t present_ns) {
+    const std::string decision = controls.take_decision(), markers = controls.take_markers();
+    const char* mode = dt_mode_name(step.mode);
+    if (dt_modes_.empty() || dt_modes_.back() != mode) dt_modes_.emplace_back(mode);
+    if (trace_) {
+        TraceExtra extra{decision, markers};
+        extra.dt_mode = mode;
+        extra.motion_dt_ns = step.dt_ns;
+        extra.fixed_steps = step.fixed_steps;
+        extra.fixed_alpha = step.fixed_alpha;
+        extra.wait_point = pacer::wait_point_name(*controls.current().wait_point);
+        extra.present_ns = present_ns;
+        trace_->write(frame, extra);
+    }
     if (chrome_trace_) chrome_trace_->write(frame, decision, markers);
 }
 
@@ -137,11 +149,16 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     if (const pacer::ThreadTiming::Report* timing = controls.thread_timing()) {
         info("timer_slack_ns", timing->timer_slack_supported ? std::to_string(timing->timer_slack_ns)
                                                              : std::string("unsupported"));
+        info("thread_timing", thread_timing_text(*timing));
     }
+    info("wait_point", pacer::wait_point_name(*s.wait_point));
     if (options_->scenario) info("scenario", options_->scenario->name);
-    // What the picture holds, for checkers: the scene moves by the measured
-    // interval of each frame (dt = wake - previous wake).
-    info("dt", "measured interval");
+    // What the picture holds, for checkers: the scene's time is the sum of
+    // the trace's MsDt, each frame's step in the dt mode of its DtMode column.
+    // "dt" names the modes the run used, in order ("raw, paced, fixed").
+    std::string modes;
+    for (const std::string& mode : dt_modes_) modes += (modes.empty() ? "" : ", ") + mode;
+    info("dt", modes);
     info("stage_px", format("%g %g %g %g", scene_.stage.x, scene_.stage.y, scene_.stage.width,
                             scene_.stage.height));
     info("overlay_panel_px", scene_.overlay ? format("0 0 %g %g", Overlay::kPanelWidthPx, scene_.stage.height)

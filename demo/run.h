@@ -15,6 +15,7 @@
 
 #include "app.h"
 #include "controls.h"
+#include "motion.h"
 #include "core/chrome_trace.h"
 #include "core/trace.h"
 #include "render/renderer.h"
@@ -54,7 +55,10 @@ public:
     // Opens the trace and checks that the screenshot and summary paths can be
     // written. "" or one line naming the path.
     std::string open(const AppOptions& options);
-    void write_trace(const pacer::Frame& frame, const std::string& decision, const std::string& markers);
+    // One frame's row: the pacer's frame, what the scene moved by, the
+    // decision and markers Controls collected (taken here), and when the
+    // swap that followed the frame's wake returned (-1 or earlier: none).
+    void write_trace(const pacer::Frame& frame, const MotionStep& step, Controls& controls, int64_t present_ns);
     // Takes the screenshot if this is its frame. "" or one line.
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
@@ -67,6 +71,7 @@ private:
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;
     SceneRecord scene_;
+    std::vector<std::string> dt_modes_;   // in the order the run used them
 };
 
 }  // namespace pacer_demo

@@ -24,6 +24,11 @@ constexpr int64_t kMaxTimerSlackNs = 100'000'000;   // 100 ms: far past any usef
 constexpr double kMaxPreciseK = 10.0;
 constexpr double kMaxMicroseconds = 100'000.0;      // 100 ms for tolerances and margins
 constexpr double kMaxToleranceMs = 1000.0;
+// pacer::ThreadTiming's slice range, [100 us, 100 ms].
+constexpr double kMinSliceUs = 100.0;
+constexpr double kMaxSliceUs = 100'000.0;
+// timeBeginPeriod takes whole ms; past 100 ms a "timer period" means nothing.
+constexpr int64_t kMaxTimerPeriodMs = 100;
 
 // Shortest text that reads back as the same double ("60", "0.25").
 std::string format_double(double value) {
@@ -321,6 +326,25 @@ int swap_interval(VsyncMode mode) {
     return 0;
 }
 
+const char* dt_mode_name(DtMode mode) {
+    switch (mode) {
+        case DtMode::Raw: return "raw";
+        case DtMode::Paced: return "paced";
+        case DtMode::Fixed: return "fixed";
+    }
+    return "unknown";
+}
+
+bool parse_dt_mode(std::string_view name, DtMode* out) {
+    for (DtMode mode : {DtMode::Raw, DtMode::Paced, DtMode::Fixed}) {
+        if (name == dt_mode_name(mode)) {
+            *out = mode;
+            return true;
+        }
+    }
+    return false;
+}
+
 const char* comparison_symbol(Comparison comparison) {
     switch (comparison) {
         case Comparison::Less: return "<";
@@ -346,6 +370,12 @@ void Settings::merge(const Settings& later) {
     take(precise_k, later.precise_k);
     take(robust_tolerance_us, later.robust_tolerance_us);
     take(timer_margin_us, later.timer_margin_us);
+    take(sched_slice_us, later.sched_slice_us);
+    take(fifo_priority, later.fifo_priority);
+    take(nice, later.nice);
+    take(timer_period_ms, later.timer_period_ms);
+    take(dt_mode, later.dt_mode);
+    take(wait_point, later.wait_point);
     take(work_ms, later.work_ms);
     take(jitter_ms, later.jitter_ms);
     take(spike_ms, later.spike_ms);
@@ -394,6 +424,32 @@ std::string parse_setting(std::string_view key, std::string_view value, Settings
         return set_double(key, value, Range{0, kMaxMicroseconds, false, false}, &out->robust_tolerance_us);
     if (key == "timer_margin_us")
         return set_double(key, value, Range{0, kMaxMicroseconds, false, false}, &out->timer_margin_us);
+    // pacer::ThreadTiming's ranges (pacer.h), with 0 for "leave".
+    if (key == "sched_slice_us") {
+        double v = 0;
+        if (!parse_double(value, &v)) return not_a_number(key, value);
+        if (v != 0 && !(v >= kMinSliceUs && v <= kMaxSliceUs))
+            return out_of_range(key, value, "(0 to leave the OS's slice, or [100, 100000])");
+        out->sched_slice_us = v;
+        return {};
+    }
+    if (key == "fifo_priority") return set_int(key, value, 0, 99, &out->fifo_priority);
+    if (key == "nice") return set_int(key, value, -20, 19, &out->nice);
+    if (key == "timer_period_ms") return set_int(key, value, 0, kMaxTimerPeriodMs, &out->timer_period_ms);
+    if (key == "dt_mode") {
+        DtMode mode{};
+        if (!parse_dt_mode(value, &mode))
+            return "dt_mode: unknown mode '" + std::string(value) + "' (raw, paced, fixed)";
+        out->dt_mode = mode;
+        return {};
+    }
+    if (key == "wait_point") {
+        pacer::WaitPoint point{};
+        if (!pacer::parse_wait_point(value, &point))
+            return "wait_point: unknown wait point '" + std::string(value) + "' (before_present, frame_start)";
+        out->wait_point = point;
+        return {};
+    }
     // The load: the same ranges as validate(LoadConfig).
     if (key == "work_ms") return set_double(key, value, Range{0, 1000, false, false}, &out->work_ms);
     if (key == "jitter_ms") return set_double(key, value, Range{0, 1000, false, false}, &out->jitter_ms);
@@ -440,6 +496,12 @@ std::string describe(const Settings& s) {
     if (s.precise_k) add("precise_k", format_double(*s.precise_k));
     if (s.robust_tolerance_us) add("robust_tolerance_us", format_double(*s.robust_tolerance_us));
     if (s.timer_margin_us) add("timer_margin_us", format_double(*s.timer_margin_us));
+    if (s.sched_slice_us) add("sched_slice_us", format_double(*s.sched_slice_us));
+    if (s.fifo_priority) add("fifo_priority", std::to_string(*s.fifo_priority));
+    if (s.nice) add("nice", std::to_string(*s.nice));
+    if (s.timer_period_ms) add("timer_period_ms", std::to_string(*s.timer_period_ms));
+    if (s.dt_mode) add("dt_mode", dt_mode_name(*s.dt_mode));
+    if (s.wait_point) add("wait_point", pacer::wait_point_name(*s.wait_point));
     if (s.work_ms) add("work_ms", format_double(*s.work_ms));
     if (s.jitter_ms) add("jitter_ms", format_double(*s.jitter_ms));
     if (s.spike_ms) add("spike_ms", format_double(*s.spike_ms));

@@ -31,6 +31,15 @@
 //   precise_k=K            precise_sleep's mean + k*sigma, (0, 10]
 //   robust_tolerance_us=N  robust_sleep's tolerance, [0, 100000]
 //   timer_margin_us=N      timer's starting margin, [0, 100000]
+//   sched_slice_us=N       Linux EEVDF slice of the pacing thread, 0 (leave) or
+//                          [100, 100000]
+//   fifo_priority=N        Linux SCHED_FIFO priority of the pacing thread, 0 (off)
+//                          to 99
+//   nice=N                 the pacing thread's nice value, [-20, 19]; 0 = leave
+//   timer_period_ms=N      Windows timeBeginPeriod, whole ms, [0, 100]; 0 = leave
+//   dt_mode=raw|paced|fixed  what moves the scene: the measured interval, the
+//                          pacer's Frame::dt_ns, or fixed steps + interpolation
+//   wait_point=before_present|frame_start  where the loop waits
 //   work_ms=N  jitter_ms=N  spike_ms=N  spike_every=N  bg_threads=N  duty=D
 //   duty_period_ms=N       the load (see load.h for ranges); bg_threads also takes
 //                          "cores" or "2xcores" (hardware threads, or twice that)
@@ -57,6 +66,16 @@ const char* vsync_mode_name(VsyncMode mode);                  // "off", "on", "a
 bool parse_vsync_mode(std::string_view name, VsyncMode* out);  // false for an unknown name
 int swap_interval(VsyncMode mode);                             // 0, 1, -1 (pacer::Host's)
 
+// What moves the scene each frame (the engine's clock, pacer.h's Frame::dt_ns).
+enum class DtMode : int {
+    Raw = 0,   // the measured interval between wakes: wake jitter reaches the motion
+    Paced,     // pacer::Frame::dt_ns: the grid step, clamped after a stall
+    Fixed,     // pacer::FixedStep at the target period, fed Frame::dt_ns, drawn
+               // interpolated by alpha() between the last two steps
+};
+const char* dt_mode_name(DtMode mode);                  // "raw", "paced", "fixed"
+bool parse_dt_mode(std::string_view name, DtMode* out);  // false for an unknown name
+
 // A set of setting changes: only the fields that hold a value change.
 struct Settings {
     std::optional<pacer::Strategy> strategy;
@@ -69,6 +88,12 @@ struct Settings {
     std::optional<double> precise_k;
     std::optional<double> robust_tolerance_us;
     std::optional<double> timer_margin_us;
+    std::optional<double> sched_slice_us;        // 0: leave the OS's slice
+    std::optional<int32_t> fifo_priority;        // 0: not SCHED_FIFO
+    std::optional<int32_t> nice;                 // 0: leave
+    std::optional<int32_t> timer_period_ms;      // 0: leave (Windows only)
+    std::optional<DtMode> dt_mode;
+    std::optional<pacer::WaitPoint> wait_point;
     std::optional<double> work_ms;
     std::optional<double> jitter_ms;
     std::optional<double> spike_ms;

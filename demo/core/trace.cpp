@@ -13,7 +13,8 @@ namespace {
 constexpr const char* kHeader =
     "Frame,TimeInSeconds,MsBetweenSimulationStart,MsBetweenPresents,MsCPUBusy,MsCPUWait,"
     "MsSleeping,MsSpinning,MsWaitCpu,MsWakeLateness,DeadlineSeconds,MsTargetPeriod,"
-    "Missed,Resynced,Strategy,Decision,Marker";
+    "Missed,Resynced,Strategy,Decision,Marker,"
+    "MsDt,DtMode,MsPacerDt,FixedSteps,FixedAlpha,WaitPoint,MsWakeToPresent,MsPredictedPresent,Contended";
 
 double ns_to_ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
@@ -96,7 +97,19 @@ void TraceWriter::write(const pacer::Frame& frame, const TraceExtra& extra) {
     put_text(file_, extra.decision);
     std::fputc(',', file_);
     put_text(file_, extra.marker);
-    std::fputc('\n', file_);
+    if (extra.motion_dt_ns >= 0)
+        std::fprintf(file_, ",%.6f,", ns_to_ms(extra.motion_dt_ns));
+    else
+        std::fputs(",NA,", file_);
+    put_text(file_, extra.dt_mode.empty() ? std::string_view("NA") : extra.dt_mode);
+    std::fprintf(file_, ",%.6f", ns_to_ms(frame.dt_ns));
+    if (extra.fixed_steps >= 0)
+        std::fprintf(file_, ",%d,%.6f,", static_cast<int>(extra.fixed_steps), extra.fixed_alpha);
+    else
+        std::fputs(",NA,NA,", file_);
+    put_text(file_, extra.wait_point.empty() ? std::string_view("NA") : extra.wait_point);
+    put_ms_or_na(file_, extra.present_ns >= frame.wake_ns, extra.present_ns - frame.wake_ns);
+    std::fprintf(file_, ",%.4f,%d\n", ns_to_ms(frame.predicted_present_ns - frame.wake_ns), frame.contended ? 1 : 0);
 
     if (frame.present_ns >= 0) previous_present_ns_ = frame.present_ns;
     ++rows_;

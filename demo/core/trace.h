@@ -25,6 +25,22 @@
 //   Decision                  free text from the app, e.g. what auto chose and why
 //   Marker                    free text: scenario steps or setting changes applied
 //                             before this frame ("; " between several)
+//   The engine's clock and the loop (added later, so they come last):
+//   MsDt                      what the scene moved by this frame (the shown
+//                             time's advance) in the dt mode in force; 1 ns
+//                             resolution; NA when the app gave none
+//   DtMode                    raw, paced or fixed (demo/motion.h)
+//   MsPacerDt                 pacer::Frame::dt_ns, whatever the mode; 1 ns resolution
+//   FixedSteps                fixed: simulation steps run this frame; NA otherwise
+//   FixedAlpha                fixed: the interpolation fraction drawn, [0, 1); NA otherwise
+//   WaitPoint                 before_present or frame_start: where the loop waited
+//   MsWakeToPresent           this wake to the return of the swap that followed it
+//                             (before_present: the previous frame's swap, right
+//                             after the wake; frame_start: after this frame's
+//                             work); NA when no swap followed
+//   MsPredictedPresent        pacer::Frame::predicted_present_ns - the wake
+//   Contended                 1 when the timer counted the thread as contended
+//                             on this wait (pacer::Frame::contended)
 // Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
 //
 // FILES
@@ -46,6 +62,13 @@ namespace pacer_demo {
 struct TraceExtra {
     std::string_view decision;   // empty: nothing to say
     std::string_view marker;     // empty: no change this frame
+    // The motion and the loop; the defaults write NA.
+    std::string_view dt_mode = {};     // "raw", "paced", "fixed"
+    int64_t motion_dt_ns = -1;         // MsDt; -1: none
+    int32_t fixed_steps = -1;          // -1: not fixed
+    double fixed_alpha = -1;           // < 0: not fixed
+    std::string_view wait_point = {};  // "before_present", "frame_start"
+    int64_t present_ns = -1;           // the swap after this wake returned; -1: none
 };
 
 class TraceWriter {

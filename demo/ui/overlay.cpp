@@ -101,7 +101,8 @@ void Overlay::draw_status_(Controls& controls, const View& view) {
                 controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
     ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
                 pacer::strategy_name(state.strategy));
-    ImGui::TextWrapped("decision: %s", controls.pacer().decision().reason.c_str());
+    const pacer::Decision& decision = controls.pacer().decision();
+    ImGui::TextWrapped("decision #%d: %s", static_cast<int>(decision.seq), decision.reason.c_str());
     ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
     if (!last_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error_.c_str());
 }
@@ -267,6 +268,61 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
             break;
     }
 
+    // Contention: what the timer measured on the last wait (pacer.h: a
+    // contended thread spins less, its margin capped).
+    const bool contended = view.stats->size() > 0 && view.stats->at(view.stats->size() - 1).contended;
+    if (state.runqueue_wait_ns >= 0) {
+        ImGui::Text("contended: %s; run-queue wait %.1f us last frame", contended ? "yes" : "no",
+                    static_cast<double>(state.runqueue_wait_ns) * 1e-3);
+    } else {
+        ImGui::Text("contended: %s; run-queue wait unknown here", contended ? "yes" : "no");
+    }
+    ImGui::Text("timer margin in force %.1f us", static_cast<double>(state.timer_margin_ns) * 1e-3);
+
+    // The engine's clock: what moves the scene.
+    ImGui::TextUnformatted("dt");
+    for (DtMode mode : {DtMode::Raw, DtMode::Paced, DtMode::Fixed}) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(dt_mode_name(mode), mode == *s.dt_mode) && mode != *s.dt_mode) {
+            Settings change;
+            change.dt_mode = mode;
+            apply_(controls, change);
+        }
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("(?)");
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip(
+            "raw: the measured interval between wakes; wake jitter moves the squares unevenly.\n"
+            "paced: the pacer's Frame::dt_ns, the grid step while on time: even motion.\n"
+            "fixed: fixed steps of the target period fed by dt_ns, drawn interpolated (alpha).\n"
+            "The motion strip's spacing and dots show the steps; the trace's MsDt column holds them.");
+    }
+
+    // Where the loop waits.
+    ImGui::TextUnformatted("wait");
+    for (pacer::WaitPoint point : {pacer::WaitPoint::FrameStart, pacer::WaitPoint::BeforePresent}) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(pacer::wait_point_name(point), point == *s.wait_point) && point != *s.wait_point) {
+            Settings change;
+            change.wait_point = point;
+            apply_(controls, change);
+        }
+        if (ImGui::IsItemHovered()) {
+            ImGui::SetTooltip(point == pacer::WaitPoint::FrameStart
+                                  ? "wait -> input -> simulate -> render -> swap\n"
+                                    "Lowest input latency: input is read just after the wake and shown\n"
+                                    "one frame's work later; the work's jitter lands on the presents."
+                                  : "input -> simulate -> render -> wait -> swap\n"
+                                    "Steadiest presents: the swap follows the wake at once; what is\n"
+                                    "shown was built a frame earlier (one frame more input latency).");
+        }
+    }
+    const pacer::Frame* last = view.stats->size() > 0 ? &view.stats->at(view.stats->size() - 1) : nullptr;
+    if (last) {
+        ImGui::Text("predicted present: wake + %.2f ms", ms(last->predicted_present_ns - last->wake_ns));
+    }
+
     // Target rate.
     static constexpr double kRates[] = {30, 60, 120, 144, 240};
     bool preset = false;
@@ -314,48 +370,57 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
 
 void Overlay::draw_scheduler_(Controls& controls) {
     const Settings& s = controls.current();
-    enum { kOs, kReal, kSimulated };
-    const int mode = *s.sched_period_ms > 0 ? kSimulated : *s.timer_slack_ns > 0 ? kReal : kOs;
     Settings change;
-    if (ImGui::RadioButton("OS default", mode == kOs) && mode != kOs) {
-        change.sched_period_ms = 0;
-        change.timer_slack_ns = 0;
-    }
-    if (ImGui::RadioButton("real control (Linux timer slack, Windows timeBeginPeriod)", mode == kReal) &&
-        mode != kReal) {
-        change.sched_period_ms = 0;
-        change.timer_slack_ns = 1000;
-    }
-    if (ImGui::RadioButton("simulated scheduler period", mode == kSimulated) && mode != kSimulated) {
-        change.sched_period_ms = 15.625;   // Windows' default tick
-        change.timer_slack_ns = 0;
-    }
-    if (mode == kReal) {
-        double slack_us = static_cast<double>(*s.timer_slack_ns) * 1e-3;
-        if (slider_released("timer slack (us)", &slack_us, 0.001, 1000, "%.3f", ImGuiSliderFlags_Logarithmic)) {
-            change.timer_slack_ns = std::max<int64_t>(std::llround(slack_us * 1e3), 1);
-        }
-    }
-    if (const pacer::ThreadTiming::Report* report = controls.thread_timing()) {
-        ImGui::Text("timer slack: %s", report->timer_slack_supported ? "" : "unsupported here");
-        if (report->timer_slack_supported) {
-            ImGui::SameLine();
-            ImGui::Text("%lld ns in force", static_cast<long long>(report->timer_slack_ns));
-        }
-        ImGui::Text("timer period: %s", report->timer_period_supported ? "" : "unsupported here (Windows only)");
-        if (report->timer_period_supported) {
-            ImGui::SameLine();
-            ImGui::Text("%.3f ms in force", ms(report->timer_period_ns));
-        }
-    }
-    if (mode == kSimulated) {
+
+    // The pacer's simulated scheduler, or the OS's.
+    const bool simulated = *s.sched_period_ms > 0;
+    if (ImGui::RadioButton("OS scheduler", !simulated) && simulated) change.sched_period_ms = 0;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("simulated tick", simulated) && !simulated) change.sched_period_ms = 15.625;   // Windows' default
+    if (simulated) {
         double period_ms = *s.sched_period_ms;
         if (slider_released("period (ms)", &period_ms, 1, 16, "%.3f")) change.sched_period_ms = period_ms;
         double probability = *s.preempt_prob;
-        if (slider_released("preempt prob.", &probability, 0, 0.9, "%.2f")) {
-            change.preempt_prob = probability;
-        }
+        if (slider_released("preempt prob.", &probability, 0, 0.9, "%.2f")) change.preempt_prob = probability;
         ImGui::Text("%lld preemptions so far", static_cast<long long>(controls.preemptions()));
+    }
+
+    // The pacing thread's OS controls (pacer::ThreadTiming). 0 leaves each
+    // alone; a change restores the previous ones first.
+    ImGui::Separator();
+    ImGui::TextDisabled("the pacing thread's OS controls (0: leave)");
+    double slack_us = static_cast<double>(*s.timer_slack_ns) * 1e-3;
+    if (slider_released("timer slack (us)", &slack_us, 0, 1000, "%.3f", ImGuiSliderFlags_Logarithmic)) {
+        change.timer_slack_ns = std::llround(slack_us * 1e3);
+    }
+    double slice_us = *s.sched_slice_us;
+    if (slider_released("sched slice (us)", &slice_us, 0, 10000, "%.0f", ImGuiSliderFlags_Logarithmic)) {
+        change.sched_slice_us = slice_us > 0 && slice_us < 100 ? 100 : slice_us;   // the kernel's minimum
+    }
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Linux >= 6.12 (EEVDF): a shorter slice lets the pacing thread's wakes\n"
+                          "preempt busy threads sooner. Unprivileged. [100, 100000] us.");
+    }
+    int fifo = *s.fifo_priority;
+    ImGui::SliderInt("SCHED_FIFO priority", &fifo, 0, 99);
+    if (ImGui::IsItemDeactivatedAfterEdit()) change.fifo_priority = fifo;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Linux real-time priority: the thread runs before every normal thread.\n"
+                          "Needs CAP_SYS_NICE or RLIMIT_RTPRIO, else refused (EPERM). 0: off.");
+    }
+    int nice = *s.nice;
+    ImGui::SliderInt("nice", &nice, -20, 19);
+    if (ImGui::IsItemDeactivatedAfterEdit()) change.nice = nice;
+    int period_ms = *s.timer_period_ms;
+    ImGui::SliderInt("timer period (ms)", &period_ms, 0, 16);
+    if (ImGui::IsItemDeactivatedAfterEdit()) change.timer_period_ms = period_ms;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Windows timeBeginPeriod (system-wide while held); unsupported elsewhere.");
+
+    if (const pacer::ThreadTiming::Report* report = controls.thread_timing()) {
+        ImGui::TextWrapped("in force: %s", thread_timing_text(*report).c_str());
+        if (!report->refused.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "refused: %s", report->refused.c_str());
+    } else {
+        ImGui::TextDisabled("in force: the OS's defaults (nothing asked)");
     }
     if (!change.empty()) apply_(controls, change);
 }

@@ -97,6 +97,85 @@ def left_px(stage, speed, size, time_s):
     return stage[0] if span <= 1 else stage[0] + math.fmod(speed * time_s, span)
 
 
+def check_motion(rows):
+    """Checks each row's MsDt against its DtMode's rule; returns the modes in order.
+
+    raw:   MsDt is the measured interval (0 on frame 0).
+    paced: MsDt is the pacer's dt (MsPacerDt), which on a frame that kept the
+           grid (not resynced) is the grid step: the period times 1 + Missed.
+    fixed: FixedStep replayed: alpha_before * step + the pacer's dt equals
+           (FixedSteps + FixedAlpha) * step, unless the cap (demo/motion.h,
+           8 steps) dropped steps; the time shown advanced by
+           (FixedSteps + FixedAlpha - alpha_before) * step.
+    Tolerances cover the CSV's rounding (MsTargetPeriod has 0.1 us).
+    """
+    modes, alpha, checked = [], None, {"raw": 0, "paced": 0, "fixed": 0}
+    for r in rows:
+        k, mode = int(r["Frame"]), r["DtMode"]
+        if mode not in checked:
+            fail(f"trace frame {k}: DtMode {mode!r}")
+        if not modes or modes[-1] != mode:
+            modes.append(mode)
+        dt, pacer_dt, period = float(r["MsDt"]), float(r["MsPacerDt"]), float(r["MsTargetPeriod"])
+        if mode == "raw":
+            interval = 0.0 if r["MsBetweenSimulationStart"] == "NA" else float(r["MsBetweenSimulationStart"])
+            if abs(dt - interval) > 1e-3:
+                fail(f"trace frame {k}: raw MsDt {dt} is not the interval {interval}")
+        elif mode == "paced":
+            if abs(dt - pacer_dt) > 1e-6:
+                fail(f"trace frame {k}: paced MsDt {dt} is not the pacer's dt {pacer_dt}")
+            step = period * (1 + int(r["Missed"]))
+            if r["Resynced"] == "0" and r["Strategy"] != "sleep" and not r["Marker"] and abs(dt - step) > 1e-3:
+                fail(f"trace frame {k}: paced MsDt {dt} is not the grid step {step}")
+        else:
+            steps, new_alpha = int(r["FixedSteps"]), float(r["FixedAlpha"])
+            if not 0 <= new_alpha < 1 or not 0 <= steps <= 8:
+                fail(f"trace frame {k}: fixed steps {steps}, alpha {new_alpha}")
+            if alpha is None:   # the mode starts here: from an empty accumulator
+                alpha = 0.0
+            owed = alpha * period + pacer_dt
+            if steps < 8 and abs(owed - (steps + new_alpha) * period) > 1e-3:
+                fail(f"trace frame {k}: fixed: {owed:.6f} ms owed is not {steps} steps + alpha {new_alpha}")
+            if abs(dt - (steps + new_alpha - alpha) * period) > 1e-3:
+                fail(f"trace frame {k}: fixed MsDt {dt} is not (steps + alpha - previous alpha) * step")
+            alpha = new_alpha
+        if mode != "fixed":
+            alpha = None
+        checked[mode] += 1
+    print(f"check_run: motion: MsDt follows its mode on every frame {checked}")
+    return modes
+
+
+def check_wait_point(rows, wait_point, work_ms):
+    """Where the loop waited, from when the swap after each wake returned.
+
+    The next row's MsCPUBusy is the time from this wake to the next wait's
+    call; it holds this frame's work (at least work_ms of wall time, the
+    synthetic load) and the swap. before_present: the swap comes right after
+    the wake, before the work, so at least work_ms separates the swap's
+    return from the next wait. frame_start: the swap comes after the work
+    and render, and only the loop's bookkeeping follows it.
+    """
+    before = after = 0   # swaps before the work's end (gap >= the work), after it
+    for r, following in zip(rows[1:], rows[2:]):
+        if r["WaitPoint"] != wait_point:
+            fail(f"trace frame {r['Frame']}: WaitPoint {r['WaitPoint']}, expected {wait_point}")
+        if r["MsWakeToPresent"] == "NA":
+            fail(f"trace frame {r['Frame']}: no swap followed the wake")
+        gap = float(following["MsCPUBusy"]) - float(r["MsWakeToPresent"])
+        if gap >= 0.9 * work_ms:
+            before += 1
+        else:
+            after += 1
+    # The swap-first order is certain (the load burns wall time after it);
+    # the other can see a preempted bookkeeping gap now and then.
+    ok = after == 0 if wait_point == "before_present" else before <= 0.1 * (before + after)
+    if not ok:
+        fail(f"wait point {wait_point}: {before} swaps came {0.9 * work_ms:.1f} ms or more before the next "
+             f"wait (before the work), {after} after the work")
+    print(f"check_run: wait point {wait_point}: {before} swaps before the frame's work, {after} after it")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--demo", required=True)
@@ -106,6 +185,11 @@ def main():
     parser.add_argument("--expect-marker", action="append", default=[],
                         help="FRAME:TEXT, a marker the trace must hold on that frame")
     parser.add_argument("--expect-overlay", action="store_true")
+    parser.add_argument("--expect-dt-modes", default="",
+                        help="the dt modes the trace must use, in order, e.g. raw or paced,fixed")
+    parser.add_argument("--expect-wait-point", default="", choices=["", "before_present", "frame_start"],
+                        help="the wait point every frame after the first must show (needs the demo's "
+                             "--work-ms W, W >= 2)")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("args", nargs="*", help="more pacer-demo arguments (after --)")
@@ -164,15 +248,22 @@ def main():
     width, height, pixels = read_png(shot)
     if (width, height) != (opts.width, opts.height):
         fail(f"screenshot is {width}x{height}, expected {opts.width}x{opts.height}")
-    if info["dt"] != "measured interval":
-        fail(f"dt mode {info['dt']!r}: this checker predicts motion from measured intervals only")
     if int(info["screenshot_frame"]) != opts.screenshot_frame:
         fail(f"screenshot of frame {info['screenshot_frame']}, expected {opts.screenshot_frame}")
-    # The scene's time is the sum of the time steps, which with measured
-    # intervals is frame K's wake time since frame 0: the trace's own column.
-    time_s = float(rows[opts.screenshot_frame]["TimeInSeconds"])
+    # The scene's time is the sum of the time steps (MsDt), each of which must
+    # follow the rule of its frame's dt mode (DtMode); checked row by row.
+    modes_seen = check_motion(rows)
+    if opts.expect_dt_modes and modes_seen != opts.expect_dt_modes.split(","):
+        fail(f"dt modes {modes_seen}, expected {opts.expect_dt_modes}")
+    if info["dt"] != ", ".join(modes_seen):
+        fail(f"summary dt {info['dt']!r}, the trace used {modes_seen}")
+    time_s = sum(float(r["MsDt"]) for r in rows[:opts.screenshot_frame + 1]) * 1e-3
     if abs(time_s - float(info["screenshot_time_s"])) > 1e-5:
         fail(f"trace time {time_s} differs from the scene's {info['screenshot_time_s']}")
+    if opts.expect_wait_point:
+        if "--work-ms" not in opts.args:
+            fail("--expect-wait-point needs the demo's --work-ms (the work the swap is placed against)")
+        check_wait_point(rows, opts.expect_wait_point, float(opts.args[opts.args.index("--work-ms") + 1]))
     stage = [float(v) for v in info["stage_px"].split()]
 
     def pixel(x, y):

@@ -80,7 +80,10 @@ TEST(TraceWriter, HeaderNamesEveryColumn) {
         "Frame",          "TimeInSeconds",  "MsBetweenSimulationStart", "MsBetweenPresents", "MsCPUBusy",
         "MsCPUWait",      "MsSleeping",     "MsSpinning",               "MsWaitCpu",         "MsWakeLateness",
         "DeadlineSeconds", "MsTargetPeriod", "Missed",                  "Resynced",          "Strategy",
-        "Decision",       "Marker"};
+        "Decision",       "Marker",
+        // added later, at the end, so that readers of the first 17 keep working
+        "MsDt", "DtMode", "MsPacerDt", "FixedSteps", "FixedAlpha", "WaitPoint", "MsWakeToPresent",
+        "MsPredictedPresent", "Contended"};
     EXPECT_EQ(columns, expected);
 }
 
@@ -102,7 +105,17 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
         f2.present_ns = 5'020 * kMs;
         f2.missed = 1;
         f2.strategy = pacer::Strategy::Spin;
-        trace.write(f2, {"", "mark \"quoted\", and comma"});
+        f2.dt_ns = 20 * kMs;
+        f2.predicted_present_ns = f2.wake_ns + 10 * kMs;
+        f2.contended = true;
+        TraceExtra extra{"", "mark \"quoted\", and comma"};
+        extra.dt_mode = "fixed";
+        extra.motion_dt_ns = 20 * kMs + 1;
+        extra.fixed_steps = 2;
+        extra.fixed_alpha = 0.25;
+        extra.wait_point = "before_present";
+        extra.present_ns = f2.wake_ns + 1'500'000;
+        trace.write(f2, extra);
         EXPECT_EQ(trace.rows(), 3);
 
         EXPECT_FALSE(fs::exists(path)) << "nothing at PATH before close";
@@ -113,7 +126,7 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_FALSE(fs::exists(path + ".tmp"));
     const auto rows = read_csv(path);
     ASSERT_EQ(rows.size(), 4u);
-    for (const auto& row : rows) EXPECT_EQ(row.size(), 17u);
+    for (const auto& row : rows) EXPECT_EQ(row.size(), 26u);
 
     const auto& r0 = rows[1];
     EXPECT_EQ(r0[0], "0");
@@ -125,6 +138,9 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_EQ(r0[13], "1");
     EXPECT_EQ(r0[14], "timer");
     EXPECT_EQ(r0[16], "set strategy=timer hz=100");
+    // Without the app's motion and loop facts: NA; the pacer's own always.
+    const std::vector<std::string> tail0(r0.begin() + 17, r0.end());
+    EXPECT_EQ(tail0, (std::vector<std::string>{"NA", "NA", "0.000000", "NA", "NA", "NA", "NA", "-5000.0000", "0"}));
 
     const auto& r1 = rows[2];
     EXPECT_EQ(r1[1], "0.010000");
@@ -147,6 +163,9 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_EQ(r2[12], "1");
     EXPECT_EQ(r2[14], "spin");
     EXPECT_EQ(r2[16], "mark \"quoted\", and comma");
+    const std::vector<std::string> tail2(r2.begin() + 17, r2.end());
+    EXPECT_EQ(tail2, (std::vector<std::string>{"20.000001", "fixed", "20.000000", "2", "0.250000", "before_present",
+                                               "1.5000", "10.0000", "1"}));
 }
 
 TEST(TraceWriter, AbandonedTraceLeavesNothing) {
