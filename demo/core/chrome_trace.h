@@ -11,8 +11,9 @@
 // loop"), named by "M" metadata events. Per frame K, written once frame K+1's
 // wait has returned (the wait ends frame K):
 //   "X" frame K   wake K .. wake K+1 (args: index, interval_ms, strategy)
-//   "X" work      wake K .. wake K + work: the engine's time (simulate,
-//                 render, swap): pacer::Frame::work_ns of frame K+1
+//   "X" work      wake K .. wake K + work: the engine's time, everything
+//                 the loop did between the two waits (simulate, render, swap,
+//                 at either wait point): pacer::Frame::work_ns of frame K+1
 //   "X" wait      the rest of the frame: from the wait's call to wake K+1
 //                 (args: deadline_ms, lateness_us, missed, resynced)
 //   "X" sleep     inside wait, at its start, slept_ns long
