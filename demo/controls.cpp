@@ -25,11 +25,14 @@ std::string thread_timing_text(const pacer::ThreadTiming::Report& r) {
     std::string text = r.timer_slack_supported ? "slack " + std::to_string(r.timer_slack_ns) + " ns"
                                                : std::string("slack unsupported");
     if (r.sched_supported) {
-        text += ", slice " + (r.sched_slice_ns >= 0 ? format("%g us", static_cast<double>(r.sched_slice_ns) * 1e-3)
-                                                    : std::string("unknown"));
-        text += r.fifo_priority > 0 ? ", fifo " + std::to_string(r.fifo_priority)
-                                    : r.fifo_priority == 0 ? std::string(", not fifo") : std::string(", fifo unknown");
-        text += ", nice " + std::to_string(r.nice);
+        if (r.fifo_priority > 0) {
+            text += ", fifo " + std::to_string(r.fifo_priority) + " (slice and nice do not apply)";
+        } else {
+            text += ", slice " + (r.sched_slice_ns >= 0 ? format("%g us", static_cast<double>(r.sched_slice_ns) * 1e-3)
+                                                        : std::string("unknown"));
+            text += r.fifo_priority == 0 ? ", not fifo" : ", fifo unknown";
+            text += ", nice " + std::to_string(r.nice);
+        }
     } else {
         text += ", slice/fifo/nice unsupported";
     }

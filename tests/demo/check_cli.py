@@ -20,6 +20,9 @@ def main():
     bad_scenario = os.path.join(tmp, "bad.txt")
     with open(bad_scenario, "w") as f:
         f.write("# a scenario with a bad third line\nat 0s set hz=60\nat 1s set hz=0\n")
+    bad_new_key = os.path.join(tmp, "bad-new-key.txt")
+    with open(bad_new_key, "w") as f:
+        f.write("at 0s set dt_mode=paced wait_point=before_present\nat 1s set dt_mode=smooth\n")
     missing_dir = os.path.join(tmp, "no-such-dir")
     good_trace = os.path.join(tmp, "trace.csv")
 
@@ -34,6 +37,14 @@ def main():
         (["--duty", "1.5"], "--duty"),
         (["--vsync", "sometimes"], "--vsync"),
         (["--preempt-prob", "1"], "--preempt-prob"),
+        (["--dt-mode", "smooth"], "--dt-mode: unknown mode 'smooth' (raw, paced, fixed)"),
+        (["--wait-point", "middle"], "--wait-point: unknown wait point 'middle'"),
+        (["--sched-slice-us", "50"], "--sched-slice-us: 50 is out of range"),
+        (["--fifo-priority", "100"], "--fifo-priority: 100 is out of range [0, 99]"),
+        (["--nice", "20"], "--nice: 20 is out of range [-20, 19]"),
+        (["--nice=-21"], "--nice: -21 is out of range [-20, 19]"),
+        (["--timer-period-ms", "2.5"], "--timer-period-ms: '2.5' is not an integer"),
+        (["--scenario", bad_new_key], "bad-new-key.txt:2: dt_mode: unknown mode 'smooth'"),
         (["--scenario", os.path.join(tmp, "missing.txt")], "missing.txt"),
         (["--scenario", bad_scenario], "bad.txt:3"),
         (["--screenshot-frame", "5"], "--screenshot"),

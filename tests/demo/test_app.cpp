@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "controls.h"
+#include "motion.h"
 #include "platform/platform.h"
 #include "render/scene.h"
 
@@ -182,6 +183,174 @@ TEST(Controls, ANewSleeperKeepsFramesContinuous) {
         EXPECT_EQ(frames[i].interval_ns, frames[i].wake_ns - frames[i - 1].wake_ns);
         EXPECT_GT(frames[i].interval_ns, 0);
     }
+}
+
+// --- the dt modes (motion.h) -------------------------------------------------
+
+constexpr int64_t kPeriodNs = 10'000'000;   // 100 Hz
+
+// A frame as the pacer hands it: the measured interval and the pacer's dt.
+pacer::Frame frame_of(int64_t interval_ns, int64_t dt_ns, int64_t period_ns = kPeriodNs) {
+    pacer::Frame frame{};
+    frame.interval_ns = interval_ns;
+    frame.dt_ns = dt_ns;
+    frame.period_ns = period_ns;
+    return frame;
+}
+
+// A scripted run: wakes jitter around a 10 ms grid, one frame misses a grid
+// point (interval and dt 20 ms), one stall is clamped by the pacer to 100 ms.
+struct Scripted {
+    int64_t interval_ns, dt_ns;
+};
+const Scripted kScript[] = {
+    {0, 10'000'000},                // frame 0: no interval; the pacer's dt is the period
+    {10'400'000, 10'000'000},       // woke 0.4 ms late
+    {9'600'000, 10'000'000},        // back on the grid
+    {20'000'000, 20'000'000},       // missed one grid point
+    {10'000'000, 10'000'000},
+    {250'000'000, 100'000'000},     // a stall; the pacer clamps dt to max_dt
+};
+
+std::vector<MotionStep> run_script(MotionClock& clock, DtMode mode) {
+    std::vector<MotionStep> steps;
+    for (const Scripted& s : kScript) steps.push_back(clock.advance(frame_of(s.interval_ns, s.dt_ns), mode));
+    return steps;
+}
+
+TEST(MotionClock, RawMovesByTheMeasuredInterval) {
+    MotionClock clock;
+    const std::vector<MotionStep> steps = run_script(clock, DtMode::Raw);
+    for (size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_EQ(steps[i].dt_ns, kScript[i].interval_ns) << i;
+        EXPECT_EQ(steps[i].mode, DtMode::Raw);
+        EXPECT_EQ(steps[i].fixed_steps, -1);
+    }
+    EXPECT_EQ(clock.time_ns(), 300'000'000);   // the wall time, stall included
+}
+
+TEST(MotionClock, PacedMovesByThePacersDt) {
+    MotionClock clock;
+    const std::vector<MotionStep> steps = run_script(clock, DtMode::Paced);
+    for (size_t i = 0; i < steps.size(); ++i) EXPECT_EQ(steps[i].dt_ns, kScript[i].dt_ns) << i;
+    EXPECT_EQ(steps[1].dt_ns, steps[2].dt_ns) << "the late wake does not reach the motion";
+    EXPECT_EQ(clock.time_ns(), 160'000'000);
+}
+
+TEST(MotionClock, FixedRunsWholeStepsAndInterpolates) {
+    MotionClock clock;
+    std::vector<MotionStep> steps;
+    // A 4 ms dt against a 10 ms step: steps come every 2 or 3 frames, and
+    // the time shown moves by the dt all the same, through alpha.
+    for (int i = 0; i < 5; ++i) steps.push_back(clock.advance(frame_of(4'000'000, 4'000'000), DtMode::Fixed));
+    const int32_t expected_steps[] = {0, 0, 1, 0, 1};
+    const double expected_alpha[] = {0.4, 0.8, 0.2, 0.6, 0.0};
+    for (int i = 0; i < 5; ++i) {
+        EXPECT_EQ(steps[i].fixed_steps, expected_steps[i]) << i;
+        EXPECT_NEAR(steps[i].fixed_alpha, expected_alpha[i], 1e-12) << i;
+        EXPECT_EQ(steps[i].dt_ns, 4'000'000) << i;
+    }
+    EXPECT_EQ(clock.fixed_step().steps_total(), 2);
+    EXPECT_EQ(clock.time_ns(), 20'000'000);
+}
+
+TEST(MotionClock, FixedOnTheScriptFollowsThePacersDt) {
+    MotionClock clock;
+    const std::vector<MotionStep> steps = run_script(clock, DtMode::Fixed);
+    const int32_t expected_steps[] = {1, 1, 1, 2, 1, 8};   // the stall's 10 steps capped at 8
+    for (size_t i = 0; i < steps.size(); ++i) EXPECT_EQ(steps[i].fixed_steps, expected_steps[i]) << i;
+    for (size_t i = 0; i + 1 < steps.size(); ++i) EXPECT_EQ(steps[i].dt_ns, kScript[i].dt_ns) << i;
+    // The spiral-of-death cap: 8 of the stall's 10 steps run, 2 are dropped.
+    EXPECT_EQ(steps.back().dt_ns, 8 * kPeriodNs);
+    EXPECT_EQ(clock.fixed_step().dropped_ns(), 2 * kPeriodNs);
+    EXPECT_EQ(clock.fixed_step().capped_frames(), 1);
+    EXPECT_EQ(clock.time_ns(), 140'000'000);   // 14 steps shown
+}
+
+TEST(MotionClock, SwitchingModesContinuesFromTheTimeShown) {
+    MotionClock clock;
+    clock.advance(frame_of(0, kPeriodNs), DtMode::Raw);
+    clock.advance(frame_of(12'000'000, kPeriodNs), DtMode::Raw);
+    EXPECT_EQ(clock.time_ns(), 12'000'000);
+    MotionStep step = clock.advance(frame_of(11'000'000, kPeriodNs), DtMode::Fixed);
+    EXPECT_EQ(step.dt_ns, kPeriodNs) << "fixed starts from the time shown, no jump";
+    EXPECT_EQ(clock.time_ns(), 22'000'000);
+    // A new target period in fixed mode: a new step, continuing from the time shown.
+    step = clock.advance(frame_of(5'000'000, 5'000'000, 5'000'000), DtMode::Fixed);
+    EXPECT_EQ(clock.fixed_step().step_ns(), 5'000'000);
+    EXPECT_EQ(step.dt_ns, 5'000'000);
+    step = clock.advance(frame_of(9'000'000, 5'000'000, 5'000'000), DtMode::Paced);
+    EXPECT_EQ(step.dt_ns, 5'000'000);
+    EXPECT_EQ(clock.time_ns(), 32'000'000);
+}
+
+// --- Controls: the new settings ----------------------------------------------
+
+TEST(Controls, WaitPointGoesToThePacer) {
+    FakePlatform platform;
+    Controls controls(platform);
+    EXPECT_EQ(*controls.current().wait_point, pacer::WaitPoint::FrameStart);
+    EXPECT_EQ(controls.pacer().config().wait_point, pacer::WaitPoint::FrameStart);
+    Settings fast;
+    fast.hz = 1000;
+    ASSERT_EQ(controls.apply(fast, "test"), "");
+    controls.wait();
+    Settings before;
+    before.wait_point = pacer::WaitPoint::BeforePresent;
+    ASSERT_EQ(controls.apply(before, "test"), "");
+    EXPECT_NE(controls.take_markers().find("wait_point=before_present"), std::string::npos);
+    // Before present, the frame built after the wait shows at the next deadline.
+    const pacer::Frame frame = controls.wait();
+    EXPECT_EQ(frame.predicted_present_ns, frame.deadline_ns + frame.period_ns);
+    // A new pacer (new sleeper) keeps the wait point.
+    Settings simulated;
+    simulated.sched_period_ms = 1;
+    ASSERT_EQ(controls.apply(simulated, "test"), "");
+    controls.wait();
+    EXPECT_EQ(controls.pacer().config().wait_point, pacer::WaitPoint::BeforePresent);
+}
+
+TEST(Controls, DtModeIsASetting) {
+    FakePlatform platform;
+    Controls controls(platform);
+    EXPECT_EQ(*controls.current().dt_mode, DtMode::Raw);
+    Settings fixed;
+    ASSERT_EQ(parse_setting("dt_mode", "fixed", &fixed), "");
+    ASSERT_EQ(controls.apply(fixed, "test"), "");
+    EXPECT_EQ(*controls.current().dt_mode, DtMode::Fixed);
+}
+
+TEST(Controls, ThreadTimingIsMadeRestoredAndReported) {
+    FakePlatform platform;
+    Controls controls(platform);
+    EXPECT_EQ(controls.thread_timing(), nullptr);
+    Settings nicer;
+    nicer.nice = 5;   // raising nice needs no privilege
+    ASSERT_EQ(controls.apply(nicer, "test"), "");
+    const pacer::ThreadTiming::Report* report = controls.thread_timing();
+    ASSERT_NE(report, nullptr);
+    if (report->sched_supported) {
+        EXPECT_EQ(report->nice, 5);
+        EXPECT_NE(thread_timing_text(*report).find("nice 5"), std::string::npos) << thread_timing_text(*report);
+    } else {
+        EXPECT_NE(thread_timing_text(*report).find("unsupported"), std::string::npos);
+    }
+#ifndef _WIN32
+    EXPECT_FALSE(report->timer_period_supported);
+#endif
+    // Back to every control at 0: no ThreadTiming, the old one restored.
+    Settings leave;
+    leave.nice = 0;
+    ASSERT_EQ(controls.apply(leave, "test"), "");
+    EXPECT_EQ(controls.thread_timing(), nullptr);
+
+    // Out of range is refused whole, before anything changes.
+    Settings bad;
+    bad.fifo_priority = 100;
+    bad.hz = 120;
+    EXPECT_NE(controls.apply(bad, "test").find("fifo_priority"), std::string::npos);
+    EXPECT_EQ(*controls.current().hz, 60);
+    EXPECT_EQ(controls.thread_timing(), nullptr);
 }
 
 }  // namespace

@@ -166,6 +166,19 @@ TEST(ScenarioParse, MalformedLinesReportFileAndLine) {
         {"at 1s set duty=0\n", 1, "duty: 0 is out of range (0, 1]"},
         {"at 1s set duty_period_ms=0.5\n", 1, "duty_period_ms"},
         {"at 1s set precise_k=0\n", 1, "precise_k"},
+        {"at 1s set dt_mode=smooth\n", 1, "dt_mode: unknown mode 'smooth' (raw, paced, fixed)"},
+        {"at 1s set dt_mode=\n", 1, "dt_mode: unknown mode ''"},
+        {"at 1s set wait_point=middle\n", 1, "wait_point: unknown wait point 'middle' (before_present, frame_start)"},
+        {"at 1s set sched_slice_us=50\n", 1, "sched_slice_us: 50 is out of range (0 to leave"},
+        {"at 1s set sched_slice_us=200000\n", 1, "sched_slice_us: 200000 is out of range"},
+        {"at 1s set sched_slice_us=fast\n", 1, "sched_slice_us: 'fast' is not a number"},
+        {"at 1s set fifo_priority=100\n", 1, "fifo_priority: 100 is out of range [0, 99]"},
+        {"at 1s set fifo_priority=-1\n", 1, "fifo_priority: -1 is out of range [0, 99]"},
+        {"at 1s set fifo_priority=1.5\n", 1, "fifo_priority: '1.5' is not an integer"},
+        {"at 1s set nice=20\n", 1, "nice: 20 is out of range [-20, 19]"},
+        {"at 1s set nice=-21\n", 1, "nice: -21 is out of range [-20, 19]"},
+        {"at 1s set timer_period_ms=101\n", 1, "timer_period_ms: 101 is out of range [0, 100]"},
+        {"at 1s set timer_period_ms=-1\n", 1, "timer_period_ms"},
         {"at 1s set colour=red\n", 1, "unknown setting 'colour'"},
         {"at 1s set hz=60 hz=30\n", 1, "hz given twice"},
         {"at 1s set hz\n", 1, "'hz' is not key=value"},
@@ -255,6 +268,41 @@ TEST(Settings, ParseSettingAndDescribe) {
     EXPECT_EQ(s.hz, 143.5) << "a refused value leaves the setting alone";
     EXPECT_EQ(parse_setting("hz", "nan", &s), "hz: 'nan' is not a number");
     EXPECT_EQ(parse_setting("hz", "60x", &s), "hz: '60x' is not a number");
+}
+
+TEST(Settings, EngineClockAndThreadKeys) {
+    Settings s;
+    EXPECT_EQ(parse_setting("dt_mode", "fixed", &s), "");
+    EXPECT_EQ(parse_setting("wait_point", "before_present", &s), "");
+    EXPECT_EQ(parse_setting("sched_slice_us", "700", &s), "");
+    EXPECT_EQ(parse_setting("fifo_priority", "10", &s), "");
+    EXPECT_EQ(parse_setting("nice", "-5", &s), "");
+    EXPECT_EQ(parse_setting("timer_period_ms", "1", &s), "");
+    EXPECT_EQ(s.dt_mode, DtMode::Fixed);
+    EXPECT_EQ(s.wait_point, pacer::WaitPoint::BeforePresent);
+    EXPECT_EQ(s.sched_slice_us, 700.0);
+    EXPECT_EQ(s.fifo_priority, 10);
+    EXPECT_EQ(s.nice, -5);
+    EXPECT_EQ(s.timer_period_ms, 1);
+    EXPECT_EQ(describe(s), "sched_slice_us=700 fifo_priority=10 nice=-5 timer_period_ms=1 dt_mode=fixed "
+                           "wait_point=before_present");
+    // 0 means "leave" for each thread control.
+    EXPECT_EQ(parse_setting("sched_slice_us", "0", &s), "");
+    EXPECT_EQ(parse_setting("fifo_priority", "0", &s), "");
+    EXPECT_EQ(parse_setting("nice", "0", &s), "");
+    Settings later;
+    ASSERT_EQ(parse_setting("dt_mode", "raw", &later), "");
+    s.merge(later);
+    EXPECT_EQ(s.dt_mode, DtMode::Raw);
+    EXPECT_EQ(s.wait_point, pacer::WaitPoint::BeforePresent) << "merge keeps what later leaves unset";
+    for (DtMode mode : {DtMode::Raw, DtMode::Paced, DtMode::Fixed}) {
+        DtMode parsed = DtMode::Raw;
+        ASSERT_TRUE(parse_dt_mode(dt_mode_name(mode), &parsed));
+        EXPECT_EQ(parsed, mode);
+    }
+    DtMode untouched = DtMode::Paced;
+    EXPECT_FALSE(parse_dt_mode("measured", &untouched));
+    EXPECT_EQ(untouched, DtMode::Paced);
 }
 
 TEST(Settings, MergeLaterWins) {
