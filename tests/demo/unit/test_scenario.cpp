@@ -104,7 +104,7 @@ TEST(ScenarioParse, EveryShippedScenarioParses) {
         if (entry.path().extension() == ".txt") files.push_back(entry.path());
     // The scenarios the demo issue asks for, plus the CI one.
     for (const char* name : {"steady-60.txt", "strategy-sweep.txt", "spikes.txt", "win-timers-overload.txt",
-                             "ci-smoke.txt"}) {
+                             "ci-smoke.txt", "dt-modes.txt"}) {
         EXPECT_TRUE(std::any_of(files.begin(), files.end(), [&](const fs::path& p) { return p.filename() == name; }))
             << name << " is missing from " << PACER_SCENARIO_DIR;
     }
