@@ -21,7 +21,7 @@ bool owns_swap_interval(pacer::Strategy strategy) {
 
 }  // namespace
 
-std::string thread_timing_text(const pacer::ThreadTiming::Report& r) {
+std::string thread_timing_text(const pacer::ThreadTiming::Report& r, bool with_refused) {
     std::string text = r.timer_slack_supported ? "slack " + std::to_string(r.timer_slack_ns) + " ns"
                                                : std::string("slack unsupported");
     if (r.sched_supported) {
@@ -38,7 +38,7 @@ std::string thread_timing_text(const pacer::ThreadTiming::Report& r) {
     }
     text += r.timer_period_supported ? ", timer period " + format("%g ms", static_cast<double>(r.timer_period_ns) * 1e-6)
                                      : std::string(", timer period unsupported");
-    if (!r.refused.empty()) text += "; refused: " + r.refused;
+    if (with_refused && !r.refused.empty()) text += "; refused: " + r.refused;
     return text;
 }
 

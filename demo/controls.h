@@ -37,9 +37,10 @@
 
 namespace pacer_demo {
 
-// What a ThreadTiming got, on one line: "slack 1000 ns, slice 3 ms, fifo 10,
-// nice 0, timer period unsupported; refused: ...".
-std::string thread_timing_text(const pacer::ThreadTiming::Report& report);
+// What a ThreadTiming got, on one line: "slack 1000 ns, slice 700 us, not
+// fifo, nice 3, timer period unsupported; refused: ..." (the refusals only
+// with_refused).
+std::string thread_timing_text(const pacer::ThreadTiming::Report& report, bool with_refused = true);
 
 class Controls {
 public:

@@ -269,7 +269,8 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     }
 
     // Contention: what the timer measured on the last wait (pacer.h: a
-    // contended thread spins less, its margin capped).
+    // contended thread spins less, its margin capped; the margin in force is
+    // shown with the timer's controls above).
     const bool contended = view.stats->size() > 0 && view.stats->at(view.stats->size() - 1).contended;
     if (state.runqueue_wait_ns >= 0) {
         ImGui::Text("contended: %s; run-queue wait %.1f us last frame", contended ? "yes" : "no",
@@ -277,7 +278,6 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     } else {
         ImGui::Text("contended: %s; run-queue wait unknown here", contended ? "yes" : "no");
     }
-    ImGui::Text("timer margin in force %.1f us", static_cast<double>(state.timer_margin_ns) * 1e-3);
 
     // The engine's clock: what moves the scene.
     ImGui::TextUnformatted("dt");
@@ -417,7 +417,7 @@ void Overlay::draw_scheduler_(Controls& controls) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Windows timeBeginPeriod (system-wide while held); unsupported elsewhere.");
 
     if (const pacer::ThreadTiming::Report* report = controls.thread_timing()) {
-        ImGui::TextWrapped("in force: %s", thread_timing_text(*report).c_str());
+        ImGui::TextWrapped("in force: %s", thread_timing_text(*report, false).c_str());
         if (!report->refused.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "refused: %s", report->refused.c_str());
     } else {
         ImGui::TextDisabled("in force: the OS's defaults (nothing asked)");
