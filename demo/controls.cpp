@@ -215,10 +215,11 @@ pacer::Frame Controls::wait() {
     frame.interval_ns = frame.index == 0 ? 0 : frame.wake_ns - last_wake_ns_;
     last_wake_ns_ = frame.wake_ns;
 
-    // The pacer's decision (what paces and why) whenever it changes; a new
-    // pacer starts its own sequence.
+    // The pacer's decision (what paces and why) whenever its seq changes. A
+    // new pacer starts its own sequence; after a remake the frame is the old
+    // pacer's, so the new one's seq is the one to follow.
     if (frame.index == 0 || remade || frame.decision_seq != last_decision_seq_) {
-        last_decision_seq_ = frame.decision_seq;
+        last_decision_seq_ = pacer_->decision().seq;
         decision_ = pacer_->decision().reason;
     }
     return frame;
