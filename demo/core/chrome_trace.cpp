@@ -4,8 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
+#include <utility>
 
 namespace pacer_demo {
 
@@ -67,25 +66,11 @@ std::string format(const char* fmt, Args... args) {
 }  // namespace
 
 ChromeTraceWriter::ChromeTraceWriter(std::string path, std::string_view process_name)
-    : path_(std::move(path)), temp_path_(path_ + ".tmp") {
-    std::error_code ec;
-    if (path_.empty()) {
-        error_ = "chrome-trace: empty path";
-        return;
-    }
-    if (std::filesystem::is_directory(path_, ec)) {
-        error_ = "chrome-trace: cannot write " + path_ + ": is a directory";
-        return;
-    }
-    file_ = std::fopen(temp_path_.c_str(), "wb");
-    if (file_ == nullptr) {
-        error_ = "chrome-trace: cannot write " + path_ + ": " + std::strerror(errno);
-        return;
-    }
-    created_ = true;
+    : out_(std::move(path), "chrome-trace: ") {
+    if (!out_.ok()) return;
     std::fputs("{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"pacer-demo\","
                "\"time_origin\":\"the first frame's wake\"},\n\"traceEvents\":[\n",
-               file_);
+               out_.get());
     // Every event is on pid 1, tid 1: one process, its frame-loop thread.
     event_(("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,\"args\":{\"name\":" +
             json_string(process_name) + "}}")
@@ -93,23 +78,14 @@ ChromeTraceWriter::ChromeTraceWriter(std::string path, std::string_view process_
     event_("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":1,\"args\":{\"name\":\"frame loop\"}}");
 }
 
-ChromeTraceWriter::~ChromeTraceWriter() {
-    if (file_ != nullptr) std::fclose(file_);
-    if (created_ && !closed_) std::remove(temp_path_.c_str());
-}
-
-void ChromeTraceWriter::fail_(const std::string& what) {
-    if (error_.empty()) error_ = "chrome-trace: cannot write " + path_ + ": " + what;
-}
-
 void ChromeTraceWriter::event_(const char* text) {
-    if (!first_event_) std::fputs(",\n", file_);
-    std::fputs(text, file_);
+    if (!first_event_) std::fputs(",\n", out_.get());
+    std::fputs(text, out_.get());
     first_event_ = false;
 }
 
 void ChromeTraceWriter::write(const pacer::Frame& frame, std::string_view decision, std::string_view marker) {
-    if (!ok() || closed_) return;
+    if (!ok()) return;
     if (frames_ == 0) origin_ns_ = frame.wake_ns;
     const int64_t wake_ns = frame.wake_ns - origin_ns_;
 
@@ -149,25 +125,12 @@ void ChromeTraceWriter::write(const pacer::Frame& frame, std::string_view decisi
     previous_wake_ns_ = wake_ns;
     previous_index_ = frame.index;
     ++frames_;
-    if (std::ferror(file_)) fail_(std::strerror(errno));
+    if (std::ferror(out_.get())) out_.fail(std::strerror(errno));
 }
 
 std::string ChromeTraceWriter::close() {
-    if (closed_) return error_;
-    if (file_ != nullptr) {
-        std::fputs("\n]}\n", file_);
-        if (std::fflush(file_) != 0 || std::ferror(file_)) fail_(std::strerror(errno));
-        if (std::fclose(file_) != 0) fail_(std::strerror(errno));
-        file_ = nullptr;
-    }
-    if (error_.empty()) {
-        std::error_code ec;
-        std::filesystem::rename(temp_path_, path_, ec);
-        if (ec) fail_(ec.message());
-    }
-    if (!error_.empty() && created_) std::remove(temp_path_.c_str());
-    closed_ = true;
-    return error_;
+    if (out_.get() != nullptr) std::fputs("\n]}\n", out_.get());
+    return out_.close();
 }
 
 }  // namespace pacer_demo

@@ -32,6 +32,7 @@
 //   fails leaves no half-written PATH. Open before the run and check error().
 #pragma once
 
+#include "core/atomic_file.h"
 #include "pacer/pacer.h"
 
 #include <cstdint>
@@ -46,15 +47,14 @@ public:
     // Opens PATH.tmp and writes the metadata. process_name names the track
     // (e.g. "pacer-demo sdl2 steady-60.txt"). On failure error() says why.
     explicit ChromeTraceWriter(std::string path, std::string_view process_name = "pacer-demo");
-    // Without a successful close(), removes PATH.tmp.
-    ~ChromeTraceWriter();
+    // Without a successful close(), PATH.tmp is removed.
     ChromeTraceWriter(const ChromeTraceWriter&) = delete;
     ChromeTraceWriter& operator=(const ChromeTraceWriter&) = delete;
 
     // "" while fine, else one line naming the path and the reason, e.g.
     // "chrome-trace: cannot write /nonexistent/t.json: No such file or directory".
-    const std::string& error() const { return error_; }
-    bool ok() const { return error_.empty() && file_ != nullptr; }
+    const std::string& error() const { return out_.error(); }
+    bool ok() const { return out_.ok(); }
 
     // Feeds one frame, in order, as TraceWriter::write. marker and decision
     // are free text (empty: none).
@@ -63,22 +63,16 @@ public:
     std::string close();
 
     int64_t frames() const { return frames_; }   // frames fed
-    const std::string& path() const { return path_; }
+    const std::string& path() const { return out_.path(); }
 
 private:
     void event_(const char* text);   // one event object, with the separating comma
-    void fail_(const std::string& what);
-    std::string path_;
-    std::string temp_path_;
-    std::FILE* file_ = nullptr;
-    std::string error_;
+    AtomicFile out_;
     int64_t frames_ = 0;
     int64_t origin_ns_ = 0;
     int64_t previous_wake_ns_ = 0;
     int64_t previous_index_ = 0;
     bool first_event_ = true;
-    bool created_ = false;
-    bool closed_ = false;
 };
 
 }  // namespace pacer_demo

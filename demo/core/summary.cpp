@@ -1,6 +1,7 @@
 // summary.cpp: whole-run figures (through pacer::Stats), metric names,
 // verdicts, and the text and JSON summaries.
 #include "core/summary.h"
+#include "core/atomic_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -260,24 +261,10 @@ std::string check_writable(const std::string& path) {
 }
 
 std::string write_file_atomically(const std::string& path, std::string_view text) {
-    const std::string checked = check_writable(path);
-    if (!checked.empty()) return checked;
-    const std::string temp = path + ".tmp";
-    std::FILE* file = std::fopen(temp.c_str(), "wb");
-    if (file == nullptr) return "cannot write " + path + ": " + errno_text();
-    std::string error;
-    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) error = errno_text();
-    if (std::fclose(file) != 0 && error.empty()) error = errno_text();
-    if (error.empty()) {
-        std::error_code ec;
-        std::filesystem::rename(temp, path, ec);
-        if (ec) error = ec.message();
-    }
-    if (!error.empty()) {
-        std::remove(temp.c_str());
-        return "cannot write " + path + ": " + error;
-    }
-    return {};
+    if (path.empty()) return check_writable(path);   // keeps its "empty output path"
+    AtomicFile file(path, "");
+    if (file.ok() && std::fwrite(text.data(), 1, text.size(), file.get()) != text.size()) file.fail(errno_text());
+    return file.close();
 }
 
 }  // namespace pacer_demo

@@ -3,8 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
+#include <utility>
 
 namespace pacer_demo {
 
@@ -44,93 +43,54 @@ void put_ms_or_na(std::FILE* file, bool known, int64_t ns) {
 
 const char* TraceWriter::header() { return kHeader; }
 
-TraceWriter::TraceWriter(std::string path) : path_(std::move(path)), temp_path_(path_ + ".tmp") {
-    std::error_code ec;
-    if (path_.empty()) {
-        error_ = "trace: empty path";
-        return;
-    }
-    if (std::filesystem::is_directory(path_, ec)) {
-        error_ = "trace: cannot write " + path_ + ": is a directory";
-        return;
-    }
-    file_ = std::fopen(temp_path_.c_str(), "wb");
-    if (file_ == nullptr) {
-        error_ = "trace: cannot write " + path_ + ": " + std::strerror(errno);
-        return;
-    }
-    created_ = true;
-    std::fputs(kHeader, file_);
-    std::fputc('\n', file_);
-    if (std::ferror(file_)) fail_("write failed");
-}
-
-TraceWriter::~TraceWriter() {
-    if (file_ != nullptr) std::fclose(file_);
-    if (created_ && !closed_) std::remove(temp_path_.c_str());
-}
-
-void TraceWriter::fail_(const std::string& what) {
-    if (error_.empty()) error_ = "trace: cannot write " + path_ + ": " + what;
+TraceWriter::TraceWriter(std::string path) : out_(std::move(path), "trace: ") {
+    if (!out_.ok()) return;
+    std::fputs(kHeader, out_.get());
+    std::fputc('\n', out_.get());
+    if (std::ferror(out_.get())) out_.fail("write failed");
 }
 
 void TraceWriter::write(const pacer::Frame& frame, const TraceExtra& extra) {
-    if (!ok() || closed_) return;
+    if (!ok()) return;
+    std::FILE* const file = out_.get();
     if (rows_ == 0) origin_ns_ = frame.wake_ns;
     const bool has_interval = frame.interval_ns > 0;
     // frame.present_ns is the previous frame's present; the row before held the one before that.
     const bool has_presents = frame.present_ns >= 0 && previous_present_ns_ >= 0;
 
-    std::fprintf(file_, "%lld,%.6f", static_cast<long long>(frame.index),
+    std::fprintf(file, "%lld,%.6f", static_cast<long long>(frame.index),
                  static_cast<double>(frame.wake_ns - origin_ns_) * 1e-9);
-    put_ms_or_na(file_, has_interval, frame.interval_ns);
-    put_ms_or_na(file_, has_presents, frame.present_ns - previous_present_ns_);
-    std::fprintf(file_, ",%.4f", ns_to_ms(frame.work_ns));
-    put_ms_or_na(file_, has_interval, frame.interval_ns - frame.work_ns);
-    std::fprintf(file_, ",%.4f,%.4f", ns_to_ms(frame.slept_ns), ns_to_ms(frame.spun_ns));
-    put_ms_or_na(file_, frame.wait_cpu_ns >= 0, frame.wait_cpu_ns);
-    std::fprintf(file_, ",%.4f,%.6f,%.4f,%d,%d,", ns_to_ms(frame.lateness_ns),
+    put_ms_or_na(file, has_interval, frame.interval_ns);
+    put_ms_or_na(file, has_presents, frame.present_ns - previous_present_ns_);
+    std::fprintf(file, ",%.4f", ns_to_ms(frame.work_ns));
+    put_ms_or_na(file, has_interval, frame.interval_ns - frame.work_ns);
+    std::fprintf(file, ",%.4f,%.4f", ns_to_ms(frame.slept_ns), ns_to_ms(frame.spun_ns));
+    put_ms_or_na(file, frame.wait_cpu_ns >= 0, frame.wait_cpu_ns);
+    std::fprintf(file, ",%.4f,%.6f,%.4f,%d,%d,", ns_to_ms(frame.lateness_ns),
                  static_cast<double>(frame.deadline_ns - origin_ns_) * 1e-9, ns_to_ms(frame.period_ns),
                  static_cast<int>(frame.missed), frame.resynced ? 1 : 0);
-    put_text(file_, pacer::strategy_name(frame.strategy));
-    std::fputc(',', file_);
-    put_text(file_, extra.decision);
-    std::fputc(',', file_);
-    put_text(file_, extra.marker);
+    put_text(file, pacer::strategy_name(frame.strategy));
+    std::fputc(',', file);
+    put_text(file, extra.decision);
+    std::fputc(',', file);
+    put_text(file, extra.marker);
     if (extra.motion_dt_ns >= 0)
-        std::fprintf(file_, ",%.6f,", ns_to_ms(extra.motion_dt_ns));
+        std::fprintf(file, ",%.6f,", ns_to_ms(extra.motion_dt_ns));
     else
-        std::fputs(",NA,", file_);
-    put_text(file_, extra.dt_mode.empty() ? std::string_view("NA") : extra.dt_mode);
-    std::fprintf(file_, ",%.6f", ns_to_ms(frame.dt_ns));
+        std::fputs(",NA,", file);
+    put_text(file, extra.dt_mode.empty() ? std::string_view("NA") : extra.dt_mode);
+    std::fprintf(file, ",%.6f", ns_to_ms(frame.dt_ns));
     if (extra.fixed_steps >= 0)
-        std::fprintf(file_, ",%d,%.6f,", static_cast<int>(extra.fixed_steps), extra.fixed_alpha);
+        std::fprintf(file, ",%d,%.6f,", static_cast<int>(extra.fixed_steps), extra.fixed_alpha);
     else
-        std::fputs(",NA,NA,", file_);
-    put_text(file_, extra.wait_point.empty() ? std::string_view("NA") : extra.wait_point);
-    put_ms_or_na(file_, extra.present_ns >= frame.wake_ns, extra.present_ns - frame.wake_ns);
-    std::fprintf(file_, ",%.4f,%d\n", ns_to_ms(frame.predicted_present_ns - frame.wake_ns), frame.contended ? 1 : 0);
+        std::fputs(",NA,NA,", file);
+    put_text(file, extra.wait_point.empty() ? std::string_view("NA") : extra.wait_point);
+    put_ms_or_na(file, extra.present_ns >= frame.wake_ns, extra.present_ns - frame.wake_ns);
+    std::fprintf(file, ",%.4f,%d\n", ns_to_ms(frame.predicted_present_ns - frame.wake_ns), frame.contended ? 1 : 0);
 
     if (frame.present_ns >= 0) previous_present_ns_ = frame.present_ns;
     ++rows_;
-    if (std::ferror(file_)) fail_(std::strerror(errno));
-}
-
-std::string TraceWriter::close() {
-    if (closed_) return error_;
-    if (file_ != nullptr) {
-        if (std::fflush(file_) != 0) fail_(std::strerror(errno));
-        if (std::fclose(file_) != 0) fail_(std::strerror(errno));
-        file_ = nullptr;
-    }
-    if (error_.empty()) {
-        std::error_code ec;
-        std::filesystem::rename(temp_path_, path_, ec);
-        if (ec) fail_(ec.message());
-    }
-    if (!error_.empty() && created_) std::remove(temp_path_.c_str());
-    closed_ = true;
-    return error_;
+    if (std::ferror(file)) out_.fail(std::strerror(errno));
 }
 
 }  // namespace pacer_demo

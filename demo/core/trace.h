@@ -49,6 +49,7 @@
 //   and check error(), so an unwritable path is reported up front.
 #pragma once
 
+#include "core/atomic_file.h"
 #include "pacer/pacer.h"
 
 #include <cstdint>
@@ -75,38 +76,31 @@ class TraceWriter {
 public:
     // Opens PATH.tmp and writes the header. On failure error() says why.
     explicit TraceWriter(std::string path);
-    // Without a successful close(), removes PATH.tmp (nothing half-written).
-    ~TraceWriter();
+    // Without a successful close(), PATH.tmp is removed (nothing half-written).
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
     // "" while fine, else one line naming the path and the reason, e.g.
     // "trace: cannot write /nonexistent/t.csv: No such file or directory".
-    const std::string& error() const { return error_; }
-    bool ok() const { return error_.empty() && file_ != nullptr; }
+    const std::string& error() const { return out_.error(); }
+    bool ok() const { return out_.ok(); }
 
     // Appends one row. Does nothing once an error happened (error() says it).
     void write(const pacer::Frame& frame, const TraceExtra& extra = {});
     // Flushes, closes and renames PATH.tmp to PATH. Returns error(); after a
     // failure PATH.tmp is removed.
-    std::string close();
+    std::string close() { return out_.close(); }
 
     int64_t rows() const { return rows_; }
-    const std::string& path() const { return path_; }
+    const std::string& path() const { return out_.path(); }
     // The header line, without the newline.
     static const char* header();
 
 private:
-    void fail_(const std::string& what);
-    std::string path_;
-    std::string temp_path_;
-    std::FILE* file_ = nullptr;
-    std::string error_;
+    AtomicFile out_;
     int64_t rows_ = 0;
     int64_t origin_ns_ = 0;
     int64_t previous_present_ns_ = -1;
-    bool created_ = false;   // PATH.tmp is ours to remove
-    bool closed_ = false;
 };
 
 }  // namespace pacer_demo
