@@ -74,6 +74,8 @@ pacer::Config base_config(const Options& options, pacer::Strategy strategy) {
     config.timer_margin_quantile = options.timer_quantile;   // zeros keep the defaults
     config.timer_min_margin_ns = options.timer_min_margin_ns;
     config.timer_max_margin_ns = options.timer_max_margin_ns;
+    config.wait_timer_slack_ns = options.wait_timer_slack_ns;
+    config.wait_sched_slice_ns = options.wait_sched_slice_ns;
     // The starting margin must lie in [min, max]; follow a narrowed range.
     const pacer::Config resolved = pacer::resolve(config);
     config.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,

@@ -27,6 +27,8 @@ struct Options {
     double timer_quantile = 0;       // Config::timer_margin_quantile (0: library default)
     int64_t timer_min_margin_ns = 0; // Config::timer_min_margin_ns (0: library default)
     int64_t timer_max_margin_ns = 0; // Config::timer_max_margin_ns (0: library default)
+    int64_t wait_timer_slack_ns = 0; // Config::wait_timer_slack_ns (0: library default, -1: leave)
+    int64_t wait_sched_slice_ns = 0; // Config::wait_sched_slice_ns (0: library default, -1: leave)
     double preempt_probability = 0;  // heatmap: SimulatedSchedulerConfig::preempt_probability
     uint64_t seed = 1;               // heatmap: simulated scheduler and wake phases
     double sleep_budget_s = 0;       // sleep: time per requested duration (bounds repetitions)

@@ -154,6 +154,14 @@ int main(int argc, char** argv) {
                    "ask for this EEVDF scheduler slice for the bench thread through "
                    "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
         ->check(CLI::Range(int64_t{100'000}, int64_t{100'000'000}));
+    app.add_option("--wait-slack-ns", options.wait_timer_slack_ns,
+                   "Config::wait_timer_slack_ns: the timer slack each timer wait runs with "
+                   "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
+        ->check(CLI::Range(int64_t{-1}, int64_t{1'000'000'000}));
+    app.add_option("--wait-slice-ns", options.wait_sched_slice_ns,
+                   "Config::wait_sched_slice_ns: the EEVDF slice each timer wait runs with "
+                   "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
+        ->check(CLI::Range(int64_t{-1}, int64_t{1'000'000'000}));
     app.add_option("--timer-quantile", options.timer_quantile,
                    "Config::timer_margin_quantile for timer and auto (default: the library's)")
         ->check(CLI::Range(0.0, 1.0));
@@ -208,12 +216,14 @@ int main(int argc, char** argv) {
         probe.timer_margin_quantile = options.timer_quantile;
         probe.timer_min_margin_ns = options.timer_min_margin_ns;
         probe.timer_max_margin_ns = options.timer_max_margin_ns;
+        probe.wait_timer_slack_ns = options.wait_timer_slack_ns;
+        probe.wait_sched_slice_ns = options.wait_sched_slice_ns;
         probe.history_frames = options.frames;
         pacer::Config resolved = pacer::resolve(probe);
         resolved.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
                                               resolved.timer_max_margin_ns);
         const std::string problem = pacer::validate(resolved);
-        if (!problem.empty()) return fail("--hz/--frames/--timer-*: " + problem);
+        if (!problem.empty()) return fail("--hz/--frames/--timer-*/--wait-*: " + problem);
     }
 
     // Open every output before measuring, so a bad path fails at once.

@@ -2,6 +2,7 @@
 // one place, as pacer.h documents them) and the validation of a resolved Config.
 #include "pacer/pacer.h"
 
+#include "internal.h"
 #include "os.h"
 
 #include <charconv>
@@ -135,6 +136,8 @@ Config resolve(const Config& config) {
     if (r.timer_max_spin_ns == 0) r.timer_max_spin_ns = kDefaultTimerMaxSpinNs;
     if (r.contention_wait_ns == 0) r.contention_wait_ns = kDefaultContentionWaitNs;
     if (r.timer_contended_margin_ns == 0) r.timer_contended_margin_ns = kDefaultTimerContendedMarginNs;
+    if (r.wait_timer_slack_ns == 0) r.wait_timer_slack_ns = detail::kDefaultWaitTimerSlackNs;
+    if (r.wait_sched_slice_ns == 0) r.wait_sched_slice_ns = detail::kDefaultWaitSchedSliceNs;
     if (r.max_dt_ns == 0) r.max_dt_ns = kDefaultMaxDtNs;
     if (r.wait_point == WaitPoint::Default) r.wait_point = WaitPoint::BeforePresent;
     if (r.off_tolerance_ns == 0) r.off_tolerance_ns = kDefaultOffToleranceNs;
@@ -194,6 +197,10 @@ std::string validate(const Config& c) {
         return field("contention_wait_ns", i(c.contention_wait_ns), "must be positive");
     if (c.timer_contended_margin_ns < 0)
         return field("timer_contended_margin_ns", i(c.timer_contended_margin_ns), "must not be negative");
+    if (c.wait_timer_slack_ns < -1 || c.wait_timer_slack_ns == 0)
+        return field("wait_timer_slack_ns", i(c.wait_timer_slack_ns), "must be positive, or -1 (leave the thread's)");
+    if (c.wait_sched_slice_ns < -1 || c.wait_sched_slice_ns == 0)
+        return field("wait_sched_slice_ns", i(c.wait_sched_slice_ns), "must be positive, or -1 (leave the thread's)");
 
     if (c.max_dt_ns <= 0) return field("max_dt_ns", i(c.max_dt_ns), "must be positive");
     if (static_cast<int>(c.wait_point) < static_cast<int>(WaitPoint::Default) ||

@@ -4,10 +4,15 @@
 #include <pacer/pacer.h>
 
 #include <cstdint>
+#include <string>
 
 namespace pacer::detail {
 
 inline constexpr int64_t kMillisecondNs = 1'000'000;
+
+// The settings a timer wait runs with (Config and OsSleeper::Options share them).
+inline constexpr int64_t kDefaultWaitTimerSlackNs = 1;          // the least Linux takes
+inline constexpr int64_t kDefaultWaitSchedSliceNs = 100'000;    // the shortest EEVDF slice
 
 // resolve() plus what only a live sleeper can tell: the scheduler period
 // defaults to the sleeper's stated one (else 1 ms). clock and sleeper stay as
@@ -22,5 +27,8 @@ inline Strategy resolve_strategy(Strategy strategy) {
 inline MissPolicy resolve_miss_policy(MissPolicy policy) {
     return policy == MissPolicy::Default ? MissPolicy::Skip : policy;
 }
+
+// "EPERM", "EINVAL", ... or strerror's text: for refusals in reports.
+std::string errno_name(int error);
 
 }  // namespace pacer::detail

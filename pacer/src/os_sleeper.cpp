@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "os.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <string>
 
@@ -11,8 +12,20 @@ int64_t OsClock::now_ns() { return os::now_ns(); }
 int64_t OsClock::thread_cpu_ns() { return os::thread_cpu_ns(); }
 int64_t OsClock::thread_runqueue_wait_ns() { return os::thread_runqueue_wait_ns(); }
 
+// What a timer wait runs with (Options::wait_timer_slack_ns and
+// wait_sched_slice_ns). Each control is tried at the first wait; once the OS
+// refuses it, or the kernel turns out to ignore it, it is not tried again, so
+// a refusing OS costs one failed call in all.
+struct WaitControl {
+    int64_t wanted_ns = -1;   // -1: leave the thread's own
+    int64_t got_ns = -1;      // what the OS reported after the first set; -1 before
+    std::string refused;      // why it is not in force, once known
+    bool usable() const { return wanted_ns > 0 && refused.empty(); }
+};
+
 struct OsSleeper::Impl {
     os::HighResTimer* timer = nullptr;
+    WaitControl slack, slice;
     // Held while the sleeper lives where the OS refused its timer (Windows'
     // timeBeginPeriod, system-wide); never taken where the OS has no such control.
     bool period_held = false;
@@ -35,12 +48,101 @@ int64_t stated_or_one_ms(int64_t requested_ns, bool* stated) {
     return os_period > 0 ? os_period : detail::kMillisecondNs;
 }
 
+// "slack 1 ns", "slice 100 us", "slice refused: EPERM"; empty when left
+// to the thread or not yet tried (no timer wait has run).
+std::string describe_control(const char* name, const WaitControl& control) {
+    if (control.wanted_ns < 0) return {};
+    if (!control.refused.empty()) return std::string(name) + " " + control.refused;
+    if (control.got_ns < 0) return {};
+    char text[64];
+    if (control.got_ns < 1000) std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(control.got_ns));
+    else std::snprintf(text, sizeof text, "%s %g us", name, static_cast<double>(control.got_ns) * 1e-3);
+    return text;
+}
+
+int64_t wanted_or_default(int64_t option_ns, int64_t default_ns) {
+    return option_ns == 0 ? default_ns : (option_ns < 0 ? -1 : option_ns);
+}
+
+// The thread's own settings, taken by enter() and given back by its
+// destructor, around one timer wait on the calling thread.
+class WaitScope {
+public:
+    WaitScope(WaitControl& slack, WaitControl& slice) {
+        if (slack.usable()) enter_slack(slack);
+        if (slice.usable()) enter_slice(slice);
+    }
+    ~WaitScope() {
+        // In reverse, and only what was changed.
+        if (sched_changed_) os::sched_set(sched_before_);
+        if (slack_changed_) os::timer_slack_set(slack_before_ns_);
+    }
+    WaitScope(const WaitScope&) = delete;
+    WaitScope& operator=(const WaitScope&) = delete;
+
+private:
+    void enter_slack(WaitControl& slack) {
+        if (!os::timer_slack_get(&slack_before_ns_)) {
+            slack.refused = "unsupported";
+            return;
+        }
+        if (slack_before_ns_ == slack.wanted_ns) {
+            if (slack.got_ns < 0) slack.got_ns = slack_before_ns_;
+            return;
+        }
+        if (!os::timer_slack_set(slack.wanted_ns)) {
+            slack.refused = "refused";
+            return;
+        }
+        slack_changed_ = true;
+        if (slack.got_ns < 0 && !os::timer_slack_get(&slack.got_ns)) slack.got_ns = slack.wanted_ns;
+    }
+
+    void enter_slice(WaitControl& slice) {
+        int error = os::sched_get(&sched_before_);
+        if (error != 0) {
+            slice.refused = error == ENOSYS ? std::string("unsupported") : "refused: " + detail::errno_name(error);
+            return;
+        }
+        // A FIFO thread has no fair slice and needs none: it preempts the fair
+        // ones anyway. Checked per wait, since ThreadTiming may change it.
+        if (sched_before_.fifo) return;
+        // The kernel clamps what it is given, so compare with what it granted.
+        const int64_t target = slice.got_ns > 0 ? slice.got_ns : slice.wanted_ns;
+        if (sched_before_.slice_ns == target) {
+            if (slice.got_ns < 0) slice.got_ns = target;
+            return;
+        }
+        os::SchedSettings wanted = sched_before_;
+        wanted.slice_ns = slice.wanted_ns;
+        error = os::sched_set(wanted);
+        if (error != 0) {
+            slice.refused = "refused: " + detail::errno_name(error);
+            return;
+        }
+        sched_changed_ = true;
+        if (slice.got_ns < 0) {
+            os::SchedSettings now{};
+            if (os::sched_get(&now) == 0) slice.got_ns = now.slice_ns;
+            // Kernels before 6.12 accept sched_runtime for a fair thread and drop it.
+            if (slice.got_ns <= 0) slice.refused = "ignored by this kernel (Linux < 6.12)";
+        }
+    }
+
+    int64_t slack_before_ns_ = 0;
+    bool slack_changed_ = false;
+    os::SchedSettings sched_before_{};
+    bool sched_changed_ = false;
+};
+
 }  // namespace
 
 OsSleeper::OsSleeper() : OsSleeper(Options{}) {}
 
 OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
     impl_->period_ns = stated_or_one_ms(options.scheduler_period_ns, &impl_->period_stated);
+    impl_->slack.wanted_ns = wanted_or_default(options.wait_timer_slack_ns, detail::kDefaultWaitTimerSlackNs);
+    impl_->slice.wanted_ns = wanted_or_default(options.wait_sched_slice_ns, detail::kDefaultWaitSchedSliceNs);
     if (!options.refuse_high_res_timer) impl_->timer = os::timer_create(impl_->period_ns);
     if (impl_->timer == nullptr) {
         // Without a timer, relative sleeps are all there is: hold the configured
@@ -66,6 +168,7 @@ bool OsSleeper::has_high_res_timer() const { return impl_->timer != nullptr; }
 
 bool OsSleeper::sleep_until_ns(int64_t deadline_ns) {
     if (impl_->timer == nullptr) return false;
+    WaitScope scope(impl_->slack, impl_->slice);
     os::timer_sleep_until(impl_->timer, deadline_ns);
     return true;
 }
@@ -89,7 +192,18 @@ std::string OsSleeper::describe() const {
     char period[64];
     std::snprintf(period, sizeof period, ", period %.3f ms%s", static_cast<double>(impl_->period_ns) * 1e-6,
                   impl_->period_stated ? "" : " (assumed)");
-    return line + period;
+    line += period;
+    if (impl_->timer != nullptr) {
+        const std::string slack = describe_control("slack", impl_->slack);
+        const std::string slice = describe_control("slice", impl_->slice);
+        if (!slack.empty() || !slice.empty()) {
+            line += "; waits with ";
+            line += slack;
+            line += !slack.empty() && !slice.empty() ? ", " : "";
+            line += slice;
+        }
+    }
+    return line;
 }
 
 }  // namespace pacer

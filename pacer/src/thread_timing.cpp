@@ -1,8 +1,7 @@
 // thread_timing.cpp: asks the OS for finer timing on the calling thread and
 // gives it back on destruction. The report reads the settings back after the
 // request, because the OS may clamp or ignore what was asked.
-#include "pacer/pacer.h"
-
+#include "internal.h"
 #include "os.h"
 
 #include <cerrno>
@@ -12,12 +11,7 @@
 
 namespace pacer {
 
-namespace {
-
-constexpr int64_t kMinSliceNs = 100'000;        // the kernel's own clamp for sched_runtime
-constexpr int64_t kMaxSliceNs = 100'000'000;
-
-std::string errno_name(int error) {
+std::string detail::errno_name(int error) {
     switch (error) {
         case EPERM: return "EPERM";
         case EINVAL: return "EINVAL";
@@ -27,6 +21,11 @@ std::string errno_name(int error) {
         default: return std::strerror(error);
     }
 }
+
+namespace {
+
+constexpr int64_t kMinSliceNs = 100'000;        // the kernel's own clamp for sched_runtime
+constexpr int64_t kMaxSliceNs = 100'000'000;
 
 void note(std::string& refused, const std::string& what) {
     if (!refused.empty()) refused += "; ";
@@ -90,7 +89,7 @@ void ThreadTiming::apply_sched(const Request& request) {
     report_.nice = 0;
     const bool asked = request.sched_slice_ns > 0 || request.fifo_priority > 0 || request.nice != 0;
     if (read != 0) {
-        if (asked) note(report_.refused, "scheduler controls: " + errno_name(read));
+        if (asked) note(report_.refused, "scheduler controls: " + detail::errno_name(read));
         return;
     }
     os::SchedSettings now = before;
@@ -101,7 +100,7 @@ void ThreadTiming::apply_sched(const Request& request) {
             now = wanted;
             changed = true;
         } else {
-            note(report_.refused, what + ": refused: " + errno_name(error));
+            note(report_.refused, what + ": refused: " + detail::errno_name(error));
         }
     };
     if (request.sched_slice_ns > 0) {

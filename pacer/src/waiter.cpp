@@ -38,6 +38,8 @@ struct Waiter::Impl {
             // high-resolution timer holds (Windows' timeBeginPeriod).
             OsSleeper::Options options{};
             options.scheduler_period_ns = config.scheduler_period_ns;
+            options.wait_timer_slack_ns = config.wait_timer_slack_ns;
+            options.wait_sched_slice_ns = config.wait_sched_slice_ns;
             own_sleeper = std::make_unique<OsSleeper>(options);
         }
         clock = config.clock != nullptr ? config.clock : own_clock.get();

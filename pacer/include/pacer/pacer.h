@@ -200,6 +200,19 @@ public:
         // Where the timer is refused, Windows' timeBeginPeriod is held from
         // construction to destruction with scheduler_period_ns (1 ms when 0),
         // rounded up to whole ms. With the timer nothing system-wide is held.
+
+        // Linux: what each high-resolution timer wait runs with. Both are set
+        // on the waiting thread just before the wait and put back as it wakes,
+        // so the rest of the thread's frame keeps its own settings. -1 leaves
+        // the thread's own. Elsewhere they do nothing.
+        int64_t wait_timer_slack_ns;   // default: 1 ns. Linux lets a timer fire up to the
+                                       // thread's slack late (50 us unless set) to batch
+                                       // wake-ups; 1 ns is the least it takes.
+        int64_t wait_sched_slice_ns;   // default: 100 us, the shortest fair-scheduler slice
+                                       // (EEVDF, Linux >= 6.12; older kernels ignore it). A
+                                       // thread that wakes with a short slice preempts a busy
+                                       // neighbour at once instead of after the neighbour's
+                                       // slice (about 3 ms). Not for a SCHED_FIFO thread.
     };
     OsSleeper();
     explicit OsSleeper(const Options& options);
@@ -213,7 +226,9 @@ public:
     void pause() override;
     int64_t scheduler_period_ns() const override;
     // A line saying which OS mechanisms are in force, for overlays and logs,
-    // e.g. "clock_nanosleep(TIMER_ABSTIME)" or "timeBeginPeriod(1) + Sleep".
+    // e.g. "clock_nanosleep(TIMER_ABSTIME)" or "timeBeginPeriod(1) + Sleep",
+    // and, once a timer wait has run, what the wait settings got (e.g.
+    // "waits with slack 1 ns, slice 100 us" or "slice refused: EPERM").
     std::string describe() const;
 
 private:
@@ -329,6 +344,12 @@ struct Config {
                                          // the frames alike, while from 1 ms up the calm side
                                          // fills with late wakes (8 % at 500 us, 14 % at 1 ms).
     int64_t timer_contended_margin_ns;   // default: 50 us. The margin's cap while contended.
+    // What each timer wait runs with on Linux, set just before it and put back
+    // as it wakes (OsSleeper::Options says why). They go to the OsSleeper that
+    // the Pacer or Waiter makes; an injected sleeper keeps its own. -1 leaves
+    // the thread's own.
+    int64_t wait_timer_slack_ns;         // default: 1 ns (Linux's own: 50 us)
+    int64_t wait_sched_slice_ns;         // default: 100 us (Linux's own: about 3 ms)
 
     // the engine's clock (Frame::dt_ns, Frame::predicted_present_ns)
     int64_t max_dt_ns;                   // default: 100 ms. dt after a stall is clamped to it,
