@@ -85,6 +85,8 @@ TEST(ConfigResolve, EveryDefault) {
     EXPECT_EQ(r.timer_max_spin_ns, 500'000);
     EXPECT_EQ(r.contention_wait_ns, 500'000);
     EXPECT_EQ(r.timer_contended_margin_ns, 50'000);
+    EXPECT_EQ(r.wait_timer_slack_ns, 1);
+    EXPECT_EQ(r.wait_sched_slice_ns, 100'000);
     EXPECT_EQ(r.max_dt_ns, 100'000'000);
     EXPECT_EQ(r.wait_point, WaitPoint::BeforePresent);
     EXPECT_EQ(r.off_tolerance_ns, 500'000);
@@ -121,7 +123,11 @@ TEST(ConfigResolve, SetFieldsAreKeptAndResolveIsIdempotent) {
     config.timer_margin_quantile = 0.5;
     config.history_frames = 16;
     config.scheduler_period_ns = 3;
+    config.wait_timer_slack_ns = -1;   // -1: leave the thread's own, kept as is
+    config.wait_sched_slice_ns = 2'000'000;
     const Config r = resolve(config);
+    EXPECT_EQ(r.wait_timer_slack_ns, -1);
+    EXPECT_EQ(r.wait_sched_slice_ns, 2'000'000);
     EXPECT_EQ(r.target_hz, 144.0);
     EXPECT_EQ(r.strategy, Strategy::Spin);
     EXPECT_EQ(r.miss_policy, MissPolicy::CatchUp);
@@ -198,6 +204,10 @@ TEST(ConfigValidate, EachErrorNamesItsField) {
               "contention_wait_ns: -1 must be positive");
     EXPECT_EQ(error_with([](Config& c) { c.timer_contended_margin_ns = -1; }),
               "timer_contended_margin_ns: -1 must not be negative");
+    EXPECT_EQ(error_with([](Config& c) { c.wait_timer_slack_ns = -2; }),
+              "wait_timer_slack_ns: -2 must be positive, or -1 (leave the thread's)");
+    EXPECT_EQ(error_with([](Config& c) { c.wait_sched_slice_ns = 0; }),
+              "wait_sched_slice_ns: 0 must be positive, or -1 (leave the thread's)");
     EXPECT_EQ(error_with([](Config& c) { c.max_dt_ns = -1; }), "max_dt_ns: -1 must be positive");
     EXPECT_EQ(error_with([](Config& c) { c.wait_point = static_cast<WaitPoint>(7); }),
               "wait_point: 7 is not a WaitPoint");
@@ -219,6 +229,8 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.timer_margin_ns = c.timer_max_margin_ns; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.scheduler_period_ns = 1'000'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.off_tolerance_ns = 0; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.wait_timer_slack_ns = -1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.wait_sched_slice_ns = -1; }), "");
 }
 
 TEST(ConfigValidate, AnUnresolvedZeroIsReported) {

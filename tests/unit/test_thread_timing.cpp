@@ -1,13 +1,20 @@
-// test_thread_timing.cpp: ThreadTiming sets what it is asked, reports what is
-// in force, and restores the thread's previous settings.
+// test_thread_timing.cpp: the per-thread timing controls. ThreadTiming sets
+// what it is asked, reports what is in force, and restores the thread's
+// previous settings; an OsSleeper's timer wait holds its own slack and slice
+// only while it waits.
 #include <pacer/pacer.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #if defined(__linux__)
 #include <sched.h>
@@ -137,6 +144,123 @@ TEST(ThreadTiming, LinuxNothingAskedChangesNothing) {
     const Attr after = current_attr();
     EXPECT_EQ(after.runtime, before.runtime);
     EXPECT_EQ(after.nice, before.nice);
+}
+
+// What another thread of this process runs with, read from outside it while
+// it sleeps: its timer slack (/proc/TID/timerslack_ns) and its slice.
+struct SeenFromOutside {
+    int64_t slack_ns = -1;
+    int64_t slice_ns = -1;
+};
+
+SeenFromOutside look_at(pid_t tid) {
+    SeenFromOutside seen;
+    std::ifstream("/proc/" + std::to_string(tid) + "/timerslack_ns") >> seen.slack_ns;
+    Attr attr{};
+    if (syscall(SYS_sched_getattr, tid, &attr, static_cast<unsigned>(sizeof attr), 0u) == 0)
+        seen.slice_ns = static_cast<int64_t>(attr.runtime);
+    return seen;
+}
+
+// A thread that makes one long timer wait with an OsSleeper made with
+// `options` (or a Waiter made with `config`); the test watches it from outside
+// during the wait, and the thread notes what it has after.
+struct WaitingThread {
+    explicit WaitingThread(const OsSleeper::Options& options)
+        : WaitingThread([this, options](int64_t deadline_ns) {
+              OsSleeper sleeper(options);
+              waiting = true;
+              sleeper.sleep_until_ns(deadline_ns);
+              description = sleeper.describe();
+          }) {}
+    explicit WaitingThread(const Config& config)
+        : WaitingThread([this, config](int64_t deadline_ns) {
+              Waiter waiter(config);
+              waiting = true;
+              waiter.wait_until(deadline_ns);
+          }) {}
+    explicit WaitingThread(std::function<void(int64_t)> wait) {
+        thread = std::thread([this, wait] {
+            tid = static_cast<pid_t>(syscall(SYS_gettid));
+            before_slack_ns = current_slack_ns();
+            before_slice_ns = static_cast<int64_t>(current_attr().runtime);
+            OsClock clock;
+            wait(clock.now_ns() + 400'000'000);
+            after_slack_ns = current_slack_ns();
+            after_slice_ns = static_cast<int64_t>(current_attr().runtime);
+        });
+        while (!waiting) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    // Polls until `done` says what was seen is enough, or 300 ms pass (the
+    // wait lasts 400 ms, so the thread is asleep throughout).
+    template <class Done>
+    SeenFromOutside watch(Done done) {
+        SeenFromOutside seen;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+        do {
+            seen = look_at(tid);
+            if (done(seen)) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        } while (std::chrono::steady_clock::now() < until);
+        return seen;
+    }
+    void finish() {
+        if (thread.joinable()) thread.join();
+    }
+    ~WaitingThread() { finish(); }
+
+    std::thread thread;
+    std::atomic<bool> waiting{false};
+    pid_t tid = 0;
+    int64_t before_slack_ns = 0, before_slice_ns = 0, after_slack_ns = 0, after_slice_ns = 0;
+    std::string description;
+};
+
+TEST(OsSleeperWaitSettings, LinuxTimerWaitHoldsOneNsSlackAndShortSliceThenPutsThemBack) {
+    const bool slices = kernel_has_custom_slices();
+    WaitingThread waiting(OsSleeper::Options{});
+    const SeenFromOutside during = waiting.watch([&](const SeenFromOutside& seen) {
+        return seen.slack_ns == 1 && (!slices || seen.slice_ns == 100'000);
+    });
+    waiting.finish();
+    EXPECT_EQ(during.slack_ns, 1);
+    EXPECT_GT(waiting.before_slack_ns, 1);   // a new thread has the process's 50 us
+    EXPECT_EQ(waiting.after_slack_ns, waiting.before_slack_ns);
+    EXPECT_EQ(waiting.after_slice_ns, waiting.before_slice_ns);
+    EXPECT_NE(waiting.description.find("waits with slack 1 ns"), std::string::npos) << waiting.description;
+    if (slices) {
+        EXPECT_EQ(during.slice_ns, 100'000);
+        EXPECT_NE(waiting.description.find("slice 100 us"), std::string::npos) << waiting.description;
+    }
+}
+
+TEST(OsSleeperWaitSettings, LinuxWaiterPassesItsConfigToTheSleeperItOwns) {
+    Config config{};
+    config.strategy = Strategy::Timer;
+    config.wait_timer_slack_ns = 7'000;
+    config.wait_sched_slice_ns = -1;
+    WaitingThread waiting(config);
+    const SeenFromOutside during =
+        waiting.watch([](const SeenFromOutside& seen) { return seen.slack_ns == 7'000; });
+    waiting.finish();
+    EXPECT_EQ(during.slack_ns, 7'000);
+    EXPECT_EQ(during.slice_ns, waiting.before_slice_ns);
+    EXPECT_EQ(waiting.after_slack_ns, waiting.before_slack_ns);
+}
+
+TEST(OsSleeperWaitSettings, LinuxMinusOneLeavesTheThreadsOwn) {
+    OsSleeper::Options options{};
+    options.wait_timer_slack_ns = -1;
+    options.wait_sched_slice_ns = -1;
+    WaitingThread waiting(options);
+    // Nothing should change: watch the whole time for a change that must not come.
+    const SeenFromOutside during = waiting.watch([&](const SeenFromOutside& seen) {
+        return seen.slack_ns != waiting.before_slack_ns || seen.slice_ns != waiting.before_slice_ns;
+    });
+    waiting.finish();
+    EXPECT_EQ(during.slack_ns, waiting.before_slack_ns);
+    EXPECT_EQ(during.slice_ns, waiting.before_slice_ns);
+    EXPECT_EQ(waiting.description.find("waits with"), std::string::npos) << waiting.description;
 }
 
 TEST(ThreadTiming, LinuxHasNoTimerPeriodControl) {
