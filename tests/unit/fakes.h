@@ -16,6 +16,10 @@
 
 namespace pacer::testing {
 
+// Units for the tests' nanosecond figures.
+inline constexpr int64_t kUs = 1'000;
+inline constexpr int64_t kMs = 1'000'000;
+
 class FakeClock final : public Clock {
 public:
     explicit FakeClock(int64_t start_ns = 1'000'000'000) : now_(start_ns) {}

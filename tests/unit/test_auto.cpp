@@ -13,13 +13,13 @@
 #include <vector>
 
 using namespace pacer;
+using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
 
-constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kSecond = 1'000 * kMs;
 
 using Intervals = std::vector<int>;

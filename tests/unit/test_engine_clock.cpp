@@ -12,14 +12,14 @@
 #include <vector>
 
 using namespace pacer;
+using pacer::testing::kUs;
+using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
 
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kPeriod60 = 16'666'667;   // rounded; the grid alternates ...666 and ...667
 
 class FixedHost final : public Host {

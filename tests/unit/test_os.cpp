@@ -6,16 +6,18 @@
 
 #include <gtest/gtest.h>
 
+#include "fakes.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
 
 using namespace pacer;
+using pacer::testing::kUs;
+using pacer::testing::kMs;
 
 namespace {
 
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
 
 int64_t median(std::vector<int64_t> v) {
     std::sort(v.begin(), v.end());

@@ -11,14 +11,14 @@
 #include <vector>
 
 using namespace pacer;
+using pacer::testing::kUs;
+using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
 
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kSecond = 1'000'000'000;
 constexpr int64_t kDay = 86'400 * kSecond;
 

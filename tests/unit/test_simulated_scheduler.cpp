@@ -8,14 +8,14 @@
 #include <vector>
 
 using namespace pacer;
+using pacer::testing::kUs;
+using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
 
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
 constexpr int64_t kSecond = 1'000'000'000;
 
 SimulatedSchedulerConfig sim_config(int64_t period_ns, double q = 0, uint64_t seed = 0) {

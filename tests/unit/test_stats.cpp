@@ -3,14 +3,16 @@
 
 #include <gtest/gtest.h>
 
+#include "fakes.h"
+
 #include <numeric>
 #include <stdexcept>
 #include <vector>
 
 namespace pacer {
+using pacer::testing::kUs;
 namespace {
 
-constexpr int64_t kUs = 1'000;
 constexpr int64_t kStartNs = 1'000'000'000;
 constexpr int64_t kPeriodUs = 10'000;   // 100 Hz
 

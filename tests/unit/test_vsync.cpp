@@ -7,13 +7,12 @@
 #include <vector>
 
 using namespace pacer;
+using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
-
-constexpr int64_t kMs = 1'000'000;
 
 class FakeHost final : public Host {
 public:
