@@ -18,7 +18,6 @@ using pacer::testing::kMs;
 
 namespace {
 
-
 int64_t median(std::vector<int64_t> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];

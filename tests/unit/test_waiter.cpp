@@ -16,7 +16,6 @@ using pacer::testing::fake_config;
 
 namespace {
 
-
 }  // namespace
 
 // ---------------------------------------------------------------------------
