@@ -1,4 +1,4 @@
-// experiments.h: the four experiments of pacer-bench. Each runs every chosen
+// experiments.h: the five experiments of pacer-bench. Each runs every chosen
 // strategy in the same process, one after the other, prints its markdown
 // tables to stdout, and adds rows to its CSV when one is open. Progress goes
 // to stderr so stdout stays a clean report.
@@ -16,7 +16,7 @@ namespace bench {
 
 struct Options {
     bool quick = false;
-    std::vector<std::string> experiments;   // accuracy, sleep, cpu, heatmap
+    std::vector<std::string> experiments;   // accuracy, sleep, cpu, heatmap, tuning
     std::vector<std::string> conditions;    // idle, contention, work
     std::vector<double> hz;
     std::vector<pacer::Strategy> strategies;
@@ -34,11 +34,14 @@ struct Options {
     double sleep_budget_s = 0;       // sleep: time per requested duration (bounds repetitions)
     double cpu_seconds = 0;          // cpu: time per requested interval
     int heatmap_reps = 0;            // heatmap: waits per cell
+    std::vector<std::string> tuning_conditions;   // tuning: idle and/or contention
+    std::vector<double> tuning_hz;                // tuning: rates
+    int tuning_rounds = 0;                        // tuning: interleaved rounds
 };
 
 // The CSVs; each one is written only when opened.
 struct CsvSet {
-    CsvFile accuracy, sleep, cpu, heatmap;
+    CsvFile accuracy, sleep, cpu, heatmap, tuning;
 };
 
 // CSV headers (the columns are documented in main.cpp's --help footer).
@@ -46,6 +49,7 @@ extern const char* const kAccuracyColumns;
 extern const char* const kSleepColumns;
 extern const char* const kCpuColumns;
 extern const char* const kHeatmapColumns;
+extern const char* const kTuningColumns;
 
 // Experiment 1: a real Pacer per (condition, hz, strategy). Ends with a table
 // checking the library issue's performance goals for timer and auto.
@@ -56,5 +60,8 @@ void run_sleep(const Options& options, CsvFile& csv);
 void run_cpu(const Options& options, CsvFile& csv);
 // Experiment 4: relative error on simulated scheduler periods.
 void run_heatmap(const Options& options, CsvFile& csv);
+// Experiment 5: the timer's wait settings and margin quantile compared in
+// interleaved rounds, idle and under contention.
+void run_tuning(const Options& options, CsvFile& csv);
 
 }  // namespace bench

@@ -1,12 +1,17 @@
 #include "load.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include <pacer/pacer.h>
 
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#if defined(__linux__)
+#include <unistd.h>   // sysconf(_SC_CLK_TCK): the unit of /proc/stat
+#endif
 
 namespace bench {
 namespace {
@@ -21,6 +26,23 @@ inline uint64_t churn(uint64_t x) {
     x ^= x >> 7;
     x ^= x << 17;
     return x;
+}
+
+// The tick rate /proc/stat counts in (USER_HZ, 100 on every common Linux);
+// 0 where there is no such file.
+double clock_ticks_per_s() {
+#if defined(__linux__)
+    const long hz = sysconf(_SC_CLK_TCK);
+    return hz > 0 ? static_cast<double>(hz) : 0.0;
+#else
+    return 0.0;
+#endif
+}
+
+int64_t steady_now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
 }
 
 }  // namespace
@@ -56,6 +78,8 @@ void burn_cpu_for(pacer::Clock& clock, int64_t duration_ns) {
 
 CpuTicks read_cpu_ticks() {
     CpuTicks ticks;
+    ticks.wall_ns = steady_now_ns();
+    ticks.ticks_per_s = clock_ticks_per_s();
     // /proc/stat "cpu  user nice system idle iowait irq softirq steal ...":
     // busy is everything but idle and iowait (steal included: another guest ran).
     std::ifstream stat("/proc/stat");
@@ -83,6 +107,7 @@ CpuTicks read_cpu_ticks() {
     ticks.machine_busy = user + nice + system + irq + softirq + steal;
     ticks.machine_total = ticks.machine_busy + idle + iowait;
     ticks.self = utime + stime;
+    ticks.machine_steal = steal;
     ticks.valid = true;
     return ticks;
 }
@@ -94,6 +119,24 @@ double other_cpu_pct(const CpuTicks& before, const CpuTicks& after) {
     const double total = static_cast<double>(after.machine_total - before.machine_total);
     const double cores = std::max(1u, std::thread::hardware_concurrency());
     return std::max(0.0, 100.0 * (busy - self) / total * cores);
+}
+
+double steal_pct(const CpuTicks& before, const CpuTicks& after) {
+    if (!before.valid || !after.valid || after.ticks_per_s <= 0 || after.wall_ns <= before.wall_ns ||
+        after.machine_steal < before.machine_steal) {
+        return -1;
+    }
+    const double steal = static_cast<double>(after.machine_steal - before.machine_steal);
+    const double wall_s = static_cast<double>(after.wall_ns - before.wall_ns) * 1e-9;
+    return 100.0 * steal / (wall_s * after.ticks_per_s);
+}
+
+double steal_since_boot_pct() {
+    const CpuTicks now = read_cpu_ticks();
+    std::ifstream uptime_file("/proc/uptime");
+    double uptime_s = 0;
+    if (!now.valid || now.ticks_per_s <= 0 || !(uptime_file >> uptime_s) || uptime_s <= 0) return -1;
+    return 100.0 * static_cast<double>(now.machine_steal) / (uptime_s * now.ticks_per_s);
 }
 
 }  // namespace bench

@@ -38,12 +38,24 @@ void burn_cpu_for(pacer::Clock& clock, int64_t duration_ns);
 // OS exposes them as files (Linux /proc); elsewhere valid stays false. They
 // tell how much of the machine *other* programs used during a measurement:
 // on a shared machine "idle" is never quite idle, and a reader should know.
+//
+// Steal is time a virtual machine's CPUs were ready to run but the host ran
+// something else (another guest, its own work). Inside a VM it delays every
+// wake, even a spinning thread's, and no waiting strategy can win it back.
 struct CpuTicks {
     bool valid = false;
     uint64_t machine_busy = 0, machine_total = 0, self = 0;   // in the OS's clock ticks
+    uint64_t machine_steal = 0;   // summed over CPUs, in the OS's clock ticks
+    int64_t wall_ns = 0;          // steady clock at the reading
+    double ticks_per_s = 0;       // the OS's clock tick rate (USER_HZ)
 };
 CpuTicks read_cpu_ticks();
 // Other processes' CPU use between two readings, in % of one core; -1 unknown.
 double other_cpu_pct(const CpuTicks& before, const CpuTicks& after);
+// Steal between two readings, in % of one core: steal ticks / (wall seconds *
+// ticks per second) * 100. Summed over CPUs, so up to 100 % per CPU; -1 unknown.
+double steal_pct(const CpuTicks& before, const CpuTicks& after);
+// Steal since boot, in % of one core (from /proc/uptime); -1 unknown.
+double steal_since_boot_pct();
 
 }  // namespace bench

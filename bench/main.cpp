@@ -12,6 +12,7 @@
 #include <pacer/pacer.h>
 
 #include "experiments.h"
+#include "load.h"
 #include "report.h"
 
 namespace {
@@ -35,15 +36,28 @@ CSV files (one row per measurement, times in microseconds unless the column says
       runq_wait_us                            time the waiting thread was runnable but not
                                               running, per frame (Linux schedstat; empty where unknown)
       contended_pct                           % of frames the timer counted as contended
-  --csv-dir DIR     all four experiments: DIR/accuracy.csv (as above), and
+      steal_pct                               the machine's steal during the run (time the host ran
+                                              something else while this VM's CPUs were ready), %
+                                              of one core summed over CPUs (up to 100 per CPU;
+                                              Linux /proc/stat; empty where unknown)
+      wake_on_time_pct                        % of frames woken at most 10 us late (the goals'
+                                              bound; the minimum lateness would say little: a
+                                              spin tail makes it 0 for every strategy but sleep)
+  --csv-dir DIR     all five experiments: DIR/accuracy.csv (as above), and
     sleep.csv    strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,
                  actual_p99_us,actual_max_us,over_mean_us (actual - requested),cpu_pct,spin_pct
     cpu.csv      strategy,interval_ms,frames,cpu_pct,spin_pct,wake_p50_us,wake_p99_us,off_pct
     heatmap.csv  strategy,period_ms,interval_ms,reps,rel_err_mean_pct,rel_err_p50_pct,
                  rel_err_p99_pct,rel_err_max_pct (100 * (actual - requested) / requested),
                  cpu_pct,spin_pct,preemptions (extra ticks added),preempt_probability
+    tuning.csv   condition,hz,variant (own|slack|slack_slice_q90|slack_slice_q95|slack_slice_q99),
+                 wait_timer_slack_ns,wait_sched_slice_ns (-1: the thread's own),
+                 timer_margin_quantile,rounds,frames (merged over the rounds),wake_mean_us,
+                 wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us,wake_on_time_pct,off_pct,
+                 cpu_pct,spin_pct,timer_margin_us (final, median over rounds),contended_pct,
+                 steal_pct (as in accuracy.csv)
 Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
-Experiments 2-4 run idle. vsync is not measured: it needs a display (a Host); auto
+Experiments 2-4 run idle; 5 (tuning) runs idle and contention. vsync is not measured: it needs a display (a Host); auto
 without a Host acts as timer. Progress lines go to stderr; the report goes to stdout.)";
 
 // A CLI11 validator that accepts a name from `names` or its 1-based index
@@ -111,6 +125,7 @@ int main(int argc, char** argv) {
     bench::Options options;
     std::vector<std::string> strategy_names;
     std::string csv_path, csv_dir;
+    int tuning_rounds = 0;
     int64_t timer_slack_ns = 0;
     int64_t sched_slice_ns = 0;
 
@@ -121,13 +136,14 @@ int main(int argc, char** argv) {
     app.add_option("--experiments", options.experiments,
                    "experiments to run, by name or number (default: all)")
         ->delimiter(',')
-        ->check(one_of({"accuracy", "sleep", "cpu", "heatmap"}, "experiment"));
+        ->check(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning"}, "experiment"));
     app.add_option("--conditions", options.conditions,
                    "accuracy conditions (default: all): idle; contention (busy threads); "
-                   "work (CPU work per frame)")
+                   "work (CPU work per frame). tuning runs the idle and contention ones")
         ->delimiter(',')
         ->check(one_of({"idle", "contention", "work"}, "condition"));
-    app.add_option("--hz", options.hz, "accuracy target rates in Hz (default: 60,144,240,1000)")
+    app.add_option("--hz", options.hz,
+                   "target rates in Hz (default: accuracy 60,144,240,1000; tuning 60,144)")
         ->delimiter(',')
         ->check(rate_check());
     app.add_option("--strategies", strategy_names,
@@ -135,7 +151,8 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(strategy_check());
     app.add_option("--frames", options.frames,
-                   "measured frames per accuracy run (default: 600; quick: 60)")
+                   "measured frames per accuracy run, and per tuning variant over all its "
+                   "rounds (default: 600; quick: 60)")
         ->check(CLI::Range(10, 10'000'000));
     app.add_option("--warmup-s", options.warmup_s,
                    "unmeasured warm-up before each accuracy run, seconds (default: 0.25; "
@@ -171,6 +188,9 @@ int main(int argc, char** argv) {
     app.add_option("--timer-max-margin-ns", options.timer_max_margin_ns,
                    "Config::timer_max_margin_ns for timer and auto (default: the library's)")
         ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+    app.add_option("--rounds", tuning_rounds,
+                   "tuning: interleaved rounds, each running every variant (default: 5; quick: 2)")
+        ->check(CLI::Range(1, 100));
     app.add_option("--preempt", options.preempt_probability,
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
@@ -189,9 +209,14 @@ int main(int argc, char** argv) {
 
     // Defaults that depend on --quick.
     const bool quick = options.quick;
-    if (options.experiments.empty()) options.experiments = {"accuracy", "sleep", "cpu", "heatmap"};
+    if (options.experiments.empty())
+        options.experiments = {"accuracy", "sleep", "cpu", "heatmap", "tuning"};
     if (options.conditions.empty()) options.conditions = {"idle", "contention", "work"};
+    for (const std::string& condition : options.conditions)
+        if (condition != "work") options.tuning_conditions.push_back(condition);
+    options.tuning_hz = options.hz.empty() ? std::vector<double>{60, 144} : options.hz;
     if (options.hz.empty()) options.hz = {60, 144, 240, 1000};
+    options.tuning_rounds = tuning_rounds > 0 ? tuning_rounds : quick ? 2 : 5;
     if (strategy_names.empty())
         strategy_names = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "auto"};
     for (const std::string& name : strategy_names) {
@@ -231,6 +256,8 @@ int main(int argc, char** argv) {
         return std::find(options.experiments.begin(), options.experiments.end(), name) !=
                options.experiments.end();
     };
+    if (has("tuning") && options.tuning_conditions.empty())
+        return fail("--conditions: tuning runs idle and contention, and neither is selected");
     bench::CsvSet csv;
     if (!csv_path.empty()) {
         if (!has("accuracy")) return fail("--csv: holds experiment 1 (accuracy), which is not selected");
@@ -249,6 +276,7 @@ int main(int argc, char** argv) {
             {"sleep", &csv.sleep, bench::kSleepColumns},
             {"cpu", &csv.cpu, bench::kCpuColumns},
             {"heatmap", &csv.heatmap, bench::kHeatmapColumns},
+            {"tuning", &csv.tuning, bench::kTuningColumns},
         };
         for (const Wanted& w : wanted) {
             if (!has(w.experiment)) continue;
@@ -302,11 +330,16 @@ int main(int argc, char** argv) {
                             std::to_string(options.timer_max_margin_ns) + " ns")
               << "\n"
               << "- load average at start: " << bench::load_average() << "\n"
+              << "- CPU steal (the host running something else while this machine's CPUs were "
+                 "ready; % of one core, summed over CPUs): "
+              << bench::fixed(bench::steal_since_boot_pct(), 1, true)
+              << " % since boot; over the bench: see the end\n"
               << "- vsync: not measured, there is no display here (it needs a Host that swaps); "
                  "auto has no Host, so it acts as timer\n";
     std::cout.flush();
 
     const auto start = std::chrono::steady_clock::now();
+    const bench::CpuTicks ticks_start = bench::read_cpu_ticks();
     try {
         for (const std::string& experiment : options.experiments) {
             if (experiment == "accuracy") {
@@ -319,6 +352,8 @@ int main(int argc, char** argv) {
                 bench::run_cpu(options, csv.cpu);
             } else if (experiment == "heatmap") {
                 bench::run_heatmap(options, csv.heatmap);
+            } else if (experiment == "tuning") {
+                bench::run_tuning(options, csv.tuning);
             }
         }
     } catch (const std::exception& e) {
@@ -326,10 +361,14 @@ int main(int argc, char** argv) {
     }
     const double elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double steal_pct = bench::steal_pct(ticks_start, bench::read_cpu_ticks());
     std::cout << "\nMeasured in " << bench::fixed(elapsed_s, 1)
-              << " s; load average at the end: " << bench::load_average() << ".\n";
+              << " s; load average at the end: " << bench::load_average()
+              << "; CPU steal over the bench: " << bench::fixed(steal_pct, 1, true)
+              << " % of one core (summed over CPUs).\n";
 
-    for (bench::CsvFile* file : {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap}) {
+    for (bench::CsvFile* file :
+         {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap, &csv.tuning}) {
         if (!file->finish()) return fail(file->path() + ": write failed");
     }
     return 0;
