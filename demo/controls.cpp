@@ -58,6 +58,11 @@ Settings Controls::defaults() {
     s.fifo_priority = 0;
     s.nice = 0;
     s.timer_period_ms = 0;
+    // The library's defaults for timer waits, spelled out so that the panel
+    // and the summary show the values in force.
+    const pacer::Config library = pacer::resolve(pacer::Config{});
+    s.wait_slack_ns = library.wait_timer_slack_ns;
+    s.wait_slice_ns = library.wait_sched_slice_ns;
     s.dt_mode = DtMode::Raw;        // the measured interval: shows the pacing's own unevenness
     s.wait_point = pacer::WaitPoint::FrameStart;
     s.work_ms = 0;                  // LoadConfig's defaults
@@ -71,6 +76,8 @@ Settings Controls::defaults() {
 }
 
 Controls::Controls(Platform& platform) : platform_(platform), current_(defaults()) {
+    os_sleeper_made_with_ = os_sleeper_options_();
+    os_sleeper_ = std::make_unique<pacer::OsSleeper>(os_sleeper_made_with_);
     pacer_ = std::make_unique<pacer::Pacer>(pacer_config_());
     load_ = std::make_unique<LoadGenerator>();
     apply_swap_interval_();
@@ -92,9 +99,16 @@ pacer::Config Controls::pacer_config_() {
     config.wait_point = *current_.wait_point;   // app.cpp moves its wait() to match
     config.clock = &clock_;
     config.sleeper = simulated_ ? static_cast<pacer::Sleeper*>(simulated_.get())
-                                : static_cast<pacer::Sleeper*>(&os_sleeper_);
+                                : static_cast<pacer::Sleeper*>(os_sleeper_.get());
     config.host = &platform_;
     return config;
+}
+
+pacer::OsSleeper::Options Controls::os_sleeper_options_() const {
+    pacer::OsSleeper::Options options{};
+    options.wait_timer_slack_ns = *current_.wait_slack_ns;
+    options.wait_sched_slice_ns = *current_.wait_slice_ns;
+    return options;
 }
 
 std::string Controls::apply(const Settings& changes, const std::string& source) {
@@ -120,6 +134,13 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
     if (*next.nice < -20 || *next.nice > 19) return "nice: " + std::to_string(*next.nice) + " is out of range [-20, 19]";
     if (*next.timer_slack_ns < 0) return "timer_slack_ns: " + std::to_string(*next.timer_slack_ns) + " is negative";
     if (*next.timer_period_ms < 0) return "timer_period_ms: " + std::to_string(*next.timer_period_ms) + " is negative";
+    // OsSleeper::Options would read 0 as its default: the demo always names a value.
+    if (*next.wait_slack_ns < -1 || *next.wait_slack_ns == 0) {
+        return "wait_slack_ns: " + std::to_string(*next.wait_slack_ns) + " must be positive, or -1 (the thread's own)";
+    }
+    if (*next.wait_slice_ns < -1 || *next.wait_slice_ns == 0) {
+        return "wait_slice_ns: " + std::to_string(*next.wait_slice_ns) + " must be positive, or -1 (the thread's own)";
+    }
     LoadConfig load = load_->config();
     apply_load_settings(next, &load);
     if (std::string problem = validate(resolve(load)); !problem.empty()) return problem;
@@ -132,7 +153,9 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
     }
 
     const bool new_sleeper = *next.sched_period_ms != *current_.sched_period_ms ||
-                             *next.preempt_prob != *current_.preempt_prob;
+                             *next.preempt_prob != *current_.preempt_prob ||
+                             *next.wait_slack_ns != *current_.wait_slack_ns ||
+                             *next.wait_slice_ns != *current_.wait_slice_ns;
     const bool new_parameters = *next.precise_k != *current_.precise_k ||
                                 *next.robust_tolerance_us != *current_.robust_tolerance_us ||
                                 *next.timer_margin_us != *current_.timer_margin_us;
@@ -168,13 +191,23 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
 
 void Controls::remake_now_() {
     remake_pacer_ = false;
-    pacer_.reset();   // first: it waits on the sleeper replaced next
-    simulated_.reset();
+    pacer_.reset();   // first: it waits on the sleepers replaced next
+    simulated_.reset();   // before the OS sleeper it wraps
+    // The OS sleeper only when its wait settings change: kept, it keeps
+    // reporting what its waits got. Each wait put back what it changed as it
+    // woke, so the old one leaves nothing behind on the thread.
+    const pacer::OsSleeper::Options options = os_sleeper_options_();
+    if (options.wait_timer_slack_ns != os_sleeper_made_with_.wait_timer_slack_ns ||
+        options.wait_sched_slice_ns != os_sleeper_made_with_.wait_sched_slice_ns) {
+        os_sleeper_.reset();
+        os_sleeper_ = std::make_unique<pacer::OsSleeper>(options);
+        os_sleeper_made_with_ = options;
+    }
     if (*current_.sched_period_ms > 0) {
         pacer::SimulatedSchedulerConfig config{};
         config.period_ns = std::llround(*current_.sched_period_ms * 1e6);
         config.preempt_probability = *current_.preempt_prob;
-        simulated_ = std::make_unique<pacer::SimulatedScheduler>(os_sleeper_, clock_, config);
+        simulated_ = std::make_unique<pacer::SimulatedScheduler>(*os_sleeper_, clock_, config);
     }
     pacer_ = std::make_unique<pacer::Pacer>(pacer_config_());
 }
@@ -234,7 +267,7 @@ std::string Controls::take_markers() { return std::exchange(markers_, std::strin
 std::string Controls::take_decision() { return std::exchange(decision_, std::string()); }
 
 std::string Controls::sleeper_description() const {
-    std::string os = "OS: " + os_sleeper_.describe();
+    std::string os = "OS: " + os_sleeper_->describe();
     if (!simulated_) return os;
     return "simulated " + format("%g ms tick", *current_.sched_period_ms) +
            format(", preempt p=%g", *current_.preempt_prob) + " over " + os;

@@ -7,6 +7,13 @@
 // OS's, or the pacer's simulated scheduler wrapping it), the thread's timing
 // controls and the synthetic load.
 //
+// The OS sleeper is the demo's own, injected into the pacer, so pacer::Config's
+// wait_timer_slack_ns and wait_sched_slice_ns would not reach it: the
+// settings wait_slack_ns and wait_slice_ns build it with OsSleeper::Options
+// instead, and a change of either makes a new one (and so a new pacer, see
+// below). Otherwise it is kept across pacer swaps, and with it what its timer
+// waits got, which describe() reports.
+//
 // LIVE CHANGES
 //   Rate, strategy, miss policy and wait point go to the running Pacer's
 //   setters. The
@@ -67,7 +74,9 @@ public:
     const pacer::Pacer& pacer() const { return *pacer_; }
     pacer::WaiterState waiter_state() const { return pacer_->waiter_state(); }
     LoadGenerator& load() { return *load_; }
-    // "OS: clock_nanosleep(...)" or "simulated 4 ms tick, p=0.1 over OS: ...".
+    // "OS: clock_nanosleep(...)" or "simulated 4 ms tick, p=0.1 over OS: ...",
+    // with what the timer waits got once one has run ("...; waits with slack
+    // 1 ns, slice 100 us"; pacer::OsSleeper::describe).
     std::string sleeper_description() const;
     int64_t preemptions() const;   // simulated scheduler's extra ticks; 0 without it
     // What the thread's timing controls (timer slack, timer period, sched
@@ -90,11 +99,13 @@ private:
     void apply_swap_interval_();
     void remake_thread_timing_();   // from current_; none when every control is 0
     void remake_now_();   // makes the sleeper and the pacer from current_
+    pacer::OsSleeper::Options os_sleeper_options_() const;   // from current_
 
     Platform& platform_;
     Settings current_;
     pacer::OsClock clock_;
-    pacer::OsSleeper os_sleeper_;
+    std::unique_ptr<pacer::OsSleeper> os_sleeper_;
+    pacer::OsSleeper::Options os_sleeper_made_with_{};
     std::unique_ptr<pacer::SimulatedScheduler> simulated_;
     std::unique_ptr<pacer::ThreadTiming> thread_timing_;
     std::unique_ptr<pacer::Pacer> pacer_;

@@ -39,6 +39,12 @@ constexpr SettingFlag kSettingFlags[] = {
     {"--fifo-priority", "fifo_priority", "N", "Linux SCHED_FIFO priority of the pacing thread, 1..99; 0: not FIFO (default)"},
     {"--nice", "nice", "N", "nice value of the pacing thread, [-20, 19]; 0 leaves it (default)"},
     {"--timer-period-ms", "timer_period_ms", "MS", "Windows timeBeginPeriod, whole ms, [0, 100]; 0 leaves it (default)"},
+    {"--wait-slack-ns", "wait_slack_ns", "NS",
+     "Linux timer slack each timer wait runs with, [1, 100000000]; -1 leaves the thread's own "
+     "(default: the library's, 1)"},
+    {"--wait-slice-ns", "wait_slice_ns", "NS",
+     "Linux >= 6.12 EEVDF slice each timer wait runs with, [1, 100000000]; -1 leaves the thread's own "
+     "(default: the library's, 100000)"},
     {"--dt-mode", "dt_mode", "MODE",
      "what moves the scene: raw (measured interval, default), paced (the pacer's dt), fixed (fixed steps + interpolation)"},
     {"--wait-point", "wait_point", "POINT",

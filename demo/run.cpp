@@ -145,7 +145,9 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     info("strategy", pacer::strategy_name(*s.strategy));
     info("strategy_in_force", pacer::strategy_name(state.strategy));
     info("target_hz", format("%g", *s.hz));
-    info("sleeper", controls.sleeper_description());
+    info("sleeper", controls.sleeper_description());   // with what the timer waits got
+    info("wait_slack_ns", std::to_string(*s.wait_slack_ns));   // asked; -1: the thread's own
+    info("wait_slice_ns", std::to_string(*s.wait_slice_ns));
     if (const pacer::ThreadTiming::Report* timing = controls.thread_timing()) {
         info("timer_slack_ns", timing->timer_slack_supported ? std::to_string(timing->timer_slack_ns)
                                                              : std::string("unsupported"));

@@ -29,6 +29,9 @@ constexpr double kMinSliceUs = 100.0;
 constexpr double kMaxSliceUs = 100'000.0;
 // timeBeginPeriod takes whole ms; past 100 ms a "timer period" means nothing.
 constexpr int64_t kMaxTimerPeriodMs = 100;
+// The timer waits' slack and slice: the kernel clamps a slice to at most
+// 100 ms, and a slack that long defeats a precise timer.
+constexpr int64_t kMaxWaitNs = 100'000'000;
 
 // Shortest text that reads back as the same double ("60", "0.25").
 std::string format_double(double value) {
@@ -92,6 +95,18 @@ std::string set_int(std::string_view key, std::string_view value, int64_t lo, in
     if (!parse_int64(value, &v)) return key_str(key) + ": '" + std::string(value) + "' is not an integer";
     if (v < lo || v > hi) return out_of_range(key, value, "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     *slot = static_cast<Int>(v);
+    return {};
+}
+
+// A timer wait's setting (pacer::OsSleeper::Options): [1, kMaxWaitNs], or
+// -1 to leave the thread's own. 0, "the library's default" in Options, is
+// refused as pacer::validate refuses it: the demo's defaults hold the number.
+std::string set_wait_ns(std::string_view key, std::string_view value, std::optional<int64_t>* slot) {
+    int64_t v = 0;
+    if (!parse_int64(value, &v)) return key_str(key) + ": '" + std::string(value) + "' is not an integer";
+    if (v != -1 && (v < 1 || v > kMaxWaitNs))
+        return out_of_range(key, value, "(-1 to leave the thread's own, or [1, " + std::to_string(kMaxWaitNs) + "])");
+    *slot = v;
     return {};
 }
 
@@ -374,6 +389,8 @@ void Settings::merge(const Settings& later) {
     take(fifo_priority, later.fifo_priority);
     take(nice, later.nice);
     take(timer_period_ms, later.timer_period_ms);
+    take(wait_slack_ns, later.wait_slack_ns);
+    take(wait_slice_ns, later.wait_slice_ns);
     take(dt_mode, later.dt_mode);
     take(wait_point, later.wait_point);
     take(work_ms, later.work_ms);
@@ -436,6 +453,8 @@ std::string parse_setting(std::string_view key, std::string_view value, Settings
     if (key == "fifo_priority") return set_int(key, value, 0, 99, &out->fifo_priority);
     if (key == "nice") return set_int(key, value, -20, 19, &out->nice);
     if (key == "timer_period_ms") return set_int(key, value, 0, kMaxTimerPeriodMs, &out->timer_period_ms);
+    if (key == "wait_slack_ns") return set_wait_ns(key, value, &out->wait_slack_ns);
+    if (key == "wait_slice_ns") return set_wait_ns(key, value, &out->wait_slice_ns);
     if (key == "dt_mode") {
         DtMode mode{};
         if (!parse_dt_mode(value, &mode))
@@ -500,6 +519,8 @@ std::string describe(const Settings& s) {
     if (s.fifo_priority) add("fifo_priority", std::to_string(*s.fifo_priority));
     if (s.nice) add("nice", std::to_string(*s.nice));
     if (s.timer_period_ms) add("timer_period_ms", std::to_string(*s.timer_period_ms));
+    if (s.wait_slack_ns) add("wait_slack_ns", std::to_string(*s.wait_slack_ns));
+    if (s.wait_slice_ns) add("wait_slice_ns", std::to_string(*s.wait_slice_ns));
     if (s.dt_mode) add("dt_mode", dt_mode_name(*s.dt_mode));
     if (s.wait_point) add("wait_point", pacer::wait_point_name(*s.wait_point));
     if (s.work_ms) add("work_ms", format_double(*s.work_ms));

@@ -37,6 +37,12 @@
 //                          to 99
 //   nice=N                 the pacing thread's nice value, [-20, 19]; 0 = leave
 //   timer_period_ms=N      Windows timeBeginPeriod, whole ms, [0, 100]; 0 = leave
+//   wait_slack_ns=N        Linux timer slack each high-resolution timer wait runs
+//                          with (pacer::OsSleeper::Options), [1, 100000000], or -1
+//                          to leave the thread's own (default: the library's, 1)
+//   wait_slice_ns=N        the same for the EEVDF slice (Linux >= 6.12; the kernel
+//                          clamps to [100 us, 100 ms]), [1, 100000000] or -1
+//                          (default: the library's, 100000)
 //   dt_mode=raw|paced|fixed  what moves the scene: the measured interval, the
 //                          pacer's Frame::dt_ns, or fixed steps + interpolation
 //   wait_point=before_present|frame_start  where the loop waits
@@ -92,6 +98,8 @@ struct Settings {
     std::optional<int32_t> fifo_priority;        // 0: not SCHED_FIFO
     std::optional<int32_t> nice;                 // 0: leave
     std::optional<int32_t> timer_period_ms;      // 0: leave (Windows only)
+    std::optional<int64_t> wait_slack_ns;        // -1: leave the thread's own
+    std::optional<int64_t> wait_slice_ns;        // -1: leave the thread's own
     std::optional<DtMode> dt_mode;
     std::optional<pacer::WaitPoint> wait_point;
     std::optional<double> work_ms;

@@ -103,7 +103,6 @@ void Overlay::draw_status_(Controls& controls, const View& view) {
                 pacer::strategy_name(state.strategy));
     const pacer::Decision& decision = controls.pacer().decision();
     ImGui::TextWrapped("decision #%d: %s", static_cast<int>(decision.seq), decision.reason.c_str());
-    ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
     if (!last_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error_.c_str());
 }
 
@@ -384,6 +383,45 @@ void Overlay::draw_scheduler_(Controls& controls) {
         if (slider_released("preempt prob.", &probability, 0, 0.9, "%.2f")) change.preempt_prob = probability;
         ImGui::Text("%lld preemptions so far", static_cast<long long>(controls.preemptions()));
     }
+
+    // What each high-resolution timer wait runs with (pacer::OsSleeper's
+    // Options): set just before the wait, put back on waking. Unticked: -1,
+    // the thread's own; ticked again: the library's default.
+    ImGui::TextDisabled("each timer wait (set for the wait, put back on waking)");
+    const Settings library = Controls::defaults();
+    bool slack_on = *s.wait_slack_ns > 0;
+    if (ImGui::Checkbox("wait slack", &slack_on)) change.wait_slack_ns = slack_on ? *library.wait_slack_ns : -1;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Linux fires a timer up to the thread's slack late (50 us unless set)\n"
+                          "to batch wake-ups; 1 ns is the least it takes. Unticked: the thread's own.");
+    }
+    ImGui::SameLine();
+    if (slack_on) {
+        double slack_ns = static_cast<double>(*s.wait_slack_ns);
+        if (slider_released("ns##wait slack", &slack_ns, 1, 100000, "%.0f", ImGuiSliderFlags_Logarithmic)) {
+            change.wait_slack_ns = std::max<int64_t>(std::llround(slack_ns), 1);
+        }
+    } else {
+        ImGui::TextDisabled("the thread's own");
+    }
+    bool slice_on = *s.wait_slice_ns > 0;
+    if (ImGui::Checkbox("wait slice", &slice_on)) change.wait_slice_ns = slice_on ? *library.wait_slice_ns : -1;
+    if (ImGui::IsItemHovered()) {
+        ImGui::SetTooltip("Linux >= 6.12 (EEVDF): a thread that wakes with a short slice preempts\n"
+                          "a busy neighbour at once instead of after its slice (about 3 ms).\n"
+                          "The kernel clamps to [100, 100000] us. Unticked: the thread's own.");
+    }
+    ImGui::SameLine();
+    if (slice_on) {
+        double slice_us = static_cast<double>(*s.wait_slice_ns) * 1e-3;
+        if (slider_released("us##wait slice", &slice_us, 100, 10000, "%.0f", ImGuiSliderFlags_Logarithmic)) {
+            change.wait_slice_ns = std::max<int64_t>(std::llround(slice_us * 1e3), 1);
+        }
+    } else {
+        ImGui::TextDisabled("the thread's own");
+    }
+    // What the waits got (or why not), once a timer wait has run.
+    ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
 
     // The pacing thread's OS controls (pacer::ThreadTiming). 0 leaves each
     // alone; a change restores the previous ones first.

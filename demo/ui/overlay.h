@@ -6,7 +6,7 @@
 // coloured against the target, a pause button), a histogram of intervals, the
 // statistics table (reset button), and what the window system, the pacer and
 // the OS actually gave (swap interval answer, refresh rate, strategy in force,
-// timer slack, simulated scheduler).
+// timer slack, simulated scheduler, what the timer waits ran with).
 #pragma once
 
 #include <string>

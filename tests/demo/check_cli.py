@@ -23,6 +23,9 @@ def main():
     bad_new_key = os.path.join(tmp, "bad-new-key.txt")
     with open(bad_new_key, "w") as f:
         f.write("at 0s set dt_mode=paced wait_point=before_present\nat 1s set dt_mode=smooth\n")
+    bad_wait = os.path.join(tmp, "bad-wait.txt")
+    with open(bad_wait, "w") as f:
+        f.write("at 0s set wait_slack_ns=-1 wait_slice_ns=50000\nat 1s set wait_slice_ns=0\n")
     missing_dir = os.path.join(tmp, "no-such-dir")
     good_trace = os.path.join(tmp, "trace.csv")
 
@@ -44,6 +47,14 @@ def main():
         (["--nice", "20"], "--nice: 20 is out of range [-20, 19]"),
         (["--nice=-21"], "--nice: -21 is out of range [-20, 19]"),
         (["--timer-period-ms", "2.5"], "--timer-period-ms: '2.5' is not an integer"),
+        (["--wait-slack-ns", "0"],
+         "--wait-slack-ns: 0 is out of range (-1 to leave the thread's own, or [1, 100000000])"),
+        (["--wait-slack-ns", "-2"], "--wait-slack-ns: -2 is out of range"),
+        (["--wait-slice-ns=-5"], "--wait-slice-ns: -5 is out of range"),
+        (["--wait-slice-ns", "0"], "--wait-slice-ns: 0 is out of range"),
+        (["--wait-slice-ns", "100us"], "--wait-slice-ns: '100us' is not an integer"),
+        (["--wait-slack-ns", "-1", "--wait-slice-ns", "200000000"], "--wait-slice-ns: 200000000 is out of range"),
+        (["--scenario", bad_wait], "bad-wait.txt:2: wait_slice_ns: 0 is out of range"),
         (["--scenario", bad_new_key], "bad-new-key.txt:2: dt_mode: unknown mode 'smooth'"),
         (["--scenario", os.path.join(tmp, "missing.txt")], "missing.txt"),
         (["--scenario", bad_scenario], "bad.txt:3"),

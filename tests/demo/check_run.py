@@ -9,7 +9,9 @@ Checks:
   - the trace has exactly the expected frames (Frame = 0 .. N-1) and, when
     asked, a marker on a given frame;
   - the Chrome trace JSON parses and has a span for every frame that ended;
-  - the summary JSON parses and counts the same frames;
+  - the summary JSON parses and counts the same frames and, when asked, holds
+    given "run" entries and a sleeper line that matches a pattern (what the
+    timer waits got, e.g. "waits with slack 1 ns, slice 100 us");
   - the screenshot has the window's size and shows the scene where the time
     steps put it: each square's colour at the position predicted from the
     trace's time (position = speed * sum of dt, wrapped in the stage), the
@@ -24,6 +26,7 @@ import csv
 import json
 import math
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -194,6 +197,10 @@ def main():
     parser.add_argument("--expect-wait-point", default="", choices=["", "before_present", "frame_start"],
                         help="the wait point every frame after the first must show (needs the demo's "
                              "--work-ms W, W >= 2)")
+    parser.add_argument("--expect-info", action="append", default=[],
+                        help="KEY=VALUE, an entry the summary's \"run\" must hold exactly")
+    parser.add_argument("--expect-sleeper", default="",
+                        help="a regular expression the summary's sleeper line must match (re.search)")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
     parser.add_argument("args", nargs="*", help="more pacer-demo arguments (after --)")
@@ -247,6 +254,13 @@ def main():
         fail(f"summary counts {metrics['frames']} frames, expected {opts.frames}")
     print(f"check_run: summary: backend {info['backend']}, swap interval {info['swap_interval']}, "
           f"refresh {info['refresh_hz']} Hz, {metrics['fps']:.1f} fps")
+    for entry in opts.expect_info:
+        key, value = entry.split("=", 1)
+        if info.get(key) != value:
+            fail(f"summary: run.{key} is {info.get(key)!r}, expected {value!r}")
+    if opts.expect_sleeper and not re.search(opts.expect_sleeper, info["sleeper"]):
+        fail(f"summary: sleeper {info['sleeper']!r} does not match {opts.expect_sleeper!r}")
+    print(f"check_run: summary: sleeper {info['sleeper']!r}; entries {opts.expect_info or 'none asked'}")
 
     # --- the screenshot ---
     width, height, pixels = read_png(shot)

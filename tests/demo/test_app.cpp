@@ -353,5 +353,53 @@ TEST(Controls, ThreadTimingIsMadeRestoredAndReported) {
     EXPECT_EQ(controls.thread_timing(), nullptr);
 }
 
+TEST(Controls, TimerWaitSettingsMakeANewOsSleeper) {
+    FakePlatform platform;
+    Controls controls(platform);
+    // The library's defaults, spelled out.
+    const pacer::Config library = pacer::resolve(pacer::Config{});
+    EXPECT_EQ(*controls.current().wait_slack_ns, library.wait_timer_slack_ns);
+    EXPECT_EQ(*controls.current().wait_slice_ns, library.wait_sched_slice_ns);
+
+    Settings change;
+    change.hz = 500;   // timer strategy: each frame ends in a high-resolution timer wait
+    change.wait_slack_ns = 2000;
+    change.wait_slice_ns = -1;
+    ASSERT_EQ(controls.apply(change, "test"), "");
+    EXPECT_NE(controls.take_markers().find("wait_slack_ns=2000 wait_slice_ns=-1"), std::string::npos);
+    std::vector<pacer::Frame> frames;
+    for (int i = 0; i < 5; ++i) frames.push_back(controls.wait());
+#ifdef __linux__
+    // The timer waited, with the slack asked for; the slice is the thread's own.
+    int64_t slept_ns = 0;
+    for (const pacer::Frame& frame : frames) slept_ns += frame.slept_ns;
+    EXPECT_GT(slept_ns, 0);
+    const std::string description = controls.sleeper_description();
+    EXPECT_NE(description.find("waits with slack 2 us"), std::string::npos) << description;
+    EXPECT_EQ(description.find("slice"), std::string::npos) << description;
+#endif
+
+    // Live: the old pacer's grid point, then a new pacer on a new OS sleeper.
+    Settings back;
+    back.wait_slack_ns = 1;
+    ASSERT_EQ(controls.apply(back, "test"), "");
+    for (int i = 0; i < 5; ++i) frames.push_back(controls.wait());
+    for (size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(frames[i].index, static_cast<int64_t>(i));
+#ifdef __linux__
+    EXPECT_NE(controls.sleeper_description().find("waits with slack 1 ns"), std::string::npos)
+        << controls.sleeper_description();
+#endif
+
+    // 0 and below -1 are refused whole, before anything changes.
+    for (int64_t bad_ns : {int64_t{0}, int64_t{-2}}) {
+        Settings bad;
+        bad.hz = 120;
+        bad.wait_slice_ns = bad_ns;
+        EXPECT_NE(controls.apply(bad, "test").find("wait_slice_ns: " + std::to_string(bad_ns)), std::string::npos);
+        EXPECT_EQ(*controls.current().hz, 500);
+        EXPECT_EQ(*controls.current().wait_slice_ns, -1);
+    }
+}
+
 }  // namespace
 }  // namespace pacer_demo

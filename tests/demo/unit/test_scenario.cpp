@@ -305,6 +305,33 @@ TEST(Settings, EngineClockAndThreadKeys) {
     EXPECT_EQ(untouched, DtMode::Paced);
 }
 
+TEST(Settings, TimerWaitKeys) {
+    Settings s;
+    EXPECT_EQ(parse_setting("wait_slack_ns", "1", &s), "");
+    EXPECT_EQ(parse_setting("wait_slice_ns", "-1", &s), "");
+    EXPECT_EQ(s.wait_slack_ns, 1);
+    EXPECT_EQ(s.wait_slice_ns, -1);
+    EXPECT_EQ(describe(s), "wait_slack_ns=1 wait_slice_ns=-1");
+    EXPECT_EQ(parse_setting("wait_slice_ns", "100000000", &s), "");
+    EXPECT_EQ(s.wait_slice_ns, 100'000'000);
+    // 0 (the library's "default") and anything below -1 are refused, as is
+    // anything past 100 ms, and the setting keeps its value.
+    const std::string range = " is out of range (-1 to leave the thread's own, or [1, 100000000])";
+    EXPECT_EQ(parse_setting("wait_slack_ns", "0", &s), "wait_slack_ns: 0" + range);
+    EXPECT_EQ(parse_setting("wait_slack_ns", "-2", &s), "wait_slack_ns: -2" + range);
+    EXPECT_EQ(parse_setting("wait_slice_ns", "100000001", &s), "wait_slice_ns: 100000001" + range);
+    EXPECT_EQ(parse_setting("wait_slice_ns", "1e5", &s), "wait_slice_ns: '1e5' is not an integer");
+    EXPECT_EQ(s.wait_slack_ns, 1);
+    EXPECT_EQ(s.wait_slice_ns, 100'000'000);
+
+    Scenario scenario;
+    EXPECT_EQ(parse_scenario_text("at 0s set wait_slack_ns=2000 wait_slice_ns=-1\n", "w.txt", &scenario), "");
+    ASSERT_EQ(scenario.steps.size(), 1u);
+    EXPECT_EQ(scenario.steps[0].text(), "set wait_slack_ns=2000 wait_slice_ns=-1");
+    EXPECT_EQ(parse_scenario_text("at 0s set hz=60\nat 1s set wait_slice_ns=0\n", "w.txt", &scenario),
+              "w.txt:2: wait_slice_ns: 0" + range);
+}
+
 TEST(Settings, MergeLaterWins) {
     Settings a, b;
     ASSERT_EQ(parse_setting("hz", "60", &a), "");
