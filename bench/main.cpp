@@ -42,7 +42,7 @@ CSV files (one row per measurement, times in microseconds unless the column says
                                               Linux /proc/stat; empty where unknown)
       wake_on_time_pct                        % of frames woken at most 10 us late (the goals'
                                               bound; the minimum lateness would say little: a
-                                              spin tail makes it 0 for every strategy but sleep)
+                                              spin tail makes it about 0 for every strategy but sleep)
   --csv-dir DIR     all five experiments: DIR/accuracy.csv (as above), and
     sleep.csv    strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,
                  actual_p99_us,actual_max_us,over_mean_us (actual - requested),cpu_pct,spin_pct
@@ -136,12 +136,12 @@ int main(int argc, char** argv) {
     app.add_option("--experiments", options.experiments,
                    "experiments to run, by name or number (default: all)")
         ->delimiter(',')
-        ->check(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning"}, "experiment"));
+        ->transform(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning"}, "experiment"));
     app.add_option("--conditions", options.conditions,
                    "accuracy conditions (default: all): idle; contention (busy threads); "
                    "work (CPU work per frame). tuning runs the idle and contention ones")
         ->delimiter(',')
-        ->check(one_of({"idle", "contention", "work"}, "condition"));
+        ->transform(one_of({"idle", "contention", "work"}, "condition"));
     app.add_option("--hz", options.hz,
                    "target rates in Hz (default: accuracy 60,144,240,1000; tuning 60,144)")
         ->delimiter(',')

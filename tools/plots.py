@@ -123,9 +123,12 @@ ACCURACY_COLUMNS = ["condition", "strategy", "hz", "wake_mean_us", "wake_p99_us"
 
 
 def plot_accuracy(path, out_dir):
-    """Wake lateness per strategy: bar = mean, whiskers = min..max, dot = p99."""
+    """Wake lateness per strategy: bar = mean, whisker = up to max, dot = p99.
+
+    No lower whisker: the least lateness is about 0 for every strategy with a
+    spin tail (all but sleep), so the bench writes wake_on_time_pct instead of
+    a minimum (see pacer-bench --help)."""
     t = Table(path, ACCURACY_COLUMNS)
-    has_min = "wake_min_us" in t.columns
     conditions = list(dict.fromkeys(t.texts("condition")))
     strategies = strategies_in_order(t.texts("strategy"))
     hz_all = t.numbers("hz")
@@ -133,7 +136,6 @@ def plot_accuracy(path, out_dir):
     mean = t.numbers("wake_mean_us")
     p99 = t.numbers("wake_p99_us")
     top = t.numbers("wake_max_us")
-    low = t.numbers("wake_min_us") if has_min else None
     cond = t.texts("condition")
     strat = t.texts("strategy")
 
@@ -141,12 +143,12 @@ def plot_accuracy(path, out_dir):
                              layout="constrained")
     width = 0.8 / max(len(strategies), 1)
     # A log axis cannot show 0: values below the floor sit on it. The floor is
-    # the decade under the smallest bar or whisker end, at least 0.05 µs.
-    lows = [v for v in (low if has_min else mean) if v > 0]
+    # the decade under the smallest bar, at least 0.05 µs.
+    lows = [v for v in mean if v > 0]
     floor_us = max(0.05, 10 ** math.floor(math.log10(min(lows)))) if lows else 0.05
     for ax, condition in zip(axes[:, 0], conditions):
         for si, strategy in enumerate(strategies):
-            xs, bars, lo_err, hi_err, dots = [], [], [], [], []
+            xs, bars, hi_err, dots = [], [], [], []
             for i in range(len(t.rows)):
                 if cond[i] != condition or strat[i] != strategy:
                     continue
@@ -154,13 +156,12 @@ def plot_accuracy(path, out_dir):
                 bar = max(mean[i], floor_us)
                 xs.append(x)
                 bars.append(bar)
-                lo_err.append(bar - max(low[i], floor_us) if has_min else 0.0)
                 hi_err.append(max(top[i], floor_us) - bar)
                 dots.append(max(p99[i], floor_us))
             if not xs:
                 continue
             ax.bar(xs, bars, width * 0.9, color=colour(strategy), label=strategy)
-            ax.errorbar(xs, bars, yerr=[lo_err, hi_err], fmt="none", ecolor="black", elinewidth=0.8,
+            ax.errorbar(xs, bars, yerr=[[0.0] * len(xs), hi_err], fmt="none", ecolor="black", elinewidth=0.8,
                         capsize=2)
             ax.plot(xs, dots, "o", color="black", markersize=3, markerfacecolor="white")
         ax.set_yscale("log")
@@ -172,7 +173,7 @@ def plot_accuracy(path, out_dir):
         ax.set_title(f"condition: {condition}")
         ax.grid(axis="y", which="major", alpha=0.3)
     handles, labels = axes[0, 0].get_legend_handles_labels()
-    whisker = "whisker: min to max" if has_min else "whisker: up to max (no wake_min_us column)"
+    whisker = "whisker: up to max"
     handles += [plt.Line2D([], [], color="black", linewidth=0.8),
                 plt.Line2D([], [], marker="o", linestyle="none", color="black", markerfacecolor="white")]
     labels += [whisker, "p99"]
