@@ -47,6 +47,7 @@ struct SchedSettings {
     int32_t priority;   // the real-time priority (FIFO)
     int32_t nice;
     int64_t slice_ns;   // the fair scheduler's slice (sched_runtime)
+    bool reset_on_fork; // SCHED_FLAG_RESET_ON_FORK, kept through a set
 };
 // Both return 0 or an errno value; ENOSYS where the OS has no such control.
 // sched_set with fifo true asks for SCHED_FIFO at priority, else os_policy

@@ -145,6 +145,8 @@ int64_t thread_runqueue_wait_ns() {
 // <sched.h>, so the layout (SCHED_ATTR_SIZE_VER1, 56 bytes) is spelled here.
 namespace {
 
+constexpr uint64_t kResetOnFork = 0x01;   // SCHED_FLAG_RESET_ON_FORK
+
 struct SchedAttr {
     uint32_t size;
     uint32_t sched_policy;
@@ -169,6 +171,7 @@ int sched_get(SchedSettings* out) {
     out->priority = static_cast<int32_t>(attr.sched_priority);
     out->nice = attr.sched_nice;
     out->slice_ns = static_cast<int64_t>(attr.sched_runtime);
+    out->reset_on_fork = (attr.sched_flags & kResetOnFork) != 0;
     return 0;
 #else
     (void)out;
@@ -180,6 +183,7 @@ int sched_set(const SchedSettings& settings) {
 #if defined(SYS_sched_setattr)
     SchedAttr attr{};
     attr.size = sizeof attr;
+    attr.sched_flags = settings.reset_on_fork ? kResetOnFork : 0;
     if (settings.fifo) {
         attr.sched_policy = SCHED_FIFO;
         attr.sched_priority = static_cast<uint32_t>(settings.priority);

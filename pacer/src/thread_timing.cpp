@@ -128,6 +128,7 @@ void ThreadTiming::apply_sched(const Request& request) {
         previous_sched_.priority = before.priority;
         previous_sched_.nice = before.nice;
         previous_sched_.slice_ns = before.slice_ns;
+        previous_sched_.reset_on_fork = before.reset_on_fork;
     }
     // What the kernel says now, not what was asked: it clamps the slice.
     os::SchedSettings after{};
@@ -147,6 +148,7 @@ ThreadTiming::~ThreadTiming() {
         settings.priority = previous_sched_.priority;
         settings.nice = previous_sched_.nice;
         settings.slice_ns = previous_sched_.slice_ns;
+        settings.reset_on_fork = previous_sched_.reset_on_fork;
         // Going back is always allowed except to a lower nice than the one we
         // set, which needs the privilege that set it; then it stays.
         os::sched_set(settings);

@@ -263,6 +263,32 @@ TEST(OsSleeperWaitSettings, LinuxMinusOneLeavesTheThreadsOwn) {
     EXPECT_EQ(waiting.description.find("waits with"), std::string::npos) << waiting.description;
 }
 
+// sched_setattr rewrites the whole attribute set: the reset-on-fork flag
+// must come back with what the wait and ThreadTiming put back.
+TEST(OsSleeperWaitSettings, LinuxResetOnForkSurvivesAWaitAndAThreadTiming) {
+    if (!kernel_has_custom_slices()) GTEST_SKIP() << "kernel before 6.12: no slice is set";
+    constexpr uint64_t kResetOnFork = 0x01;
+    Attr attr = current_attr();
+    const Attr original = attr;
+    attr.size = sizeof attr;
+    attr.flags = kResetOnFork;
+    ASSERT_EQ(syscall(SYS_sched_setattr, 0, &attr, 0u), 0);
+    {
+        OsSleeper sleeper;
+        OsClock clock;
+        sleeper.sleep_until_ns(clock.now_ns() + 2'000'000);
+        EXPECT_EQ(current_attr().flags & kResetOnFork, kResetOnFork);
+        ThreadTiming::Request request{};
+        request.sched_slice_ns = 1'000'000;
+        { ThreadTiming timing(request); }
+        EXPECT_EQ(current_attr().flags & kResetOnFork, kResetOnFork);
+    }
+    attr = original;
+    attr.size = sizeof attr;
+    attr.flags = 0;
+    EXPECT_EQ(syscall(SYS_sched_setattr, 0, &attr, 0u), 0);
+}
+
 TEST(ThreadTiming, LinuxHasNoTimerPeriodControl) {
     ThreadTiming timing({0, /*timer_period_ns=*/1'000'000});
     EXPECT_FALSE(timing.report().timer_period_supported);

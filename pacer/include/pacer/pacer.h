@@ -638,7 +638,7 @@ public:
 private:
     struct SchedSaved {
         bool valid = false;   // the settings were read and something was changed
-        bool fifo = false;
+        bool fifo = false, reset_on_fork = false;
         int32_t policy = 0, priority = 0, nice = 0;   // policy: the OS's own value
         int64_t slice_ns = 0;
     };
