@@ -48,15 +48,19 @@ int64_t stated_or_one_ms(int64_t requested_ns, bool* stated) {
     return os_period > 0 ? os_period : detail::kMillisecondNs;
 }
 
-// "slack 1 ns", "slice 100 us", "slice refused: EPERM"; empty when left
-// to the thread or not yet tried (no timer wait has run).
+constexpr const char* kUnsupported = "unsupported";   // the OS has no such control
+
+// "slack 1 ns", "slice 100 us", "slice refused: EPERM"; empty when left to
+// the thread, not yet tried (no timer wait has run) or not an OS notion here.
 std::string describe_control(const char* name, const WaitControl& control) {
-    if (control.wanted_ns < 0) return {};
+    if (control.wanted_ns < 0 || control.refused == kUnsupported) return {};
     if (!control.refused.empty()) return std::string(name) + " " + control.refused;
     if (control.got_ns < 0) return {};
     char text[64];
-    if (control.got_ns < 1000) std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(control.got_ns));
-    else std::snprintf(text, sizeof text, "%s %g us", name, static_cast<double>(control.got_ns) * 1e-3);
+    if (control.got_ns < 1000)
+        std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(control.got_ns));
+    else
+        std::snprintf(text, sizeof text, "%s %g us", name, static_cast<double>(control.got_ns) * 1e-3);
     return text;
 }
 
@@ -64,8 +68,9 @@ int64_t wanted_or_default(int64_t option_ns, int64_t default_ns) {
     return option_ns == 0 ? default_ns : (option_ns < 0 ? -1 : option_ns);
 }
 
-// The thread's own settings, taken by enter() and given back by its
-// destructor, around one timer wait on the calling thread.
+// Around one timer wait on the calling thread: the constructor notes the
+// thread's own settings and puts the wait's in force, the destructor gives
+// the thread's own back.
 class WaitScope {
 public:
     WaitScope(WaitControl& slack, WaitControl& slice) {
@@ -83,7 +88,7 @@ public:
 private:
     void enter_slack(WaitControl& slack) {
         if (!os::timer_slack_get(&slack_before_ns_)) {
-            slack.refused = "unsupported";
+            slack.refused = kUnsupported;
             return;
         }
         if (slack_before_ns_ == slack.wanted_ns) {
@@ -101,7 +106,7 @@ private:
     void enter_slice(WaitControl& slice) {
         int error = os::sched_get(&sched_before_);
         if (error != 0) {
-            slice.refused = error == ENOSYS ? std::string("unsupported") : "refused: " + detail::errno_name(error);
+            slice.refused = error == ENOSYS ? std::string(kUnsupported) : "refused: " + detail::errno_name(error);
             return;
         }
         // A FIFO thread has no fair slice and needs none: it preempts the fair
