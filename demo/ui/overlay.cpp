@@ -36,6 +36,39 @@ bool slider_released(const char* label, double* value, double min, double max, c
 
 double ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
+// A duration in ns that is either -1 ("leave the thread's own") or a value: a
+// checkbox, then a logarithmic slider of the value in units of unit_ns, the
+// pair as wide as one slider so that the labels line up. Returns true with
+// *changed_ns set when the user changed it: -1 when unticked, on_ns when
+// ticked, or the slider's value when released.
+bool optional_duration(const char* label, int64_t current_ns, int64_t on_ns, double unit_ns, double min, double max,
+                       const char* tooltip, int64_t* changed_ns) {
+    ImGui::PushID(label);
+    const bool was_on = current_ns > 0;
+    bool on = was_on;
+    bool changed = false;
+    const float width = ImGui::CalcItemWidth();
+    if (ImGui::Checkbox("##on", &on)) {
+        *changed_ns = on ? on_ns : -1;
+        changed = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
+    const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
+    ImGui::SameLine(0, spacing);
+    ImGui::SetNextItemWidth(std::max(width - ImGui::GetFrameHeight() - spacing, 40.0f));
+    ImGui::BeginDisabled(!was_on);
+    double value = static_cast<double>(was_on ? current_ns : on_ns) / unit_ns;
+    if (slider_released(label, &value, min, max, was_on ? "%.0f" : "the thread's own", ImGuiSliderFlags_Logarithmic) &&
+        was_on && !changed) {
+        *changed_ns = std::max<int64_t>(std::llround(value * unit_ns), 1);
+        changed = true;
+    }
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tooltip);
+    ImGui::PopID();
+    return changed;
+}
+
 }  // namespace
 
 ImGuiLayer::ImGuiLayer(Platform& platform) : platform_(platform) {
@@ -387,38 +420,22 @@ void Overlay::draw_scheduler_(Controls& controls) {
     // What each high-resolution timer wait runs with (pacer::OsSleeper's
     // Options): set just before the wait, put back on waking. Unticked: -1,
     // the thread's own; ticked again: the library's default.
+    ImGui::Separator();
     ImGui::TextDisabled("each timer wait (set for the wait, put back on waking)");
     const Settings library = Controls::defaults();
-    bool slack_on = *s.wait_slack_ns > 0;
-    if (ImGui::Checkbox("wait slack", &slack_on)) change.wait_slack_ns = slack_on ? *library.wait_slack_ns : -1;
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Linux fires a timer up to the thread's slack late (50 us unless set)\n"
-                          "to batch wake-ups; 1 ns is the least it takes. Unticked: the thread's own.");
+    int64_t changed_ns = 0;
+    if (optional_duration("wait slack (ns)", *s.wait_slack_ns, *library.wait_slack_ns, 1, 1, 100000,
+                          "Linux fires a timer up to the thread's slack late (50 us unless set)\n"
+                          "to batch wake-ups; 1 ns is the least it takes. Unticked: the thread's own.",
+                          &changed_ns)) {
+        change.wait_slack_ns = changed_ns;
     }
-    ImGui::SameLine();
-    if (slack_on) {
-        double slack_ns = static_cast<double>(*s.wait_slack_ns);
-        if (slider_released("ns##wait slack", &slack_ns, 1, 100000, "%.0f", ImGuiSliderFlags_Logarithmic)) {
-            change.wait_slack_ns = std::max<int64_t>(std::llround(slack_ns), 1);
-        }
-    } else {
-        ImGui::TextDisabled("the thread's own");
-    }
-    bool slice_on = *s.wait_slice_ns > 0;
-    if (ImGui::Checkbox("wait slice", &slice_on)) change.wait_slice_ns = slice_on ? *library.wait_slice_ns : -1;
-    if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("Linux >= 6.12 (EEVDF): a thread that wakes with a short slice preempts\n"
+    if (optional_duration("wait slice (us)", *s.wait_slice_ns, *library.wait_slice_ns, 1e3, 100, 10000,
+                          "Linux >= 6.12 (EEVDF): a thread that wakes with a short slice preempts\n"
                           "a busy neighbour at once instead of after its slice (about 3 ms).\n"
-                          "The kernel clamps to [100, 100000] us. Unticked: the thread's own.");
-    }
-    ImGui::SameLine();
-    if (slice_on) {
-        double slice_us = static_cast<double>(*s.wait_slice_ns) * 1e-3;
-        if (slider_released("us##wait slice", &slice_us, 100, 10000, "%.0f", ImGuiSliderFlags_Logarithmic)) {
-            change.wait_slice_ns = std::max<int64_t>(std::llround(slice_us * 1e3), 1);
-        }
-    } else {
-        ImGui::TextDisabled("the thread's own");
+                          "The kernel clamps to [100, 100000] us. Unticked: the thread's own.",
+                          &changed_ns)) {
+        change.wait_slice_ns = changed_ns;
     }
     // What the waits got (or why not), once a timer wait has run.
     ImGui::TextWrapped("sleeper: %s", controls.sleeper_description().c_str());
