@@ -730,8 +730,10 @@ void run_tuning(const Options& options, CsvFile& csv) {
                  "with (Config::wait_timer_slack_ns), slice = the EEVDF slice it runs with "
                  "(Config::wait_sched_slice_ns, Linux >= 6.12), q = the wake-lateness quantile "
                  "the margin tracks (Config::timer_margin_quantile); \"thread's own\" leaves "
-                 "the thread's setting (-1). "
-              << rounds << " rounds; each runs every variant once, in an order rotated by one "
+                 "the thread's setting (-1). Slack and slice exist on Linux only: elsewhere "
+                 "the variants differ only in q. "
+              << rounds << (rounds == 1 ? " round" : " rounds")
+              << "; each runs every variant once, in an order rotated by one "
                  "per round, with a fresh Pacer, "
               << per_round << " measured frames after an unmeasured warm-up of at least "
               << kTuningWarmupFrames << " frames and " << fixed(warmup_s, 2)

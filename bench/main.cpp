@@ -41,8 +41,8 @@ CSV files (one row per measurement, times in microseconds unless the column says
                                               of one core summed over CPUs (up to 100 per CPU;
                                               Linux /proc/stat; empty where unknown)
       wake_on_time_pct                        % of frames woken at most 10 us late (the goals'
-                                              bound; the minimum lateness would say little: a
-                                              spin tail makes it about 0 for every strategy but sleep)
+                                              bound; a minimum lateness would say little: a spin
+                                              tail makes it about 0 for every strategy but sleep)
   --csv-dir DIR     all five experiments: DIR/accuracy.csv (as above), and
     sleep.csv    strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,
                  actual_p99_us,actual_max_us,over_mean_us (actual - requested),cpu_pct,spin_pct
@@ -57,8 +57,9 @@ CSV files (one row per measurement, times in microseconds unless the column says
                  cpu_pct,spin_pct,timer_margin_us (final, median over rounds),contended_pct,
                  steal_pct (as in accuracy.csv)
 Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
-Experiments 2-4 run idle; 5 (tuning) runs idle and contention. vsync is not measured: it needs a display (a Host); auto
-without a Host acts as timer. Progress lines go to stderr; the report goes to stdout.)";
+Experiments 2-4 run idle; 5 (tuning) runs idle and contention. vsync is not measured:
+it needs a display (a Host); auto without a Host acts as timer. Progress lines go to
+stderr; the report goes to stdout.)";
 
 // A CLI11 validator that accepts a name from `names` or its 1-based index
 // and rewrites the value to the name.
@@ -108,6 +109,11 @@ CLI::Validator rate_check() {
             return {};
         },
         "HZ");
+}
+
+// "12.3 %", or "unknown" for a negative value (where /proc/stat is missing).
+std::string percent_or_unknown(double pct) {
+    return pct < 0 ? std::string("unknown") : bench::fixed(pct, 1) + " %";
 }
 
 // One line on stderr, without CLI11's multi-line hints.
@@ -332,8 +338,8 @@ int main(int argc, char** argv) {
               << "- load average at start: " << bench::load_average() << "\n"
               << "- CPU steal (the host running something else while this machine's CPUs were "
                  "ready; % of one core, summed over CPUs): "
-              << bench::fixed(bench::steal_since_boot_pct(), 1, true)
-              << " % since boot; over the bench: see the end\n"
+              << percent_or_unknown(bench::steal_since_boot_pct())
+              << " since boot; over the bench: see the end\n"
               << "- vsync: not measured, there is no display here (it needs a Host that swaps); "
                  "auto has no Host, so it acts as timer\n";
     std::cout.flush();
@@ -364,8 +370,8 @@ int main(int argc, char** argv) {
     const double steal_pct = bench::steal_pct(ticks_start, bench::read_cpu_ticks());
     std::cout << "\nMeasured in " << bench::fixed(elapsed_s, 1)
               << " s; load average at the end: " << bench::load_average()
-              << "; CPU steal over the bench: " << bench::fixed(steal_pct, 1, true)
-              << " % of one core (summed over CPUs).\n";
+              << "; CPU steal over the bench: " << percent_or_unknown(steal_pct)
+              << " of one core (summed over CPUs).\n";
 
     for (bench::CsvFile* file :
          {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap, &csv.tuning}) {
