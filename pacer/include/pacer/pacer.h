@@ -211,8 +211,8 @@ public:
         int64_t wait_sched_slice_ns;   // default: 100 us, the shortest fair-scheduler slice
                                        // (EEVDF, Linux >= 6.12; older kernels ignore it). A
                                        // thread that wakes with a short slice preempts a busy
-                                       // neighbour at once instead of after the neighbour's
-                                       // slice (about 3 ms). Not for a SCHED_FIFO thread.
+                                       // neighbour at once instead of waiting for its turn
+                                       // (3-4 ms late, measured). Not for a SCHED_FIFO thread.
     };
     OsSleeper();
     explicit OsSleeper(const Options& options);
@@ -317,13 +317,12 @@ struct Config {
     int64_t timer_max_margin_ns;         // default: 2 ms
     double timer_margin_quantile;        // default: 0.95. The margin tracks this quantile
                                          // of recent wake lateness (plus timer_margin_pad_ns).
-                                         // Measured here (2-core VM under load, 1717 timer
-                                         // sleeps at 60 Hz, 1 ns slack): the timer's own
-                                         // lateness is p50 39, p90 56, p95 61, p99 77 us,
-                                         // max 1.2 ms. Replayed with a 128-wake window,
-                                         // tracking p95 spins 23 us a frame and wakes over
-                                         // 20 us late 0.9 % of the time; p99 spins 57 us for
-                                         // 0.8 %, p90 18 us for 1.0 %.
+                                         // Measured side by side (pacer-bench experiment 5,
+                                         // 2-vCPU VM, 60 and 144 Hz, idle and contended):
+                                         // p99 lowered the wake p99 but cost 11-57 % more
+                                         // CPU, twice the 1 % / 2 % idle budget; p90 saved
+                                         // at most 0.55 points of a core and had the worst
+                                         // idle p99. README, "Measured figures", has the table.
     int64_t timer_margin_pad_ns;         // default: 5 us
     int32_t timer_margin_window;         // default: 128 wakes in the quantile's window.
                                          // The lateness counted is the timer's own: the
@@ -349,7 +348,8 @@ struct Config {
     // the Pacer or Waiter makes; an injected sleeper keeps its own. -1 leaves
     // the thread's own.
     int64_t wait_timer_slack_ns;         // default: 1 ns (Linux's own: 50 us)
-    int64_t wait_sched_slice_ns;         // default: 100 us (Linux's own: about 3 ms)
+    int64_t wait_sched_slice_ns;         // default: 100 us (Linux's own: its base slice, 1.4 ms
+                                         // on the 2-CPU VM we measure on)
 
     // the engine's clock (Frame::dt_ns, Frame::predicted_present_ns)
     int64_t max_dt_ns;                   // default: 100 ms. dt after a stall is clamped to it,
