@@ -20,7 +20,7 @@ namespace {
 const char* const kCsvHelp = R"(
 CSV files (one row per measurement, times in microseconds unless the column says otherwise):
   --csv FILE        experiment 1 (accuracy), columns:
-      condition,strategy,hz,frames            idle|contention|work, strategy name, target rate, measured frames
+      condition,strategy,hz,frames            idle|contention|work|loaded, strategy name, target rate, measured frames
       wake_mean_us,wake_sd_us,wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us
                                               wake lateness after the deadline (early clamped to 0)
       interval_sd_us                          sigma of the frame intervals
@@ -57,7 +57,7 @@ CSV files (one row per measurement, times in microseconds unless the column says
                  cpu_pct,spin_pct,timer_margin_us (final, median over rounds),contended_pct,
                  steal_pct (as in accuracy.csv)
 Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
-Experiments 2-4 run idle; 5 (tuning) runs idle and contention. vsync is not measured:
+Experiments 2-4 run idle; 5 (tuning) runs idle, contention and loaded. vsync is not measured:
 it needs a display (a Host); auto without a Host acts as timer. Progress lines go to
 stderr; the report goes to stdout.)";
 
@@ -145,9 +145,10 @@ int main(int argc, char** argv) {
         ->transform(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning"}, "experiment"));
     app.add_option("--conditions", options.conditions,
                    "accuracy conditions (default: all): idle; contention (busy threads); "
-                   "work (CPU work per frame). tuning runs the idle and contention ones")
+                   "work (CPU work per frame); loaded (busy threads, and a quarter of the "
+                   "period of CPU work per frame). tuning runs all but work")
         ->delimiter(',')
-        ->transform(one_of({"idle", "contention", "work"}, "condition"));
+        ->transform(one_of({"idle", "contention", "work", "loaded"}, "condition"));
     app.add_option("--hz", options.hz,
                    "target rates in Hz (default: accuracy 60,144,240,1000; tuning 60,144)")
         ->delimiter(',')
@@ -217,7 +218,7 @@ int main(int argc, char** argv) {
     const bool quick = options.quick;
     if (options.experiments.empty())
         options.experiments = {"accuracy", "sleep", "cpu", "heatmap", "tuning"};
-    if (options.conditions.empty()) options.conditions = {"idle", "contention", "work"};
+    if (options.conditions.empty()) options.conditions = {"idle", "contention", "work", "loaded"};
     for (const std::string& condition : options.conditions)
         if (condition != "work") options.tuning_conditions.push_back(condition);
     options.tuning_hz = options.hz.empty() ? std::vector<double>{60, 144} : options.hz;
@@ -263,7 +264,7 @@ int main(int argc, char** argv) {
                options.experiments.end();
     };
     if (has("tuning") && options.tuning_conditions.empty())
-        return fail("--conditions: tuning runs idle and contention, and neither is selected");
+        return fail("--conditions: tuning runs idle, contention and loaded, and none is selected");
     bench::CsvSet csv;
     if (!csv_path.empty()) {
         if (!has("accuracy")) return fail("--csv: holds experiment 1 (accuracy), which is not selected");

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 namespace pacer {
 
@@ -23,9 +24,21 @@ struct WaitControl {
     bool usable() const { return wanted_ns > 0 && refused.empty(); }
 };
 
+// The slice is held, not scoped: a thread that ran its frame with a long
+// slice wakes with a debt the scheduler makes it repay before it may preempt,
+// and putting a long slice back right after the wake let a busy neighbour take
+// the CPU before the present. So the first timer wait sets it on its thread,
+// and the sleeper's destruction on that thread puts the thread's own back.
+struct HeldSlice {
+    std::thread::id thread;         // the thread it is held on; none before the first wait
+    os::SchedSettings own{};        // that thread's settings before
+    bool changed = false;
+};
+
 struct OsSleeper::Impl {
     os::HighResTimer* timer = nullptr;
     WaitControl slack, slice;
+    HeldSlice held;
     // Held while the sleeper lives where the OS refused its timer (Windows'
     // timeBeginPeriod, system-wide); never taken where the OS has no such control.
     bool period_held = false;
@@ -69,76 +82,74 @@ int64_t wanted_or_default(int64_t option_ns, int64_t default_ns) {
 }
 
 // Around one timer wait on the calling thread: the constructor notes the
-// thread's own settings and puts the wait's in force, the destructor gives
+// thread's own timer slack and puts the wait's in force, the destructor gives
 // the thread's own back.
-class WaitScope {
+class SlackScope {
 public:
-    WaitScope(WaitControl& slack, WaitControl& slice) {
-        if (slack.usable()) enter_slack(slack);
-        if (slice.usable()) enter_slice(slice);
+    explicit SlackScope(WaitControl& slack) {
+        if (slack.usable()) enter(slack);
     }
-    ~WaitScope() {
-        // In reverse, and only what was changed.
-        if (sched_changed_) os::sched_set(sched_before_);
-        if (slack_changed_) os::timer_slack_set(slack_before_ns_);
+    ~SlackScope() {
+        if (changed_) os::timer_slack_set(before_ns_);
     }
-    WaitScope(const WaitScope&) = delete;
-    WaitScope& operator=(const WaitScope&) = delete;
+    SlackScope(const SlackScope&) = delete;
+    SlackScope& operator=(const SlackScope&) = delete;
 
 private:
-    void enter_slack(WaitControl& slack) {
-        if (!os::timer_slack_get(&slack_before_ns_)) {
+    void enter(WaitControl& slack) {
+        if (!os::timer_slack_get(&before_ns_)) {
             slack.refused = kUnsupported;
             return;
         }
-        if (slack_before_ns_ == slack.wanted_ns) {
-            if (slack.got_ns < 0) slack.got_ns = slack_before_ns_;
+        if (before_ns_ == slack.wanted_ns) {
+            if (slack.got_ns < 0) slack.got_ns = before_ns_;
             return;
         }
         if (!os::timer_slack_set(slack.wanted_ns)) {
             slack.refused = "refused";
             return;
         }
-        slack_changed_ = true;
+        changed_ = true;
         if (slack.got_ns < 0 && !os::timer_slack_get(&slack.got_ns)) slack.got_ns = slack.wanted_ns;
     }
 
-    void enter_slice(WaitControl& slice) {
-        int error = os::sched_get(&sched_before_);
-        if (error != 0) {
-            slice.refused = error == ENOSYS ? std::string(kUnsupported) : "refused: " + detail::errno_name(error);
-            return;
-        }
-        // A FIFO thread has no fair slice and needs none: it preempts the fair
-        // ones anyway. Checked per wait, since ThreadTiming may change it.
-        if (sched_before_.fifo) return;
-        // The kernel clamps what it is given, so compare with what it granted.
-        const int64_t target = slice.got_ns > 0 ? slice.got_ns : slice.wanted_ns;
-        if (sched_before_.slice_ns == target) {
-            if (slice.got_ns < 0) slice.got_ns = target;
-            return;
-        }
-        os::SchedSettings wanted = sched_before_;
-        wanted.slice_ns = slice.wanted_ns;
-        error = os::sched_set(wanted);
-        if (error != 0) {
-            slice.refused = "refused: " + detail::errno_name(error);
-            return;
-        }
-        sched_changed_ = true;
-        if (slice.got_ns < 0) {
-            os::SchedSettings now{};
-            if (os::sched_get(&now) == 0) slice.got_ns = now.slice_ns;
-            // Kernels before 6.12 accept sched_runtime for a fair thread and drop it.
-            if (slice.got_ns <= 0) slice.refused = "ignored by this kernel (Linux < 6.12)";
-        }
-    }
-
-    int64_t slack_before_ns_ = 0;
-    bool slack_changed_ = false;
-    os::SchedSettings sched_before_{};
-    bool sched_changed_ = false;
+    int64_t before_ns_ = 0;
+    bool changed_ = false;
 };
+
+// At the first timer wait, sets the slice on the calling thread and notes
+// what it had. Waits from another thread leave theirs alone (one sleeper per
+// waiting thread, as pacer.h asks).
+void hold_slice(WaitControl& slice, HeldSlice& held) {
+    if (!slice.usable() || held.thread != std::thread::id()) return;
+    held.thread = std::this_thread::get_id();
+    int error = os::sched_get(&held.own);
+    if (error != 0) {
+        slice.refused = error == ENOSYS ? std::string(kUnsupported) : "refused: " + detail::errno_name(error);
+        return;
+    }
+    // A FIFO thread has no fair slice and needs none: it preempts the fair ones.
+    if (held.own.fifo) {
+        slice.refused = "not used: the thread is SCHED_FIFO";
+        return;
+    }
+    if (held.own.slice_ns == slice.wanted_ns) {
+        slice.got_ns = held.own.slice_ns;
+        return;
+    }
+    os::SchedSettings wanted = held.own;
+    wanted.slice_ns = slice.wanted_ns;
+    error = os::sched_set(wanted);
+    if (error != 0) {
+        slice.refused = "refused: " + detail::errno_name(error);
+        return;
+    }
+    held.changed = true;
+    os::SchedSettings now{};
+    if (os::sched_get(&now) == 0) slice.got_ns = now.slice_ns;
+    // Kernels before 6.12 accept sched_runtime for a fair thread and drop it.
+    if (slice.got_ns <= 0) slice.refused = "ignored by this kernel (Linux < 6.12)";
+}
 
 }  // namespace
 
@@ -163,6 +174,8 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
 }
 
 OsSleeper::~OsSleeper() {
+    // Only from the thread itself: elsewhere that thread may be gone, its id reused.
+    if (impl_->held.changed && impl_->held.thread == std::this_thread::get_id()) os::sched_set(impl_->held.own);
     if (impl_->timer != nullptr) os::timer_destroy(impl_->timer);
     if (impl_->period_held) os::timer_period_end(impl_->held_period_ns);
 }
@@ -173,7 +186,8 @@ bool OsSleeper::has_high_res_timer() const { return impl_->timer != nullptr; }
 
 bool OsSleeper::sleep_until_ns(int64_t deadline_ns) {
     if (impl_->timer == nullptr) return false;
-    WaitScope scope(impl_->slack, impl_->slice);
+    hold_slice(impl_->slice, impl_->held);
+    SlackScope slack(impl_->slack);
     os::timer_sleep_until(impl_->timer, deadline_ns);
     return true;
 }

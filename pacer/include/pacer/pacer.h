@@ -201,18 +201,24 @@ public:
         // construction to destruction with scheduler_period_ns (1 ms when 0),
         // rounded up to whole ms. With the timer nothing system-wide is held.
 
-        // Linux: what each high-resolution timer wait runs with. Both are set
-        // on the waiting thread just before the wait and put back as it wakes,
-        // so the rest of the thread's frame keeps its own settings. -1 leaves
-        // the thread's own. Elsewhere they do nothing.
+        // Linux: what the high-resolution timer waits run with; -1 leaves the
+        // thread's own. Elsewhere they do nothing.
         int64_t wait_timer_slack_ns;   // default: 1 ns. Linux lets a timer fire up to the
                                        // thread's slack late (50 us unless set) to batch
-                                       // wake-ups; 1 ns is the least it takes.
+                                       // wake-ups; 1 ns is the least it takes. Set just
+                                       // before each wait and put back as it wakes.
         int64_t wait_sched_slice_ns;   // default: 100 us, the shortest fair-scheduler slice
                                        // (EEVDF, Linux >= 6.12; older kernels ignore it). A
                                        // thread that wakes with a short slice preempts a busy
                                        // neighbour at once instead of waiting for its turn
-                                       // (3-4 ms late, measured). Not for a SCHED_FIFO thread.
+                                       // (3-4 ms late, measured). Held: set by the first
+                                       // timer wait on its thread and put back when the
+                                       // sleeper is destroyed on that thread (elsewhere the
+                                       // thread may be gone, so it is left). Put back after
+                                       // each wake instead, the long slice let a busy
+                                       // neighbour take the CPU before the present, and the
+                                       // frame's work left a debt that kept the next wake
+                                       // from preempting. Not used on a SCHED_FIFO thread.
     };
     OsSleeper();
     explicit OsSleeper(const Options& options);
@@ -343,10 +349,9 @@ struct Config {
                                          // the frames alike, while from 1 ms up the calm side
                                          // fills with late wakes (8 % at 500 us, 14 % at 1 ms).
     int64_t timer_contended_margin_ns;   // default: 50 us. The margin's cap while contended.
-    // What each timer wait runs with on Linux, set just before it and put back
-    // as it wakes (OsSleeper::Options says why). They go to the OsSleeper that
-    // the Pacer or Waiter makes; an injected sleeper keeps its own. -1 leaves
-    // the thread's own.
+    // What the timer waits run with on Linux (OsSleeper::Options says how
+    // long each holds, and why). They go to the OsSleeper that the Pacer or
+    // Waiter makes; an injected sleeper keeps its own. -1 leaves the thread's.
     int64_t wait_timer_slack_ns;         // default: 1 ns (Linux's own: 50 us)
     int64_t wait_sched_slice_ns;         // default: 100 us (Linux's own: its base slice, 1.4 ms
                                          // on the 2-CPU VM we measure on)
