@@ -194,8 +194,8 @@ void Controls::remake_now_() {
     pacer_.reset();   // first: it waits on the sleepers replaced next
     simulated_.reset();   // before the OS sleeper it wraps
     // The OS sleeper only when its wait settings change: kept, it keeps
-    // reporting what its waits got. Each wait put back what it changed as it
-    // woke, so the old one leaves nothing behind on the thread.
+    // reporting what its waits got. Destroyed here, on the pacing thread, the
+    // old one puts back the slice it held, so it leaves nothing behind.
     const pacer::OsSleeper::Options options = os_sleeper_options_();
     if (options.wait_timer_slack_ns != os_sleeper_made_with_.wait_timer_slack_ns ||
         options.wait_sched_slice_ns != os_sleeper_made_with_.wait_sched_slice_ns) {

@@ -43,7 +43,7 @@ constexpr SettingFlag kSettingFlags[] = {
      "Linux timer slack each timer wait runs with, [1, 100000000]; -1 leaves the thread's own "
      "(default: the library's, 1)"},
     {"--wait-slice-ns", "wait_slice_ns", "NS",
-     "Linux >= 6.12 EEVDF slice each timer wait runs with, [1, 100000000]; -1 leaves the thread's own "
+     "Linux >= 6.12 EEVDF slice the pacing thread holds from its first timer wait, [1, 100000000]; -1 leaves the thread's own "
      "(default: the library's, 100000)"},
     {"--dt-mode", "dt_mode", "MODE",
      "what moves the scene: raw (measured interval, default), paced (the pacer's dt), fixed (fixed steps + interpolation)"},

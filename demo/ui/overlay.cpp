@@ -417,11 +417,12 @@ void Overlay::draw_scheduler_(Controls& controls) {
         ImGui::Text("%lld preemptions so far", static_cast<long long>(controls.preemptions()));
     }
 
-    // What each high-resolution timer wait runs with (pacer::OsSleeper's
-    // Options): set just before the wait, put back on waking. Unticked: -1,
-    // the thread's own; ticked again: the library's default.
+    // What the high-resolution timer waits run with (pacer::OsSleeper's
+    // Options): the slack for each wait, the slice from the first wait until
+    // the sleeper goes. Unticked: -1, the thread's own; ticked again: the
+    // library's default.
     ImGui::Separator();
-    ImGui::TextDisabled("each timer wait (set for the wait, put back on waking)");
+    ImGui::TextDisabled("timer waits (slack: each wait; slice: held while pacing)");
     const Settings library = Controls::defaults();
     int64_t changed_ns = 0;
     if (optional_duration("wait slack (ns)", *s.wait_slack_ns, *library.wait_slack_ns, 1, 1, 100000,
@@ -432,7 +433,7 @@ void Overlay::draw_scheduler_(Controls& controls) {
     }
     if (optional_duration("wait slice (us)", *s.wait_slice_ns, *library.wait_slice_ns, 1e3, 100, 10000,
                           "Linux >= 6.12 (EEVDF): a thread that wakes with a short slice preempts\n"
-                          "a busy neighbour at once instead of after its slice (about 3 ms).\n"
+                          "a busy neighbour at once instead of waiting for its turn (3-4 ms).\n"
                           "The kernel clamps to [100, 100000] us. Unticked: the thread's own.",
                           &changed_ns)) {
         change.wait_slice_ns = changed_ns;
