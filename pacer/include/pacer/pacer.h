@@ -324,11 +324,12 @@ struct Config {
     double timer_margin_quantile;        // default: 0.95. The margin tracks this quantile
                                          // of recent wake lateness (plus timer_margin_pad_ns).
                                          // Measured side by side (pacer-bench experiment 5,
-                                         // 2-vCPU VM, 60 and 144 Hz, idle and contended):
-                                         // p99 lowered the wake p99 but cost 11-57 % more
-                                         // CPU, twice the 1 % / 2 % idle budget; p90 saved
-                                         // at most 0.55 points of a core and had the worst
-                                         // idle p99. README, "Measured figures", has the table.
+                                         // two runs on a 2-vCPU VM, 60 and 144 Hz, idle,
+                                         // contended, loaded): p99 cost up to twice the CPU,
+                                         // past the 1 % / 2 % idle budget, and lowered the
+                                         // wake p99 in only about half the cases; p90 saved
+                                         // at most 0.9 points of a core and raised the p99
+                                         // in half. README, "Measured figures", has the table.
     int64_t timer_margin_pad_ns;         // default: 5 us
     int32_t timer_margin_window;         // default: 128 wakes in the quantile's window.
                                          // The lateness counted is the timer's own: the
