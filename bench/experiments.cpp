@@ -31,6 +31,21 @@ const char* const kTuningColumns =
     "frames,wake_mean_us,wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us,wake_on_time_pct,"
     "off_pct,cpu_pct,spin_pct,timer_margin_us,contended_pct,steal_pct";
 
+pacer::Config base_config(const Options& options, pacer::Strategy strategy) {
+    pacer::Config config{};
+    config.strategy = strategy;
+    config.timer_margin_quantile = options.timer_quantile;   // zeros keep the defaults
+    config.timer_min_margin_ns = options.timer_min_margin_ns;
+    config.timer_max_margin_ns = options.timer_max_margin_ns;
+    config.wait_timer_slack_ns = options.wait_timer_slack_ns;
+    config.wait_sched_slice_ns = options.wait_sched_slice_ns;
+    // The starting margin must lie in [min, max]; follow a narrowed range.
+    const pacer::Config resolved = pacer::resolve(config);
+    config.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
+                                        resolved.timer_max_margin_ns);
+    return config;
+}
+
 namespace {
 
 using WallClock = std::chrono::steady_clock;
@@ -72,20 +87,6 @@ std::string state_note(const pacer::WaiterState& state, double contended_pct) {
     return note;
 }
 
-pacer::Config base_config(const Options& options, pacer::Strategy strategy) {
-    pacer::Config config{};
-    config.strategy = strategy;
-    config.timer_margin_quantile = options.timer_quantile;   // zeros keep the defaults
-    config.timer_min_margin_ns = options.timer_min_margin_ns;
-    config.timer_max_margin_ns = options.timer_max_margin_ns;
-    config.wait_timer_slack_ns = options.wait_timer_slack_ns;
-    config.wait_sched_slice_ns = options.wait_sched_slice_ns;
-    // The starting margin must lie in [min, max]; follow a narrowed range.
-    const pacer::Config resolved = pacer::resolve(config);
-    config.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
-                                        resolved.timer_max_margin_ns);
-    return config;
-}
 
 // ---------------------------------------------------------------------------
 // Measuring a Pacer: shared by experiments 1 (accuracy) and 5 (tuning)

@@ -39,6 +39,11 @@ struct Options {
     int tuning_rounds = 0;                        // tuning: interleaved rounds
 };
 
+// The Config every experiment starts from: the strategy, and the --timer-*
+// and --wait-* flags (zeros keep the library's defaults), with the starting
+// margin kept inside a narrowed [min, max].
+pacer::Config base_config(const Options& options, pacer::Strategy strategy);
+
 // The CSVs; each one is written only when opened.
 struct CsvSet {
     CsvFile accuracy, sleep, cpu, heatmap, tuning;

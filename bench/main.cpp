@@ -243,18 +243,10 @@ int main(int argc, char** argv) {
 
     // The library checks its own config; report its line under our flag names.
     for (double hz : options.hz) {
-        pacer::Config probe{};
+        pacer::Config probe = bench::base_config(options, pacer::Strategy::Timer);
         probe.target_hz = hz;
-        probe.timer_margin_quantile = options.timer_quantile;
-        probe.timer_min_margin_ns = options.timer_min_margin_ns;
-        probe.timer_max_margin_ns = options.timer_max_margin_ns;
-        probe.wait_timer_slack_ns = options.wait_timer_slack_ns;
-        probe.wait_sched_slice_ns = options.wait_sched_slice_ns;
         probe.history_frames = options.frames;
-        pacer::Config resolved = pacer::resolve(probe);
-        resolved.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
-                                              resolved.timer_max_margin_ns);
-        const std::string problem = pacer::validate(resolved);
+        const std::string problem = pacer::validate(pacer::resolve(probe));
         if (!problem.empty()) return fail("--hz/--frames/--timer-*/--wait-*: " + problem);
     }
 
