@@ -1,8 +1,6 @@
-// metrics.cpp: the frame-time metrics of metrics.h. Percentiles come from
-// pacer::percentiles(), so the bench, the statistics and these agree on what
+// metrics.cpp: the frame-time metrics of stats.h. Percentiles come from
+// the same nearest-rank code as pacer::percentiles(), so the bench, the statistics and these agree on what
 // "p99" means.
-#include "pacer/metrics.h"
-
 #include "stats_internal.h"
 
 #include <algorithm>
@@ -15,9 +13,6 @@ namespace pacer {
 
 namespace {
 
-constexpr double kDefaultToleranceMs = 1.0;
-constexpr double kDefaultStutterFactor = 2.5;
-constexpr double kDefaultStutterWindowMs = 1000.0;
 constexpr double kNsPerMs = 1'000'000.0;
 
 std::string format_double(double value) {
@@ -32,16 +27,12 @@ void check_option(const char* name, double value) {
                                     " must be finite and not negative");
 }
 
-MetricsOptions resolve_options(const MetricsOptions& options) {
+MetricsOptions checked_options(const MetricsOptions& options) {
     check_option("target_period_ms", options.target_period_ms);
     check_option("tolerance_ms", options.tolerance_ms);
     check_option("stutter_factor", options.stutter_factor);
     check_option("stutter_window_ms", options.stutter_window_ms);
-    MetricsOptions r = options;
-    if (r.tolerance_ms == 0) r.tolerance_ms = kDefaultToleranceMs;
-    if (r.stutter_factor == 0) r.stutter_factor = kDefaultStutterFactor;
-    if (r.stutter_window_ms == 0) r.stutter_window_ms = kDefaultStutterWindowMs;
-    return r;
+    return options;
 }
 
 // Average FPS of the k = ceil(n / per) longest frame times. sorted is ascending.
@@ -94,7 +85,7 @@ FrameTimeMetrics compute(const std::vector<double>& t, const std::vector<double>
     m.low_1pct_fps = low_fps(sorted, 100);
     m.low_0_1pct_fps = low_fps(sorted, 1000);
 
-    const Percentiles p = percentiles(sorted);
+    const detail::Spread p = detail::spread(sorted);
     m.frame_time_mean_ms = p.mean;
     m.frame_time_sd_ms = p.sd;
     m.frame_time_p50_ms = p.p50;
@@ -117,7 +108,7 @@ FrameTimeMetrics compute(const std::vector<double>& t, const std::vector<double>
             squares += signed_error * signed_error;
             if (errors[i] <= options.tolerance_ms) ++successes;
         }
-        const Percentiles e = percentiles(std::move(errors));
+        const detail::Spread e = detail::spread(std::move(errors));
         m.success_pct = 100.0 * static_cast<double>(successes) / static_cast<double>(t.size());
         m.error_mean_ms = e.mean;
         m.error_rms_ms = std::sqrt(squares / static_cast<double>(t.size()));
@@ -131,7 +122,7 @@ FrameTimeMetrics compute(const std::vector<double>& t, const std::vector<double>
 // Frames in order: intervals of those that have one, with their periods.
 template <typename FrameAt>
 FrameTimeMetrics compute_from_frames(std::size_t count, FrameAt frame_at, const MetricsOptions& options) {
-    const MetricsOptions o = resolve_options(options);
+    const MetricsOptions o = checked_options(options);
     std::vector<double> t, periods;
     t.reserve(count);
     periods.reserve(count);
@@ -151,7 +142,7 @@ FrameTimeMetrics compute_from_frames(std::size_t count, FrameAt frame_at, const 
 }  // namespace
 
 FrameTimeMetrics compute_metrics(const std::vector<double>& frame_times_ms, const MetricsOptions& options) {
-    const MetricsOptions o = resolve_options(options);
+    const MetricsOptions o = checked_options(options);
     if (o.target_period_ms == 0) return compute(frame_times_ms, nullptr, o);
     const std::vector<double> targets(frame_times_ms.size(), o.target_period_ms);
     return compute(frame_times_ms, &targets, o);

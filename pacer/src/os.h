@@ -50,9 +50,13 @@ struct SchedSettings {
     bool reset_on_fork; // SCHED_FLAG_RESET_ON_FORK, kept through a set
 };
 // Both return 0 or an errno value; ENOSYS where the OS has no such control.
+// thread is a thread_id() of this process, 0 for the calling thread; a thread
+// that has gone (ESRCH) is never confused with another process's.
 // sched_set with fifo true asks for SCHED_FIFO at priority, else os_policy
 // (SCHED_OTHER when it was FIFO) with nice and slice_ns.
-int sched_get(SchedSettings* out);
-int sched_set(const SchedSettings& settings);
+int sched_get(int64_t thread, SchedSettings* out);
+int sched_set(int64_t thread, const SchedSettings& settings);
+// The calling thread's id as sched_get/sched_set take it (Linux gettid); 0 elsewhere.
+int64_t thread_id();
 
 }  // namespace pacer::os

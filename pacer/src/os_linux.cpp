@@ -5,6 +5,7 @@
 #include "os.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 
@@ -162,10 +163,26 @@ struct SchedAttr {
 
 }  // namespace
 
-int sched_get(SchedSettings* out) {
+int64_t thread_id() { return static_cast<int64_t>(syscall(SYS_gettid)); }
+
+namespace {
+
+// Thread ids are system-wide and reused: one that is no longer a thread of
+// this process must not reach another process's thread.
+bool is_own_thread(int64_t thread) {
+    if (thread == 0) return true;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/self/task/%lld", static_cast<long long>(thread));
+    return access(path, F_OK) == 0;
+}
+
+}  // namespace
+
+int sched_get(int64_t thread, SchedSettings* out) {
 #if defined(SYS_sched_getattr)
+    if (!is_own_thread(thread)) return ESRCH;
     SchedAttr attr{};
-    if (syscall(SYS_sched_getattr, 0, &attr, static_cast<unsigned>(sizeof attr), 0u) != 0) return errno;
+    if (syscall(SYS_sched_getattr, static_cast<pid_t>(thread), &attr, static_cast<unsigned>(sizeof attr), 0u) != 0) return errno;
     out->os_policy = static_cast<int32_t>(attr.sched_policy);
     out->fifo = attr.sched_policy == SCHED_FIFO;
     out->priority = static_cast<int32_t>(attr.sched_priority);
@@ -174,13 +191,15 @@ int sched_get(SchedSettings* out) {
     out->reset_on_fork = (attr.sched_flags & kResetOnFork) != 0;
     return 0;
 #else
+    (void)thread;
     (void)out;
     return ENOSYS;
 #endif
 }
 
-int sched_set(const SchedSettings& settings) {
+int sched_set(int64_t thread, const SchedSettings& settings) {
 #if defined(SYS_sched_setattr)
+    if (!is_own_thread(thread)) return ESRCH;
     SchedAttr attr{};
     attr.size = sizeof attr;
     attr.sched_flags = settings.reset_on_fork ? kResetOnFork : 0;
@@ -197,9 +216,10 @@ int sched_set(const SchedSettings& settings) {
         // older kernels ignore sched_runtime for normal threads.
         attr.sched_runtime = static_cast<uint64_t>(settings.slice_ns);
     }
-    if (syscall(SYS_sched_setattr, 0, &attr, 0u) != 0) return errno;
+    if (syscall(SYS_sched_setattr, static_cast<pid_t>(thread), &attr, 0u) != 0) return errno;
     return 0;
 #else
+    (void)thread;
     (void)settings;
     return ENOSYS;
 #endif

@@ -102,7 +102,8 @@ bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
 
 int64_t thread_runqueue_wait_ns() { return -1; }
-int sched_get(SchedSettings* /*out*/) { return ENOSYS; }
-int sched_set(const SchedSettings& /*settings*/) { return ENOSYS; }
+int sched_get(int64_t /*thread*/, SchedSettings* /*out*/) { return ENOSYS; }
+int sched_set(int64_t /*thread*/, const SchedSettings& /*settings*/) { return ENOSYS; }
+int64_t thread_id() { return 0; }
 
 }  // namespace pacer::os

@@ -2,10 +2,11 @@
 #include "internal.h"
 #include "os.h"
 
+#include <pacer/platform.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <string>
-#include <thread>
 
 namespace pacer {
 
@@ -24,13 +25,12 @@ struct WaitControl {
     bool usable() const { return wanted_ns > 0 && refused.empty(); }
 };
 
-// The slice is held, not scoped: a thread that ran its frame with a long
-// slice wakes with a debt the scheduler makes it repay before it may preempt,
-// and putting a long slice back right after the wake let a busy neighbour take
-// the CPU before the present. So the first timer wait sets it on its thread,
-// and the sleeper's destruction on that thread puts the thread's own back.
+// The slice is held, not scoped (docs/design.md says why): the first timer
+// wait sets it on its thread, and the sleeper's destruction puts that
+// thread's own back, addressed by its id, from whichever thread destroys it.
 struct HeldSlice {
-    std::thread::id thread;         // the thread it is held on; none before the first wait
+    bool taken = false;             // the first timer wait has run
+    int64_t thread = 0;             // os::thread_id() of the thread it is held on
     os::SchedSettings own{};        // that thread's settings before
     bool changed = false;
 };
@@ -77,9 +77,8 @@ std::string describe_control(const char* name, const WaitControl& control) {
     return text;
 }
 
-int64_t wanted_or_default(int64_t option_ns, int64_t default_ns) {
-    return option_ns == 0 ? default_ns : (option_ns < 0 ? -1 : option_ns);
-}
+// 0 or below: leave the thread's own (Linux cannot take a slack of 0).
+int64_t wanted_or_leave(int64_t option_ns) { return option_ns > 0 ? option_ns : -1; }
 
 // Around one timer wait on the calling thread: the constructor notes the
 // thread's own timer slack and puts the wait's in force, the destructor gives
@@ -121,9 +120,10 @@ private:
 // what it had. Waits from another thread leave theirs alone (one sleeper per
 // waiting thread, as pacer.h asks).
 void hold_slice(WaitControl& slice, HeldSlice& held) {
-    if (!slice.usable() || held.thread != std::thread::id()) return;
-    held.thread = std::this_thread::get_id();
-    int error = os::sched_get(&held.own);
+    if (!slice.usable() || held.taken) return;
+    held.taken = true;
+    held.thread = os::thread_id();
+    int error = os::sched_get(held.thread, &held.own);
     if (error != 0) {
         slice.refused = error == ENOSYS ? std::string(kUnsupported) : "refused: " + detail::errno_name(error);
         return;
@@ -139,14 +139,14 @@ void hold_slice(WaitControl& slice, HeldSlice& held) {
     }
     os::SchedSettings wanted = held.own;
     wanted.slice_ns = slice.wanted_ns;
-    error = os::sched_set(wanted);
+    error = os::sched_set(held.thread, wanted);
     if (error != 0) {
         slice.refused = "refused: " + detail::errno_name(error);
         return;
     }
     held.changed = true;
     os::SchedSettings now{};
-    if (os::sched_get(&now) == 0) slice.got_ns = now.slice_ns;
+    if (os::sched_get(held.thread, &now) == 0) slice.got_ns = now.slice_ns;
     // Kernels before 6.12 accept sched_runtime for a fair thread and drop it.
     if (slice.got_ns <= 0) slice.refused = "ignored by this kernel (Linux < 6.12)";
 }
@@ -157,8 +157,8 @@ OsSleeper::OsSleeper() : OsSleeper(Options{}) {}
 
 OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
     impl_->period_ns = stated_or_one_ms(options.scheduler_period_ns, &impl_->period_stated);
-    impl_->slack.wanted_ns = wanted_or_default(options.wait_timer_slack_ns, detail::kDefaultWaitTimerSlackNs);
-    impl_->slice.wanted_ns = wanted_or_default(options.wait_sched_slice_ns, detail::kDefaultWaitSchedSliceNs);
+    impl_->slack.wanted_ns = wanted_or_leave(options.wait_timer_slack_ns);
+    impl_->slice.wanted_ns = wanted_or_leave(options.wait_sched_slice_ns);
     if (!options.refuse_high_res_timer) impl_->timer = os::timer_create(impl_->period_ns);
     if (impl_->timer == nullptr) {
         // Without a timer, relative sleeps are all there is: hold the configured
@@ -174,8 +174,9 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
 }
 
 OsSleeper::~OsSleeper() {
-    // Only from the thread itself: elsewhere that thread may be gone, its id reused.
-    if (impl_->held.changed && impl_->held.thread == std::this_thread::get_id()) os::sched_set(impl_->held.own);
+    // By the waiting thread's id, so it is right from any thread; a thread
+    // that has exited is skipped (os::sched_set checks it is still ours).
+    if (impl_->held.changed) os::sched_set(impl_->held.thread, impl_->held.own);
     if (impl_->timer != nullptr) os::timer_destroy(impl_->timer);
     if (impl_->period_held) os::timer_period_end(impl_->held_period_ns);
 }

@@ -214,7 +214,8 @@ bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
 
 // Run-queue wait and sched_setattr's settings are Linux notions too.
 int64_t thread_runqueue_wait_ns() { return -1; }
-int sched_get(SchedSettings* /*out*/) { return ENOSYS; }
-int sched_set(const SchedSettings& /*settings*/) { return ENOSYS; }
+int sched_get(int64_t /*thread*/, SchedSettings* /*out*/) { return ENOSYS; }
+int sched_set(int64_t /*thread*/, const SchedSettings& /*settings*/) { return ENOSYS; }
+int64_t thread_id() { return 0; }
 
 }  // namespace pacer::os

@@ -16,8 +16,8 @@
 // wait() does not wait, and missed counts the whole periods past next. The
 // grid is re-anchored at each of their deadlines, so a switch back to an
 // absolute strategy continues from the last one.
-// Rate, strategy and policy changes apply to the next wait; a rate change
-// re-anchors the grid at the last deadline with the new period.
+// reconfigure() applies at the next wait; a rate change re-anchors the grid
+// at the last deadline with the new period, so index and grid continue.
 //
 // Vsync and auto (the rules are in pacer.h, at Strategy::Auto): the pacer
 // keeps a window of the last 32 present intervals while the swap paces, and
@@ -28,12 +28,16 @@
 // what paces, or why, becomes a new Decision.
 #include "grid.h"
 #include "internal.h"
+#include "waiter.h"
+
+#include <pacer/platform.h>
+#include <pacer/stats.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <stdexcept>
+#include <string>
 
 namespace pacer {
 
@@ -73,9 +77,7 @@ std::string seconds(int64_t ns) {
 
 struct Pacer::Impl {
     explicit Impl(const Config& config)
-        : waiter(config),
-          cfg(detail::resolve_for(config, waiter.clock(), waiter.sleeper())),
-          stats(cfg.history_frames, cfg.off_tolerance_ns) {
+        : waiter(config), cfg(config), stats(cfg.stats.history_frames, cfg.stats.off_tolerance_ns) {
         grid.anchor(0, cfg.target_hz);
         if (cfg.host != nullptr) refresh_hz = cfg.host->refresh_rate_hz();
         next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
@@ -346,7 +348,7 @@ struct Pacer::Impl {
             grid.anchor(next, cfg.target_hz);
             return {next, missed, false};
         }
-        if (late >= period && miss_policy == MissPolicy::Skip) {
+        if (late >= period && cfg.miss_policy == MissPolicy::Skip) {
             // Skip every grid point strictly before t; a point at t is on time.
             int64_t skipped = std::max<int64_t>(late / period - 1, 0);
             while (grid.at(grid.step() + 1 + skipped) < t) ++skipped;
@@ -457,11 +459,50 @@ struct Pacer::Impl {
         return frame;
     }
 
+    // ---- live changes ------------------------------------------------------
+
+    std::string reconfigure(const Config& next) {
+        std::string problem = validate(next);
+        if (!problem.empty()) return problem;
+        if (next.clock != cfg.clock) return "clock: cannot change after construction";
+        const Config old = cfg;
+        if (old.stats.history_frames != next.stats.history_frames ||
+            old.stats.off_tolerance_ns != next.stats.off_tolerance_ns)
+            stats.resize(next.stats.history_frames, next.stats.off_tolerance_ns);
+        const bool host_changed = old.host != next.host;
+        // The old host's swap is left as found (off) before the new one is asked.
+        if (host_changed && vsync_interval != 0) old.host->set_swap_interval(0);
+        if (host_changed) vsync_interval = 0;
+        waiter.reconfigure(next);
+        cfg = next;
+        const bool rate_changed = old.target_hz != next.target_hz;
+        const bool strategy_changed = old.strategy != next.strategy;
+        if (rate_changed) {
+            // The grid continues from the last deadline with the new period.
+            grid.anchor(index > 0 ? grid.current() : 0, next.target_hz);
+        }
+        // The refresh is read only while vsync or auto is in force: read it afresh.
+        if ((host_changed || strategy_changed) && wants_host()) {
+            refresh_hz = cfg.host->refresh_rate_hz();
+            next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
+        }
+        const bool waiter_paces = cfg.strategy != Strategy::Vsync && cfg.strategy != Strategy::Auto;
+        const bool sleeper_changed = old.sleeper != next.sleeper || old.wait.timer_slack_ns != next.wait.timer_slack_ns ||
+                                     old.wait.sched_slice_ns != next.wait.sched_slice_ns ||
+                                     old.scheduler_period_ns != next.scheduler_period_ns;
+        if (rate_changed || strategy_changed || host_changed) {
+            backoff_ns = kFirstBackoffNs;
+            choose("");
+        } else if (sleeper_changed && waiter_paces) {
+            choose("");   // the timer's fallback may have changed; auto is not re-probed
+        }
+        return {};
+    }
+
     Waiter waiter;
     Config cfg;
     Stats stats;
     detail::Grid grid;
-    MissPolicy miss_policy = detail::resolve_miss_policy(cfg.miss_policy);
     Strategy waiter_strategy = Strategy::Timer;   // the waiter's resolved strategy, cached
     int vsync_interval = 0;   // the swap interval the host accepted; 0: not pacing by vsync
     int64_t index = 0;
@@ -484,61 +525,36 @@ struct Pacer::Impl {
 };
 
 Pacer::Pacer(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
+Pacer::Pacer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Pacer::~Pacer() = default;
 
-Frame Pacer::wait() { return impl_->wait(); }
+std::unique_ptr<Pacer> Pacer::create(const Config& config, std::string* error) {
+    std::string problem = validate(config);
+    if (error != nullptr) *error = problem;
+    if (!problem.empty()) return nullptr;
+    // Valid, so neither Impl nor its Waiter throws (short of running out of memory).
+    return std::unique_ptr<Pacer>(new Pacer(std::make_unique<Impl>(config)));
+}
 
-void Pacer::mark_present(int64_t present_ns) {
+Frame Pacer::wait() noexcept { return impl_->wait(); }
+
+void Pacer::mark_present(int64_t present_ns) noexcept {
     impl_->present_ns = present_ns == -1 ? impl_->waiter.clock().now_ns() : present_ns;
 }
 
-void Pacer::set_target_hz(double hz) {
-    Config changed = impl_->cfg;
-    changed.target_hz = hz;
-    std::string problem = validate(changed);
-    if (problem.empty() && !(hz > 0)) problem = "target_hz: " + std::to_string(hz) + " is out of range (0, 10000]";
-    if (!problem.empty()) throw std::invalid_argument(problem);
-    // The same rate again changes nothing (a vsync probe is not restarted).
-    if (hz == impl_->cfg.target_hz) return;
-    impl_->cfg.target_hz = hz;
-    // The grid continues from the last deadline with the new period.
-    if (impl_->index > 0) impl_->grid.anchor(impl_->grid.current(), hz);
-    else impl_->grid.anchor(0, hz);
-    impl_->backoff_ns = kFirstBackoffNs;
-    impl_->choose("");
+std::string Pacer::reconfigure(const Config& config) noexcept { return impl_->reconfigure(config); }
+
+const Config& Pacer::config() const noexcept { return impl_->cfg; }
+const Stats& Pacer::stats() const noexcept { return impl_->stats; }
+void Pacer::reset_stats() noexcept { impl_->stats.reset(); }
+const Decision& Pacer::decision() const noexcept { return impl_->decision; }
+
+WaitStatus Pacer::status() const noexcept {
+    WaitStatus status = impl_->waiter.state();
+    status.strategy = impl_->strategy_in_force();
+    return status;
 }
 
-void Pacer::set_strategy(Strategy strategy) {
-    // The same strategy again changes nothing (a vsync probe is not restarted).
-    if (detail::resolve_strategy(strategy) == impl_->cfg.strategy) return;
-    impl_->cfg.strategy = detail::resolve_strategy(strategy);
-    impl_->backoff_ns = kFirstBackoffNs;
-    // The refresh is read only while vsync or auto is in force: read it afresh.
-    if (impl_->wants_host()) impl_->refresh_hz = impl_->cfg.host->refresh_rate_hz();
-    impl_->choose("");
-}
-
-void Pacer::set_miss_policy(MissPolicy policy) {
-    impl_->cfg.miss_policy = detail::resolve_miss_policy(policy);
-    impl_->miss_policy = impl_->cfg.miss_policy;
-}
-
-void Pacer::set_wait_point(WaitPoint point) {
-    impl_->cfg.wait_point = point == WaitPoint::Default ? WaitPoint::BeforePresent : point;
-}
-
-const Config& Pacer::config() const { return impl_->cfg; }
-const Stats& Pacer::stats() const { return impl_->stats; }
-void Pacer::reset_stats() { impl_->stats.reset(); }
-
-WaiterState Pacer::waiter_state() const {
-    WaiterState state = impl_->waiter.state();
-    state.strategy = impl_->strategy_in_force();
-    return state;
-}
-
-Clock& Pacer::clock() { return impl_->waiter.clock(); }
-
-const Decision& Pacer::decision() const { return impl_->decision; }
+Clock& Pacer::clock() noexcept { return impl_->waiter.clock(); }
 
 }  // namespace pacer

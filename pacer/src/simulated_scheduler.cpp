@@ -2,6 +2,8 @@
 // scheduler tick, on top of a real (or fake) one.
 #include "internal.h"
 
+#include <pacer/platform.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -10,15 +12,11 @@ namespace pacer {
 
 namespace {
 
-constexpr int64_t kWindowsDefaultTickNs = 15'625'000;   // 64 Hz
-
-SimulatedSchedulerConfig resolve_simulated(const SimulatedSchedulerConfig& config) {
-    SimulatedSchedulerConfig resolved = config;
-    if (resolved.period_ns == 0) resolved.period_ns = kWindowsDefaultTickNs;
-    if (resolved.seed == 0) resolved.seed = 1;
-    if (resolved.period_ns < 0) {
+SimulatedSchedulerConfig checked(const SimulatedSchedulerConfig& config) {
+    const SimulatedSchedulerConfig& resolved = config;
+    if (resolved.period_ns <= 0) {
         throw std::invalid_argument("SimulatedSchedulerConfig.period_ns: " + std::to_string(resolved.period_ns) +
-                                    " is negative");
+                                    " must be positive");
     }
     if (!(resolved.preempt_probability >= 0.0 && resolved.preempt_probability < 1.0)) {
         throw std::invalid_argument("SimulatedSchedulerConfig.preempt_probability: " +
@@ -47,7 +45,7 @@ int64_t tick_at_or_after(int64_t t, int64_t period) {
 }  // namespace
 
 SimulatedScheduler::SimulatedScheduler(Sleeper& inner, Clock& clock, const SimulatedSchedulerConfig& config)
-    : inner_(inner), clock_(clock), config_(resolve_simulated(config)), rng_state_(config_.seed) {}
+    : inner_(inner), clock_(clock), config_(checked(config)), rng_state_(config_.seed) {}
 
 // Preemption: with probability q, another process holds the CPU until the
 // next tick after wake_ns; repeated, so k extra ticks have probability q^k.

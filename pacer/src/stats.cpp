@@ -1,8 +1,6 @@
 // stats.cpp: the per-frame ring, its summaries, and nearest-rank percentiles.
 // add() only writes one slot and bumps two totals; everything that needs a
 // sort is done on demand by summarize(), off the frame loop's hot path.
-#include "pacer/pacer.h"
-
 #include "stats_internal.h"
 
 #include <algorithm>
@@ -28,8 +26,8 @@ double nearest_rank(const std::vector<double>& sorted, int64_t num, int64_t den)
 
 }  // namespace
 
-Percentiles percentiles(std::vector<double> sample) {
-    Percentiles p{};
+detail::Spread detail::spread(std::vector<double> sample) {
+    Spread p{};
     if (sample.empty()) return p;
     std::sort(sample.begin(), sample.end());
     const double n = static_cast<double>(sample.size());
@@ -44,6 +42,11 @@ Percentiles percentiles(std::vector<double> sample) {
     p.p99 = nearest_rank(sample, 99, 100);
     p.max = sample.back();
     return p;
+}
+
+Percentiles percentiles(std::vector<double> sample_us) {
+    const detail::Spread s = detail::spread(std::move(sample_us));
+    return {s.mean, s.sd, s.p50, s.p95, s.p99, s.max};
 }
 
 Stats::Stats(int32_t capacity, int64_t off_tolerance_ns) : off_tolerance_ns_(off_tolerance_ns) {
@@ -61,6 +64,17 @@ void Stats::add(const Frame& frame) {
     if (count_ < ring_.size()) ++count_;
     ++total_frames_;
     total_missed_ += frame.missed;
+}
+
+void Stats::resize(int32_t capacity, int64_t off_tolerance_ns) {
+    off_tolerance_ns_ = off_tolerance_ns;
+    if (capacity == this->capacity()) return;
+    const std::size_t keep = std::min(count_, static_cast<std::size_t>(capacity));
+    std::vector<Frame> ring(static_cast<std::size_t>(capacity));
+    for (std::size_t i = 0; i < keep; ++i) ring[i] = at(count_ - keep + i);
+    ring_ = std::move(ring);
+    count_ = keep;
+    head_ = keep % ring_.size();
 }
 
 void Stats::reset() {

@@ -2,6 +2,8 @@
 // gives it back on destruction. The report reads the settings back after the
 // request, because the OS may clamp or ignore what was asked.
 #include "internal.h"
+
+#include <pacer/thread_timing.h>
 #include "os.h"
 
 #include <cerrno>
@@ -82,7 +84,7 @@ ThreadTiming::ThreadTiming(const Request& request) : request_(request) {
 // answer, in the order least to most privileged: slice, nice, FIFO.
 void ThreadTiming::apply_sched(const Request& request) {
     os::SchedSettings before{};
-    const int read = os::sched_get(&before);
+    const int read = os::sched_get(0, &before);
     report_.sched_supported = read == 0;
     report_.sched_slice_ns = -1;
     report_.fifo_priority = -1;
@@ -95,7 +97,7 @@ void ThreadTiming::apply_sched(const Request& request) {
     os::SchedSettings now = before;
     bool changed = false;
     const auto attempt = [&](const std::string& what, const os::SchedSettings& wanted) {
-        const int error = os::sched_set(wanted);
+        const int error = os::sched_set(0, wanted);
         if (error == 0) {
             now = wanted;
             changed = true;
@@ -132,7 +134,7 @@ void ThreadTiming::apply_sched(const Request& request) {
     }
     // What the kernel says now, not what was asked: it clamps the slice.
     os::SchedSettings after{};
-    if (os::sched_get(&after) != 0) return;
+    if (os::sched_get(0, &after) != 0) return;
     report_.sched_slice_ns = after.fifo ? 0 : after.slice_ns;
     report_.fifo_priority = after.fifo ? after.priority : 0;
     report_.nice = after.nice;
@@ -151,7 +153,7 @@ ThreadTiming::~ThreadTiming() {
         settings.reset_on_fork = previous_sched_.reset_on_fork;
         // Going back is always allowed except to a lower nice than the one we
         // set, which needs the privilege that set it; then it stays.
-        os::sched_set(settings);
+        os::sched_set(0, settings);
     }
 }
 

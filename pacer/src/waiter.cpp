@@ -1,60 +1,99 @@
 // waiter.cpp: the waiting strategies. Each is one function of Waiter::Impl
 // with the state it keeps; wait_until dispatches. They wait only through the
 // Sleeper and read time only from the Clock, so fakes make them deterministic.
+#include "waiter.h"
+
 #include "internal.h"
+#include "os.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace pacer {
 
-namespace detail {
-
-Config resolve_for(const Config& config, Clock& clock, Sleeper& sleeper) {
-    Config with = config;
-    with.clock = &clock;
-    with.sleeper = &sleeper;
-    // resolve() asks the sleeper for the period to assume: an OsSleeper states
-    // the OS's (else 1 ms), a SimulatedScheduler its simulated one.
-    Config resolved = resolve(with);
-    // Keep what the caller injected (null for the owned OS defaults), so a
-    // copy of a resolved config never points at another object's sleeper.
-    resolved.clock = config.clock;
-    resolved.sleeper = config.sleeper;
-    const std::string problem = validate(resolved);
-    if (!problem.empty()) throw std::invalid_argument(problem);
-    return resolved;
-}
-
-}  // namespace detail
-
 struct Waiter::Impl {
     explicit Impl(const Config& config) {
+        const std::string problem = validate(config);
+        if (!problem.empty()) throw std::invalid_argument(problem);
         if (config.clock == nullptr) own_clock = std::make_unique<OsClock>();
-        if (config.sleeper == nullptr) {
-            // The configured period is the one an OsSleeper without a
-            // high-resolution timer holds (Windows' timeBeginPeriod).
-            OsSleeper::Options options{};
-            options.scheduler_period_ns = config.scheduler_period_ns;
-            options.wait_timer_slack_ns = config.wait_timer_slack_ns;
-            options.wait_sched_slice_ns = config.wait_sched_slice_ns;
-            own_sleeper = std::make_unique<OsSleeper>(options);
-        }
         clock = config.clock != nullptr ? config.clock : own_clock.get();
-        sleeper = config.sleeper != nullptr ? config.sleeper : own_sleeper.get();
-        cfg = detail::resolve_for(config, *clock, *sleeper);
-        set_strategy(cfg.strategy);
+        cfg = config;
+        use_sleeper(config);
+        set_strategy(config.strategy);
+        restart_precise();
+        restart_margin();
+    }
+
+    // The options an owned OsSleeper is made with. The configured period is
+    // the one it holds where there is no high-resolution timer (Windows).
+    static OsSleeper::Options sleeper_options(const Config& config) {
+        OsSleeper::Options options;
+        options.scheduler_period_ns = config.scheduler_period_ns;
+        options.wait_timer_slack_ns = config.wait.timer_slack_ns;
+        options.wait_sched_slice_ns = config.wait.sched_slice_ns;
+        return options;
+    }
+
+    void use_sleeper(const Config& config) {
+        if (config.sleeper == nullptr) {
+            own_sleeper.reset();   // the old one puts its thread's slice back first
+            own_sleeper = std::make_unique<OsSleeper>(sleeper_options(config));
+            sleeper = own_sleeper.get();
+        } else {
+            sleeper = config.sleeper;
+            own_sleeper.reset();
+        }
         timer_fell_back = !sleeper->has_high_res_timer();
-        estimate_ns = mean_ns = static_cast<double>(cfg.precise_initial_estimate_ns);
-        margin_ns = cfg.timer_margin_ns;
-        window.assign(static_cast<std::size_t>(cfg.timer_margin_window), 0);
+        refresh_period();
+    }
+
+    // The period robust_sleep rounds to: the configured one, else the
+    // sleeper's stated one (a SimulatedScheduler's simulated tick), else 1 ms.
+    void refresh_period() {
+        const int64_t stated_ns = sleeper->scheduler_period_ns();
+        period_ns = cfg.scheduler_period_ns > 0 ? cfg.scheduler_period_ns
+                                                : (stated_ns > 0 ? stated_ns : detail::kMillisecondNs);
+    }
+
+    void restart_precise() {
+        estimate_ns = mean_ns = static_cast<double>(cfg.precise.initial_estimate_ns);
+        m2 = sigma_ns = 0;
+        count = 1;
+    }
+
+    void restart_margin() {
+        margin_ns = cfg.timer.margin_ns;
+        window.assign(static_cast<std::size_t>(cfg.timer.margin_window), 0);
+        sorted.clear();
         sorted.reserve(window.size());
+        window_next = window_count = 0;
+    }
+
+    void reconfigure(const Config& config) {
+        const Config old = cfg;
+        cfg = config;
+        const bool own_changed =
+            config.sleeper == nullptr &&
+            (old.sleeper != nullptr || old.scheduler_period_ns != config.scheduler_period_ns ||
+             old.wait.timer_slack_ns != config.wait.timer_slack_ns ||
+             old.wait.sched_slice_ns != config.wait.sched_slice_ns);
+        if (own_changed || config.sleeper != old.sleeper) use_sleeper(config);
+        else refresh_period();
+        if (old.precise.initial_estimate_ns != config.precise.initial_estimate_ns) restart_precise();
+        else if (count > 1) estimate_ns = mean_ns + cfg.precise.sigma_k * sigma_ns;
+        const Config::Timer& a = old.timer;
+        const Config::Timer& b = config.timer;
+        if (a.margin_ns != b.margin_ns || a.min_margin_ns != b.min_margin_ns || a.max_margin_ns != b.max_margin_ns ||
+            a.margin_quantile != b.margin_quantile || a.margin_pad_ns != b.margin_pad_ns ||
+            a.margin_window != b.margin_window)
+            restart_margin();
     }
 
     void set_strategy(Strategy requested) {
-        strategy = detail::resolve_strategy(requested);
+        strategy = requested;
         // Vsync and Auto are the Pacer's business (it talks to the Host); a
         // Waiter asked to do them waits as Timer.
         if (strategy == Strategy::Vsync || strategy == Strategy::Auto) strategy = Strategy::Timer;
@@ -102,7 +141,7 @@ struct Waiter::Impl {
             mean_ns += delta / static_cast<double>(count);
             m2 += delta * (observed - mean_ns);
             sigma_ns = std::sqrt(m2 / static_cast<double>(count - 1));
-            estimate_ns = mean_ns + cfg.precise_sigma_k * sigma_ns;
+            estimate_ns = mean_ns + cfg.precise.sigma_k * sigma_ns;
         }
         result.wake_ns = spin_until(deadline_ns, result);
     }
@@ -110,8 +149,8 @@ struct Waiter::Impl {
     // robust_sleep: sleep the whole periods that fit after leaving one period
     // plus the tolerance; the scheduler's round-up then cannot overshoot.
     void wait_robust(int64_t deadline_ns, WaitResult& result) {
-        const int64_t period = cfg.scheduler_period_ns;
-        const int64_t sleepable = deadline_ns - clock->now_ns() - (period + cfg.robust_tolerance_ns);
+        const int64_t period = period_ns;
+        const int64_t sleepable = deadline_ns - clock->now_ns() - (period + cfg.robust.tolerance_ns);
         if (sleepable > 0) {
             const int64_t periods = sleepable / period;
             if (periods > 0) timed_sleep(periods * period, result);
@@ -128,7 +167,7 @@ struct Waiter::Impl {
             runqueue_wait_ns = -1;
         } else {
             runqueue_wait_ns = runqueue_now_ns - last_runqueue_ns;
-            if (runqueue_wait_ns >= cfg.contention_wait_ns) {
+            if (runqueue_wait_ns >= cfg.timer.contention_wait_ns) {
                 contended = true;
                 calm_frames = 0;
             } else if (contended && ++calm_frames >= kCalmFrames) {
@@ -142,8 +181,8 @@ struct Waiter::Impl {
     // while contended never over the contended cap (a spinner is preempted
     // for a whole slice; a woken sleeper gets the CPU back quickly).
     int64_t margin_in_force() const {
-        int64_t margin = std::min(margin_ns, cfg.timer_max_spin_ns);
-        if (contended) margin = std::min(margin, cfg.timer_contended_margin_ns);
+        int64_t margin = std::min(margin_ns, cfg.timer.max_spin_ns);
+        if (contended) margin = std::min(margin, cfg.timer.contended_margin_ns);
         return margin;
     }
 
@@ -197,11 +236,11 @@ struct Waiter::Impl {
         window_next = (window_next + 1) % window.size();
         sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), lateness_ns), lateness_ns);
         // Nearest rank: the smallest sample with at least q of the samples at or below it.
-        const double rank = std::ceil(cfg.timer_margin_quantile * static_cast<double>(window_count));
+        const double rank = std::ceil(cfg.timer.margin_quantile * static_cast<double>(window_count));
         const std::size_t index =
             std::min(window_count - 1, static_cast<std::size_t>(std::max(rank, 1.0)) - 1);
-        margin_ns = std::clamp(sorted[index] + cfg.timer_margin_pad_ns, cfg.timer_min_margin_ns,
-                               cfg.timer_max_margin_ns);
+        margin_ns = std::clamp(sorted[index] + cfg.timer.margin_pad_ns, cfg.timer.min_margin_ns,
+                               cfg.timer.max_margin_ns);
     }
 
     WaitResult wait_until(int64_t deadline_ns) {
@@ -224,6 +263,7 @@ struct Waiter::Impl {
     Clock* clock = nullptr;
     Sleeper* sleeper = nullptr;
     Config cfg{};
+    int64_t period_ns = detail::kMillisecondNs;   // robust_sleep's, see refresh_period
     Strategy strategy = Strategy::Timer;
     bool timer_fell_back = false;
 
@@ -251,15 +291,17 @@ WaitResult Waiter::wait_until(int64_t deadline_ns) { return impl_->wait_until(de
 
 void Waiter::set_strategy(Strategy strategy) { impl_->set_strategy(strategy); }
 
-WaiterState Waiter::state() const {
-    WaiterState state{};
+void Waiter::reconfigure(const Config& config) { impl_->reconfigure(config); }
+
+WaitStatus Waiter::state() const {
+    WaitStatus state{};
     state.strategy = impl_->strategy;
     state.timer_fell_back = impl_->strategy == Strategy::Timer && impl_->timer_fell_back;
-    state.period_ns = impl_->cfg.scheduler_period_ns;
-    state.estimate_ns = impl_->estimate_ns;
-    state.mean_ns = impl_->mean_ns;
-    state.sigma_ns = impl_->sigma_ns;
-    state.samples = impl_->count - 1;   // the article's count includes the initial guess
+    state.scheduler_period_ns = impl_->period_ns;
+    state.precise_estimate_ns = impl_->estimate_ns;
+    state.precise_mean_ns = impl_->mean_ns;
+    state.precise_sigma_ns = impl_->sigma_ns;
+    state.precise_samples = impl_->count - 1;   // the article's count includes the initial guess
     state.timer_margin_ns = impl_->margin_in_force();
     state.contended = impl_->contended;
     state.runqueue_wait_ns = impl_->runqueue_wait_ns;

@@ -2,7 +2,7 @@
 // by a constant dt (physics, networking) while frames come at any rate.
 //
 // USAGE
-//   pacer::FixedStepConfig steps_config{};
+//   pacer::FixedStepConfig steps_config;
 //   steps_config.step_ns = 10'000'000;              // simulate at 100 Hz
 //   pacer::FixedStep steps(steps_config);
 //   while (running) {
@@ -33,23 +33,22 @@
 
 namespace pacer {
 
-// Zero-initialise and set what you need: a zero field means its default.
 struct FixedStepConfig {
-    int64_t step_ns;               // default: 16'666'667 (60 Hz)
-    int32_t max_steps_per_frame;   // default: 8. Whole steps beyond it in one frame are dropped.
+    int64_t step_ns = 16'666'667;      // the simulation's step (60 Hz), > 0
+    int32_t max_steps_per_frame = 8;   // whole steps beyond it in one frame are dropped, > 0
 };
 
 class FixedStep {
 public:
-    // Throws std::invalid_argument for a negative field.
+    // Throws std::invalid_argument for a field that is not positive.
     explicit FixedStep(const FixedStepConfig& config = {}) {
-        if (config.step_ns < 0)
+        if (config.step_ns <= 0)
             throw std::invalid_argument("FixedStep: step_ns " + std::to_string(config.step_ns) + " must be positive");
-        if (config.max_steps_per_frame < 0)
+        if (config.max_steps_per_frame <= 0)
             throw std::invalid_argument("FixedStep: max_steps_per_frame " +
                                         std::to_string(config.max_steps_per_frame) + " must be positive");
-        step_ns_ = config.step_ns == 0 ? kDefaultStepNs : config.step_ns;
-        max_steps_ = config.max_steps_per_frame == 0 ? kDefaultMaxSteps : config.max_steps_per_frame;
+        step_ns_ = config.step_ns;
+        max_steps_ = config.max_steps_per_frame;
     }
 
     // Adds a frame's dt (a negative one counts as 0) and returns the number of
@@ -81,11 +80,9 @@ public:
     void reset() { accumulator_ns_ = steps_total_ = dropped_ns_ = capped_frames_ = 0; }
 
 private:
-    static constexpr int64_t kDefaultStepNs = 16'666'667;
-    static constexpr int32_t kDefaultMaxSteps = 8;
 
-    int64_t step_ns_ = kDefaultStepNs;
-    int32_t max_steps_ = kDefaultMaxSteps;
+    int64_t step_ns_;
+    int32_t max_steps_;
     int64_t accumulator_ns_ = 0;
     int64_t steps_total_ = 0;
     int64_t dropped_ns_ = 0;

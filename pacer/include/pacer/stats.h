@@ -1,0 +1,131 @@
+// stats.h: what a pacer's frames add up to. Pacer::stats() keeps a window of
+// frames; summarize() gives the figures an overlay shows, compute_metrics()
+// the ones capture tools (CapFrameX, PresentMon) and the QA suite report.
+//
+//   pacer::Summary s = pacer.stats().summarize();
+//   printf("p99 %.1f us, %.1f %% off\n", s.interval.p99_us, s.off_pct);
+//   pacer::FrameTimeMetrics m = pacer::compute_window_metrics(pacer.stats());
+//
+// Every figure carries its unit in its name (_us, _ms, _pct, _fps).
+#pragma once
+
+#include <pacer/pacer.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pacer {
+
+// Nearest rank on the sorted sample x[1..n]: pP = x[ceil(P * n / 100)], in
+// integers (p95 of 20 values is exactly x[19]); max = x[n]; sd is the
+// population standard deviation. An empty sample gives all zeros.
+struct Percentiles {
+    double mean_us, sd_us, p50_us, p95_us, p99_us, max_us;
+};
+Percentiles percentiles(std::vector<double> sample_us);
+
+struct HistogramBin {
+    double lower_us;   // the bin covers [lower_us, lower_us + bin width)
+    int64_t count;
+};
+
+// The frames in the statistics window. Frame 0 (index 0) has no interval and
+// is left out of interval figures (after reset() the first frame kept has
+// one). Wall time is the newest wake minus the oldest; spin_pct, cpu_pct and
+// fps count the waits of every frame but the oldest. One frame: all 0.
+struct Summary {
+    int64_t frames;              // frames in the window
+    double target_period_us;     // the period on the newest frame
+    Percentiles interval;        // frame intervals
+    Percentiles interval_error;  // |interval - period|
+    Percentiles lateness;        // wake lateness, early counted as 0
+    double off_pct;              // % of intervals off by more than off_tolerance_ns
+    int64_t missed;              // grid points skipped in the window
+    double spin_pct;             // spin time / wall time, % of one core
+    double cpu_pct;              // the waits' thread CPU / wall time, % (-1 unknown)
+    double fps;                  // (frames - 1) / wall time, frames per second
+};
+
+// A ring of the last `capacity` frames plus totals. add() is O(1); summaries
+// are computed on demand.
+class Stats {
+public:
+    // Throws std::invalid_argument unless capacity >= 1 and off_tolerance_ns >= 0.
+    explicit Stats(int32_t capacity = 1024, int64_t off_tolerance_ns = 500'000);
+    void add(const Frame& frame);
+    void reset();
+    // Keeps the newest frames that fit and the totals (Pacer::reconfigure).
+    void resize(int32_t capacity, int64_t off_tolerance_ns);
+    Summary summarize() const;
+    // Interval histogram: bins of bin_us from lower_us; intervals outside are
+    // not counted. Throws std::invalid_argument unless bins >= 1 and bin_us > 0.
+    std::vector<HistogramBin> interval_histogram(double lower_us, double bin_us, int bins) const;
+
+    std::size_t size() const;                 // frames in the window
+    const Frame& at(std::size_t i) const;     // 0 = oldest in the window
+    int64_t total_frames() const { return total_frames_; }   // since reset
+    int64_t total_missed() const { return total_missed_; }   // since reset
+    int32_t capacity() const { return static_cast<int32_t>(ring_.size()); }
+    int64_t off_tolerance_ns() const { return off_tolerance_ns_; }
+
+private:
+    std::vector<Frame> ring_;
+    std::size_t head_ = 0, count_ = 0;
+    int64_t off_tolerance_ns_;
+    int64_t total_frames_ = 0, total_missed_ = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Frame-time metrics, computed in this one place for the bench, the demo's
+// summaries and the QA suite. For n frame times t[0..n-1] in ms, in order:
+//   avg_fps          n * 1000 / sum(t) (as CapFrameX), not the mean of per-frame FPS
+//   low_1pct_fps     average FPS of the k = ceil(n / 100) longest frames (at
+//                    least one), k * 1000 / their sum; low_0_1pct_fps: k = ceil(n / 1000)
+//   frame_time_*_ms  mean, sd, p50, p95, p99, max of t, as percentiles()
+//   stutter_pct      % of frames over stutter_factor times the moving average
+//                    of the preceding frames within stutter_window_ms (at least
+//                    one; frame 0 never stutters)
+//   delta_histogram  |t[i] - t[i-1]| in [0, 2), [2, 4), [4, 8), [8, 12), [12, inf) ms
+//   against a target: success_pct (|t - target| <= tolerance_ms); of
+//   e = |t - target| the mean, p95, p99 and max; error_rms_ms = sqrt(mean((t - target)^2))
+// ---------------------------------------------------------------------------
+
+struct MetricsOptions {
+    double target_period_ms = 0;       // 0: none for plain frame times; each Frame's own period
+                                       // for frames. Else the target of every frame, ms.
+    double tolerance_ms = 1;           // the +- of success_pct, ms, >= 0
+    double stutter_factor = 2.5;       // >= 0
+    double stutter_window_ms = 1000;   // preceding frames averaged, ms, >= 0
+};
+
+inline constexpr std::array<double, 4> kDeltaBinUpperMs = {2, 4, 8, 12};
+
+struct FrameTimeMetrics {
+    int64_t frames;              // frame times measured
+    double duration_ms;          // their sum
+    double avg_fps;
+    double low_1pct_fps;
+    double low_0_1pct_fps;
+    double frame_time_mean_ms, frame_time_sd_ms, frame_time_p50_ms;
+    double frame_time_p95_ms, frame_time_p99_ms, frame_time_max_ms;
+    int64_t stutter_frames;
+    double stutter_pct;
+    std::array<int64_t, kDeltaBinUpperMs.size() + 1> delta_histogram;   // <2 <4 <8 <12 >=12 ms
+    bool has_target;             // the fields below are 0 without one
+    double tolerance_ms;
+    double success_pct;
+    double error_mean_ms, error_rms_ms, error_p95_ms, error_p99_ms, max_error_ms;
+};
+
+// Frame times in ms (finite, >= 0). Throws std::invalid_argument naming the
+// value for a bad frame time or option.
+FrameTimeMetrics compute_metrics(const std::vector<double>& frame_times_ms,
+                                 const MetricsOptions& options = {});
+// From a pacer's frames in order, frame 0 (no interval) left out.
+FrameTimeMetrics compute_metrics(const std::vector<Frame>& frames, const MetricsOptions& options = {});
+// Over a Stats window (named apart so compute_metrics({16, 10}) cannot mean Stats(16, 10)).
+FrameTimeMetrics compute_window_metrics(const Stats& stats, const MetricsOptions& options = {});
+
+}  // namespace pacer
