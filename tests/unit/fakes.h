@@ -8,13 +8,25 @@
 #pragma once
 
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/stats.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace pacer::testing {
+
+// One field of a pacer's config changed live, as an engine would: a copy of
+// the config in force, the change, reconfigure. Returns reconfigure's line.
+template <typename Change>
+std::string reconfigure_with(Pacer& pacer, Change change) {
+    Config config = pacer.config();
+    change(config);
+    return pacer.reconfigure(config);
+}
 
 // Units for the tests' nanosecond figures.
 inline constexpr int64_t kUs = 1'000;

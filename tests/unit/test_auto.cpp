@@ -198,7 +198,7 @@ TEST(AutoProbe, TargetThatIsNotADivisorMeansTimer) {
     EXPECT_EQ(rig.decision().reason, "auto -> timer: 100 Hz is not 144 Hz / n");
     rig.run_for(10 * kSecond);
     EXPECT_TRUE(rig.display.requests.empty());
-    rig.pacer->set_target_hz(72);   // 144 / 2 fits: probe at once
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.target_hz = 72; }), "");   // 144 / 2 fits: probe at once
     EXPECT_EQ(rig.display.requests, Intervals{2});
     EXPECT_TRUE(rig.decision().probing);
 }
@@ -281,13 +281,13 @@ TEST(Decisions, EachFrameCarriesTheDecisionInForce) {
     for (int i = 0; i < 12; ++i) seqs.push_back(rig.frame().decision_seq);
     EXPECT_EQ(seqs.front(), 1);   // probing
     EXPECT_EQ(seqs.back(), 2);    // confirmed
-    rig.pacer->set_strategy(Strategy::Spin);
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");
     EXPECT_EQ(rig.decision().seq, 3);
     EXPECT_EQ(rig.decision().reason, "spin: asked for");
     EXPECT_EQ(rig.decision().requested, Strategy::Spin);
     EXPECT_EQ(rig.frame().decision_seq, 3);
-    rig.pacer->set_strategy(Strategy::Spin);   // no change, no new decision
-    rig.pacer->set_target_hz(30);
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");   // no change, no new decision
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.target_hz = 30; }), "");
     EXPECT_EQ(rig.decision().seq, 3);
 }
 
@@ -297,8 +297,8 @@ TEST(Decisions, SettingTheSameValuesAgainDoesNotReprobe) {
     ASSERT_FALSE(rig.decision().probing);
     const int32_t seq = rig.decision().seq;
     for (int i = 0; i < 100; ++i) {   // a UI that applies its settings every frame
-        rig.pacer->set_strategy(Strategy::Auto);
-        rig.pacer->set_target_hz(60);
+        EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.strategy = Strategy::Auto; }), "");
+        EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.target_hz = 60; }), "");
         rig.frame();
     }
     EXPECT_EQ(rig.decision().seq, seq);
@@ -310,7 +310,7 @@ TEST(Decisions, SwitchingToAutoReadsTheRefreshAfresh) {
     Rig rig(60, 60, Strategy::Timer);
     rig.run_for(3 * kSecond);
     rig.display.refresh = 120;   // not read while timer was asked for
-    rig.pacer->set_strategy(Strategy::Auto);
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.strategy = Strategy::Auto; }), "");
     EXPECT_EQ(rig.display.requests, Intervals{2});
     EXPECT_EQ(rig.decision().reason, "auto -> vsync (probing): 120 Hz / 2, measuring presents");
 }

@@ -38,10 +38,10 @@ TEST(EngineDt, TimerFramesGetTheGridStepWhateverTheWakeJitter) {
     // Wakes land 0 to 400 us late: the intervals wobble, dt must not.
     for (int64_t late : {0, 400, 30, 250, 0, 120, 380, 10, 200, 90}) sleeper.timer_latenesses.push_back(late * kUs);
     Config c = fake_config(clock, sleeper, 60);
-    c.timer_min_margin_ns = 1;
-    c.timer_margin_ns = 1;
-    c.timer_margin_pad_ns = 1;
-    c.timer_max_margin_ns = 1;   // margin 1 ns: the timer's lateness reaches the wake
+    c.timer.min_margin_ns = 1;
+    c.timer.margin_ns = 1;
+    c.timer.margin_pad_ns = 1;
+    c.timer.max_margin_ns = 1;   // margin 1 ns: the timer's lateness reaches the wake
     Pacer pacer(c);
     const Frame first = pacer.wait();
     EXPECT_EQ(first.dt_ns, kPeriod60);   // the target period on the first frame
@@ -172,7 +172,7 @@ TEST(EnginePresent, FrameStartPredictsTheWakePlusTheLastBuildTime) {
     const Frame b = pacer.wait();
     EXPECT_EQ(b.predicted_present_ns, b.wake_ns + 4 * kMs);
     // Switched live: the next frame predicts as BeforePresent does.
-    pacer.set_wait_point(WaitPoint::BeforePresent);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.wait_point = WaitPoint::BeforePresent; }), "");
     EXPECT_EQ(pacer.config().wait_point, WaitPoint::BeforePresent);
     clock.advance_busy(4 * kMs);
     const Frame d = pacer.wait();
@@ -194,7 +194,7 @@ TEST(EnginePresent, VsyncPredictsFromTheLastPresent) {
     // Before present: this wait's swap takes the next refresh, the frame built
     // after it the one after that.
     EXPECT_EQ(pacer.wait().predicted_present_ns, present + 2 * kPeriod60);
-    pacer.set_wait_point(WaitPoint::FrameStart);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.wait_point = WaitPoint::FrameStart; }), "");
     clock.advance(15 * kMs);
     pacer.mark_present(present + kPeriod60);
     EXPECT_EQ(pacer.wait().predicted_present_ns, present + 2 * kPeriod60);

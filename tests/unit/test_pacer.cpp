@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -154,7 +156,7 @@ TEST(PacerLongRun, SevenDaysIntoTheTimelineAt1kHzIsExact) {
         ASSERT_EQ(f.work_ns, 300 * kUs);
     }
     const Summary s = pacer.stats().summarize();
-    EXPECT_DOUBLE_EQ(s.interval.max, 1000.0);
+    EXPECT_DOUBLE_EQ(s.interval.max_us, 1000.0);
     EXPECT_EQ(s.missed, 0);
 }
 
@@ -220,7 +222,7 @@ TEST(Pacer, EveryFrameGoesToTheStats) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config config = fake_config(clock, sleeper, 100);
-    config.history_frames = 16;
+    config.stats.history_frames = 16;
     Pacer pacer(config);
     for (int i = 0; i < 40; ++i) pacer.wait();
     EXPECT_EQ(pacer.stats().total_frames(), 40);
@@ -352,7 +354,7 @@ TEST(PacerLive, RateChangeTakesTheNewPeriodFromTheLastDeadline) {
         f = pacer.wait();
         ASSERT_EQ(f.interval_ns, 10 * kMs);
     }
-    pacer.set_target_hz(250);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 250; }), "");
     EXPECT_EQ(pacer.config().target_hz, 250);
     const int64_t last = f.deadline_ns;
     for (int i = 1; i <= 5; ++i) {
@@ -363,7 +365,7 @@ TEST(PacerLive, RateChangeTakesTheNewPeriodFromTheLastDeadline) {
         EXPECT_EQ(f.period_ns, 4 * kMs);
         EXPECT_EQ(f.missed, 0);
     }
-    pacer.set_target_hz(50);   // slower again: no hitch either way
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 50; }), "");   // slower again: no hitch either way
     const int64_t last2 = f.deadline_ns;
     clock.advance_busy(1 * kMs);
     f = pacer.wait();
@@ -378,7 +380,7 @@ TEST(PacerLive, RateChangeAfterAFractionalPeriodStaysExact) {
     pacer.wait();
     Frame f{};
     for (int i = 0; i < 7; ++i) f = pacer.wait();
-    pacer.set_target_hz(144);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 144; }), "");
     const int64_t last = f.deadline_ns;
     for (int64_t k = 1; k <= 1000; ++k) {
         f = pacer.wait();
@@ -386,21 +388,171 @@ TEST(PacerLive, RateChangeAfterAFractionalPeriodStaysExact) {
     }
 }
 
-TEST(PacerLive, InvalidRateThrowsAndChangesNothing) {
+TEST(PacerLive, InvalidConfigIsRefusedWithItsLineAndChangesNothing) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Pacer pacer(fake_config(clock, sleeper, 100));
     pacer.wait();
     for (double hz : {0.0, -60.0, 20000.0, std::numeric_limits<double>::quiet_NaN()}) {
-        try {
-            pacer.set_target_hz(hz);
-            ADD_FAILURE() << hz << " Hz was accepted";
-        } catch (const std::invalid_argument& e) {
-            EXPECT_NE(std::string(e.what()).find("target_hz"), std::string::npos) << e.what();
-        }
+        const std::string line = pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = hz; });
+        EXPECT_EQ(line.rfind("target_hz: ", 0), 0u) << hz << " Hz: " << line;
     }
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_spin_ns = -1; }),
+              "timer.max_spin_ns: -1 is out of range [0, 1000000000]");
+    FakeClock other;
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.clock = &other; }),
+              "clock: cannot change after construction");
     EXPECT_EQ(pacer.config().target_hz, 100);
+    EXPECT_EQ(pacer.config().timer.max_spin_ns, 500'000);
     EXPECT_EQ(pacer.wait().interval_ns, 10 * kMs);
+}
+
+// A change of rate, strategy and sleeper mid-run: the index counts on, every
+// deadline is the last one plus the period in force, and nothing is skipped.
+TEST(PacerLive, RateStrategyAndSleeperChangesKeepIndexAndGridContinuous) {
+    FakeClock clock;
+    FakeSleeper first(clock), second(clock);
+    Pacer pacer(fake_config(clock, first, 100));
+    Frame last = pacer.wait();
+    const auto run = [&](int frames, int64_t period_ns) {
+        for (int i = 0; i < frames; ++i) {
+            clock.advance_busy(2 * kMs);
+            const Frame f = pacer.wait();
+            EXPECT_EQ(f.index, last.index + 1);
+            EXPECT_EQ(f.deadline_ns, last.deadline_ns + period_ns);
+            EXPECT_EQ(f.missed, 0);
+            EXPECT_FALSE(f.resynced);
+            last = f;
+        }
+    };
+    run(3, 10 * kMs);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 50; }), "");
+    run(3, 20 * kMs);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");
+    run(3, 20 * kMs);
+    EXPECT_EQ(last.strategy, Strategy::Spin);
+    const std::size_t first_pauses = static_cast<std::size_t>(first.pauses);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) {
+                  c.sleeper = &second;
+                  c.strategy = Strategy::Timer;
+                  c.target_hz = 100;
+              }),
+              "");
+    const std::size_t second_requests = second.until_requests.size();
+    run(3, 10 * kMs);
+    EXPECT_EQ(static_cast<std::size_t>(first.pauses), first_pauses);   // the old sleeper is left alone
+    EXPECT_EQ(second.until_requests.size(), second_requests + 3);      // the new one waits
+    EXPECT_EQ(pacer.stats().total_frames(), last.index + 1);           // the statistics continue
+}
+
+TEST(PacerLive, TheSameConfigAgainDoesNothing) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    pacer.wait();
+    const int32_t seq = pacer.decision().seq;
+    EXPECT_EQ(pacer.reconfigure(pacer.config()), "");
+    EXPECT_EQ(pacer.decision().seq, seq);
+    EXPECT_EQ(pacer.wait().interval_ns, 10 * kMs);
+}
+
+TEST(PacerLive, StatsWindowChangesKeepTheNewestFramesAndTotals) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config config = fake_config(clock, sleeper, 100);
+    config.stats.history_frames = 8;
+    Pacer pacer(config);
+    for (int i = 0; i < 8; ++i) pacer.wait();
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) {
+                  c.stats.history_frames = 4;
+                  c.stats.off_tolerance_ns = 0;
+              }),
+              "");
+    EXPECT_EQ(pacer.stats().size(), 4u);
+    EXPECT_EQ(pacer.stats().at(0).index, 4);
+    EXPECT_EQ(pacer.stats().total_frames(), 8);
+    EXPECT_EQ(pacer.stats().off_tolerance_ns(), 0);
+    pacer.wait();
+    EXPECT_EQ(pacer.stats().at(3).index, 8);
+}
+
+TEST(PacerCreate, ReturnsNullAndTheLineForAnInvalidConfig) {
+    Config config;
+    config.stats.history_frames = 0;
+    std::string error = "untouched";
+    EXPECT_EQ(Pacer::create(config, &error), nullptr);
+    EXPECT_EQ(error, "stats.history_frames: 0 is out of range [2, 1000000]");
+    EXPECT_EQ(Pacer::create(config), nullptr);   // the error line is optional
+    EXPECT_THROW(Pacer{config}, std::invalid_argument);
+}
+
+TEST(PacerCreate, MakesAPacerForAValidConfig) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    std::string error = "untouched";
+    std::unique_ptr<Pacer> pacer = Pacer::create(fake_config(clock, sleeper, 100), &error);
+    ASSERT_NE(pacer, nullptr);
+    EXPECT_EQ(error, "");
+    EXPECT_EQ(pacer->wait().index, 0);
+    EXPECT_EQ(pacer->wait().interval_ns, 10 * kMs);
+}
+
+// 0 asked for is 0 got, where 0 is legal.
+TEST(PacerZero, NoSpinTailWithMaxSpinZero) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_lateness_ns = 30 * kUs;
+    Config config = fake_config(clock, sleeper, 100);
+    config.timer.max_spin_ns = 0;
+    Pacer pacer(config);
+    pacer.wait();
+    for (int i = 0; i < 5; ++i) {
+        clock.advance_busy(2 * kMs);
+        const Frame f = pacer.wait();
+        EXPECT_EQ(f.spun_ns, 0);
+        EXPECT_EQ(f.lateness_ns, 30 * kUs);                       // the timer's own lateness stays
+        EXPECT_EQ(sleeper.until_requests.back(), f.deadline_ns);  // aimed at the deadline itself
+    }
+    EXPECT_EQ(pacer.status().timer_margin_ns, 0);
+}
+
+TEST(PacerZero, RobustToleranceZeroLeavesExactlyOnePeriod) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config config = fake_config(clock, sleeper, 100, Strategy::RobustSleep);
+    config.scheduler_period_ns = 1 * kMs;
+    config.robust.tolerance_ns = 0;
+    Pacer pacer(config);
+    pacer.wait();
+    sleeper.sleep_requests.clear();
+    pacer.wait();   // 10 ms ahead: sleep 9 whole periods, spin the last one
+    ASSERT_EQ(sleeper.sleep_requests.size(), 1u);
+    EXPECT_EQ(sleeper.sleep_requests[0], 9 * kMs);
+}
+
+TEST(PacerZero, MinMarginAndPadZeroLetTheMarginReachZero) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_lateness_ns = 0;   // a perfect timer
+    Config config = fake_config(clock, sleeper, 100);
+    config.timer.min_margin_ns = 0;
+    config.timer.margin_pad_ns = 0;
+    Pacer pacer(config);
+    for (int i = 0; i < 5; ++i) pacer.wait();
+    EXPECT_EQ(pacer.status().timer_margin_ns, 0);
+}
+
+TEST(PacerZero, OffToleranceZeroCountsEveryUnevenInterval) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_lateness_ns = 0;
+    Config config = fake_config(clock, sleeper, 100, Strategy::Sleep);
+    config.stats.off_tolerance_ns = 0;
+    sleeper.sleep_overshoot_ns = 1;   // every sleep 1 ns long
+    Pacer pacer(config);
+    for (int i = 0; i < 5; ++i) pacer.wait();
+    EXPECT_EQ(pacer.stats().off_tolerance_ns(), 0);
+    EXPECT_EQ(pacer.stats().summarize().off_pct, 100.0);
 }
 
 TEST(PacerLive, StrategyChangesKeepTheGridWithoutHitch) {
@@ -412,8 +564,8 @@ TEST(PacerLive, StrategyChangesKeepTheGridWithoutHitch) {
     const int64_t d0 = pacer.wait().deadline_ns;
     int64_t k = 0;
     for (Strategy s : {Strategy::Spin, Strategy::RobustSleep, Strategy::PreciseSleep, Strategy::Sleep,
-                       Strategy::Timer, Strategy::Default}) {
-        pacer.set_strategy(s);
+                       Strategy::Timer}) {
+        EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.strategy = s; }), "");
         for (int i = 0; i < 3; ++i) {
             clock.advance_busy(3 * kMs);
             const Frame f = pacer.wait();
@@ -422,7 +574,7 @@ TEST(PacerLive, StrategyChangesKeepTheGridWithoutHitch) {
             EXPECT_GE(f.lateness_ns, 0);
             EXPECT_LT(f.lateness_ns, sleeper.pause_ns) << strategy_name(s);
             EXPECT_EQ(f.missed, 0);
-            EXPECT_EQ(f.strategy, s == Strategy::Default ? Strategy::Timer : s);
+            EXPECT_EQ(f.strategy, s);
         }
     }
     EXPECT_EQ(pacer.config().strategy, Strategy::Timer);
@@ -433,10 +585,10 @@ TEST(PacerLive, MissPolicyChangeAppliesAtTheNextWait) {
     FakeSleeper sleeper(clock);
     Pacer pacer(fake_config(clock, sleeper, 100));
     const int64_t d0 = pacer.wait().deadline_ns;
-    pacer.set_miss_policy(MissPolicy::CatchUp);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.miss_policy = MissPolicy::CatchUp; }), "");
     clock.advance_busy(25 * kMs);
     EXPECT_EQ(pacer.wait().deadline_ns, d0 + 10 * kMs);
-    pacer.set_miss_policy(MissPolicy::Default);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.miss_policy = MissPolicy::Skip; }), "");
     EXPECT_EQ(pacer.config().miss_policy, MissPolicy::Skip);
     clock.advance_busy(30 * kMs);   // now at d0 + 55: skip to d0 + 60
     const Frame f = pacer.wait();
@@ -459,8 +611,8 @@ TEST(Pacer, SeveralPacersKeepSeparateGrids) {
         EXPECT_EQ(b.wait().deadline_ns, b0 + k * 4 * kMs);
     }
     EXPECT_EQ(a.stats().total_frames(), 51);
-    EXPECT_EQ(b.waiter_state().strategy, Strategy::RobustSleep);
-    EXPECT_EQ(a.waiter_state().strategy, Strategy::Spin);
+    EXPECT_EQ(b.status().strategy, Strategy::RobustSleep);
+    EXPECT_EQ(a.status().strategy, Strategy::Spin);
 }
 
 TEST(Pacer, ConfigIsResolvedAndInvalidConfigThrows) {
@@ -477,7 +629,7 @@ TEST(Pacer, ConfigIsResolvedAndInvalidConfigThrows) {
     EXPECT_EQ(pacer.config().clock, &clock);   // injected pointers are kept as given
 
     Config bad = zero;
-    bad.timer_margin_window = -1;
+    bad.timer.margin_window = -1;
     EXPECT_THROW(Pacer{bad}, std::invalid_argument);
 }
 
@@ -488,5 +640,5 @@ TEST(Pacer, DefaultConstructedUsesTheOsClock) {
     EXPECT_EQ(pacer.config().sleeper, nullptr);
     const Frame f = pacer.wait();
     EXPECT_GT(f.wake_ns, 0);
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
 }

@@ -209,7 +209,7 @@ TEST(SimulatedSchedulerStrategies, RobustSleepUsesTheSimulatedPeriodAndStaysOnTi
     Config config = fake_config(clock, inner, 30, Strategy::RobustSleep);
     config.sleeper = &sim;
     Pacer pacer(config);
-    EXPECT_EQ(pacer.waiter_state().period_ns, 10 * kMs);   // taken from the sleeper
+    EXPECT_EQ(pacer.status().scheduler_period_ns, 10 * kMs);   // taken from the sleeper
     pacer.wait();
     for (int i = 0; i < 100; ++i) {
         clock.advance_busy(3 * kMs);

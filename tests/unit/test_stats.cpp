@@ -66,32 +66,32 @@ Stats stats_of(const std::vector<Row>& rows, int32_t capacity = 1024) {
 
 TEST(Percentiles, EmptySampleIsAllZeros) {
     Percentiles p = percentiles({});
-    EXPECT_EQ(p.mean, 0);
-    EXPECT_EQ(p.sd, 0);
-    EXPECT_EQ(p.p50, 0);
-    EXPECT_EQ(p.p99, 0);
-    EXPECT_EQ(p.max, 0);
+    EXPECT_EQ(p.mean_us, 0);
+    EXPECT_EQ(p.sd_us, 0);
+    EXPECT_EQ(p.p50_us, 0);
+    EXPECT_EQ(p.p99_us, 0);
+    EXPECT_EQ(p.max_us, 0);
 }
 
 TEST(Percentiles, SingleValue) {
     Percentiles p = percentiles({5});
-    EXPECT_EQ(p.mean, 5);
-    EXPECT_EQ(p.sd, 0);
-    EXPECT_EQ(p.p50, 5);
-    EXPECT_EQ(p.p95, 5);
-    EXPECT_EQ(p.p99, 5);
-    EXPECT_EQ(p.max, 5);
+    EXPECT_EQ(p.mean_us, 5);
+    EXPECT_EQ(p.sd_us, 0);
+    EXPECT_EQ(p.p50_us, 5);
+    EXPECT_EQ(p.p95_us, 5);
+    EXPECT_EQ(p.p99_us, 5);
+    EXPECT_EQ(p.max_us, 5);
 }
 
 TEST(Percentiles, NearestRankOnFourUnsortedValues) {
     // Sorted 1 2 3 4: p50 is rank ceil(2) = 2, p95 rank ceil(3.8) = 4.
     Percentiles p = percentiles({4, 1, 3, 2});
-    EXPECT_DOUBLE_EQ(p.mean, 2.5);
-    EXPECT_DOUBLE_EQ(p.sd, 1.118033988749895);   // population: sqrt(1.25)
-    EXPECT_EQ(p.p50, 2);
-    EXPECT_EQ(p.p95, 4);
-    EXPECT_EQ(p.p99, 4);
-    EXPECT_EQ(p.max, 4);
+    EXPECT_DOUBLE_EQ(p.mean_us, 2.5);
+    EXPECT_DOUBLE_EQ(p.sd_us, 1.118033988749895);   // population: sqrt(1.25)
+    EXPECT_EQ(p.p50_us, 2);
+    EXPECT_EQ(p.p95_us, 4);
+    EXPECT_EQ(p.p99_us, 4);
+    EXPECT_EQ(p.max_us, 4);
 }
 
 TEST(Percentiles, RanksAreExactAtWholeNumbers) {
@@ -99,19 +99,19 @@ TEST(Percentiles, RanksAreExactAtWholeNumbers) {
     std::vector<double> twenty(20);
     std::iota(twenty.begin(), twenty.end(), 1.0);
     Percentiles p = percentiles(twenty);
-    EXPECT_EQ(p.p50, 10);
-    EXPECT_EQ(p.p95, 19);
-    EXPECT_EQ(p.p99, 20);   // ceil(19.8)
+    EXPECT_EQ(p.p50_us, 10);
+    EXPECT_EQ(p.p95_us, 19);
+    EXPECT_EQ(p.p99_us, 20);   // ceil(19.8)
 
     std::vector<double> hundred(100);
     std::iota(hundred.begin(), hundred.end(), 1.0);
     p = percentiles(hundred);
-    EXPECT_DOUBLE_EQ(p.mean, 50.5);
-    EXPECT_NEAR(p.sd, 28.86607004772212, 1e-9);
-    EXPECT_EQ(p.p50, 50);
-    EXPECT_EQ(p.p95, 95);
-    EXPECT_EQ(p.p99, 99);
-    EXPECT_EQ(p.max, 100);
+    EXPECT_DOUBLE_EQ(p.mean_us, 50.5);
+    EXPECT_NEAR(p.sd_us, 28.86607004772212, 1e-9);
+    EXPECT_EQ(p.p50_us, 50);
+    EXPECT_EQ(p.p95_us, 95);
+    EXPECT_EQ(p.p99_us, 99);
+    EXPECT_EQ(p.max_us, 100);
 }
 
 TEST(Stats, SummaryOfAScriptedRun) {
@@ -121,24 +121,24 @@ TEST(Stats, SummaryOfAScriptedRun) {
     EXPECT_DOUBLE_EQ(s.target_period_us, 10'000);
 
     // Frame 0 has no interval: five intervals.
-    EXPECT_DOUBLE_EQ(s.interval.mean, 12'000);
-    EXPECT_NEAR(s.interval.sd, 3724.5133910351296, 1e-6);
-    EXPECT_EQ(s.interval.p50, 10'500);
-    EXPECT_EQ(s.interval.p95, 19'400);
-    EXPECT_EQ(s.interval.max, 19'400);
+    EXPECT_DOUBLE_EQ(s.interval.mean_us, 12'000);
+    EXPECT_NEAR(s.interval.sd_us, 3724.5133910351296, 1e-6);
+    EXPECT_EQ(s.interval.p50_us, 10'500);
+    EXPECT_EQ(s.interval.p95_us, 19'400);
+    EXPECT_EQ(s.interval.max_us, 19'400);
 
-    EXPECT_DOUBLE_EQ(s.interval_error.mean, 2'240);
-    EXPECT_NEAR(s.interval_error.sd, 3585.3033344474493, 1e-6);
-    EXPECT_EQ(s.interval_error.p50, 500);
-    EXPECT_EQ(s.interval_error.p99, 9'400);
-    EXPECT_EQ(s.interval_error.max, 9'400);
+    EXPECT_DOUBLE_EQ(s.interval_error.mean_us, 2'240);
+    EXPECT_NEAR(s.interval_error.sd_us, 3585.3033344474493, 1e-6);
+    EXPECT_EQ(s.interval_error.p50_us, 500);
+    EXPECT_EQ(s.interval_error.p99_us, 9'400);
+    EXPECT_EQ(s.interval_error.max_us, 9'400);
 
     // Lateness over all six frames, early clamped to 0: 0 0 0 0 400 600.
-    EXPECT_NEAR(s.lateness.mean, 1000.0 / 6.0, 1e-9);
-    EXPECT_NEAR(s.lateness.sd, 242.67032964268395, 1e-9);
-    EXPECT_EQ(s.lateness.p50, 0);
-    EXPECT_EQ(s.lateness.p95, 600);
-    EXPECT_EQ(s.lateness.max, 600);
+    EXPECT_NEAR(s.lateness.mean_us, 1000.0 / 6.0, 1e-9);
+    EXPECT_NEAR(s.lateness.sd_us, 242.67032964268395, 1e-9);
+    EXPECT_EQ(s.lateness.p50_us, 0);
+    EXPECT_EQ(s.lateness.p95_us, 600);
+    EXPECT_EQ(s.lateness.max_us, 600);
 
     // Errors of exactly 500 us are not off; 700 and 9400 are: 2 of 5.
     EXPECT_DOUBLE_EQ(s.off_pct, 40);
@@ -184,8 +184,8 @@ TEST(Stats, RingWrapsAndKeepsTotals) {
     const Summary s = stats.summarize();
     EXPECT_EQ(s.frames, 4);
     EXPECT_EQ(s.missed, 1);
-    EXPECT_DOUBLE_EQ(s.interval.mean, 12'525);
-    EXPECT_EQ(s.interval.p50, 10'500);
+    EXPECT_DOUBLE_EQ(s.interval.mean_us, 12'525);
+    EXPECT_EQ(s.interval.p50_us, 10'500);
     EXPECT_DOUBLE_EQ(s.off_pct, 50);
     // Wall 60 - 20.4 = 39.6 ms; waits of frames 3..5 spun 900 us.
     EXPECT_NEAR(s.spin_pct, 100.0 * 900 / 39'600, 1e-9);
@@ -221,7 +221,7 @@ TEST(Stats, ResetEmptiesWindowAndTotals) {
     const Summary empty = stats.summarize();
     EXPECT_EQ(empty.frames, 0);
     EXPECT_EQ(empty.fps, 0);
-    EXPECT_EQ(empty.interval.max, 0);
+    EXPECT_EQ(empty.interval.max_us, 0);
 
     // After a reset the first frame kept is not frame 0: its interval counts.
     const std::vector<Frame> frames = make_frames(kRun);
@@ -230,7 +230,7 @@ TEST(Stats, ResetEmptiesWindowAndTotals) {
     const Summary s = stats.summarize();
     EXPECT_EQ(s.frames, 2);
     EXPECT_EQ(stats.at(0).index, 4);
-    EXPECT_DOUBLE_EQ(s.interval.mean, (10'700 + 19'400) / 2.0);
+    EXPECT_DOUBLE_EQ(s.interval.mean_us, (10'700 + 19'400) / 2.0);
     EXPECT_EQ(s.missed, 1);
     EXPECT_EQ(stats.total_missed(), 1);
 }
@@ -243,7 +243,7 @@ TEST(Stats, OneFrameHasNoWallTime) {
     EXPECT_EQ(s.fps, 0);
     EXPECT_EQ(s.spin_pct, 0);
     EXPECT_EQ(s.cpu_pct, 0);
-    EXPECT_EQ(s.interval.mean, 0);
+    EXPECT_EQ(s.interval.mean_us, 0);
 }
 
 TEST(Stats, ErrorIsAgainstEachFramesOwnPeriod) {
@@ -254,7 +254,7 @@ TEST(Stats, ErrorIsAgainstEachFramesOwnPeriod) {
     Stats stats(8);
     for (const Frame& f : frames) stats.add(f);
     const Summary s = stats.summarize();
-    EXPECT_EQ(s.interval_error.max, 0);
+    EXPECT_EQ(s.interval_error.max_us, 0);
     EXPECT_DOUBLE_EQ(s.target_period_us, 5'000);
 }
 

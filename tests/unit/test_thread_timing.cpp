@@ -3,6 +3,10 @@
 // previous settings; an OsSleeper's timer wait holds its own slack and slice
 // only while it waits.
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/thread_timing.h>
+
+#include "waiter.h"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -245,8 +250,8 @@ TEST(OsSleeperWaitSettings, LinuxSlackForTheWaitSliceUntilTheSleeperGoes) {
 TEST(OsSleeperWaitSettings, LinuxWaiterPassesItsConfigToTheSleeperItOwns) {
     Config config{};
     config.strategy = Strategy::Timer;
-    config.wait_timer_slack_ns = 7'000;
-    config.wait_sched_slice_ns = -1;
+    config.wait.timer_slack_ns = 7'000;
+    config.wait.sched_slice_ns = -1;
     WaitingThread waiting(config);
     const SeenFromOutside during =
         waiting.watch([](const SeenFromOutside& seen) { return seen.slack_ns == 7'000; });
@@ -269,6 +274,32 @@ TEST(OsSleeperWaitSettings, LinuxMinusOneLeavesTheThreadsOwn) {
     EXPECT_EQ(during.slack_ns, waiting.before_slack_ns);
     EXPECT_EQ(during.slice_ns, waiting.before_slice_ns);
     EXPECT_EQ(waiting.description.find("waits with"), std::string::npos) << waiting.description;
+}
+
+// Nothing the pacer changes outlives it: a pacer that waited on one thread and
+// is destroyed on another puts the waiting thread's slice back, by its id.
+TEST(OsSleeperWaitSettings, LinuxSliceIsRestoredWhenDestroyedOnAnotherThread) {
+    if (!kernel_has_custom_slices()) GTEST_SKIP() << "kernel before 6.12: no slice is set";
+    Config config;
+    config.target_hz = 200;
+    std::unique_ptr<Pacer> pacer = Pacer::create(config);
+    ASSERT_NE(pacer, nullptr);
+    std::atomic<bool> waited{false}, destroyed{false};
+    std::atomic<pid_t> tid{0};
+    std::atomic<int64_t> before_slice_ns{-1};
+    std::thread a([&] {
+        tid = static_cast<pid_t>(syscall(SYS_gettid));
+        before_slice_ns = static_cast<int64_t>(current_attr().runtime);
+        for (int i = 0; i < 4; ++i) pacer->wait();   // timer waits: the slice is taken
+        waited = true;
+        while (!destroyed) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    while (!waited) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(look_at(tid).slice_ns, 100'000);   // held while the pacer lives
+    pacer.reset();                                 // destroyed here, on thread B
+    EXPECT_EQ(look_at(tid).slice_ns, before_slice_ns.load());
+    destroyed = true;
+    a.join();
 }
 
 // sched_setattr rewrites the whole attribute set: the reset-on-fork flag

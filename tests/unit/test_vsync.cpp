@@ -47,7 +47,7 @@ TEST(Vsync, AcceptedSetsTheIntervalAndDoesNotSleep) {
     FakeHost host(120, true);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(host.requests, Intervals{2});   // 120 Hz display, 60 Hz target: every 2nd refresh
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Vsync);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
     pacer.wait();
     for (int i = 0; i < 10; ++i) {
         rig.clock.advance(16'600'000);   // the swap blocked this long
@@ -69,7 +69,7 @@ TEST(Vsync, UnknownRefreshAsksForEveryRefresh) {
     FakeHost host(0, true);   // Xvfb reports 0
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(host.requests, Intervals{1});
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Vsync);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
 }
 
 TEST(Vsync, RefusedWaitsAsTimer) {
@@ -77,7 +77,7 @@ TEST(Vsync, RefusedWaitsAsTimer) {
     FakeHost host(60, false);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(host.requests, Intervals{1});
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
     const int64_t d0 = pacer.wait().deadline_ns;
     const Frame f = pacer.wait();
     EXPECT_EQ(f.strategy, Strategy::Timer);
@@ -89,7 +89,7 @@ TEST(Vsync, RefusedWaitsAsTimer) {
 TEST(Vsync, NoHostWaitsAsTimer) {
     Rig rig;
     Pacer pacer(rig.config(60, Strategy::Vsync, nullptr));
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
     pacer.wait();
     EXPECT_EQ(pacer.wait().strategy, Strategy::Timer);
 }
@@ -101,9 +101,9 @@ TEST(Vsync, LeavingVsyncTurnsTheSwapIntervalOff) {
     pacer.wait();
     rig.clock.advance(16 * kMs);
     const Frame v = pacer.wait();
-    pacer.set_strategy(Strategy::Spin);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");
     EXPECT_EQ(host.requests, (Intervals{1, 0}));
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Spin);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Spin);
     const Frame s = pacer.wait();   // the grid goes on from the last vsync deadline
     EXPECT_EQ(s.deadline_ns, v.deadline_ns + 16'666'667);
     EXPECT_EQ(s.strategy, Strategy::Spin);
@@ -113,8 +113,8 @@ TEST(Vsync, RateChangeRenegotiatesTheInterval) {
     Rig rig;
     FakeHost host(120, true);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
-    pacer.set_target_hz(120);
-    pacer.set_target_hz(40);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 120; }), "");
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 40; }), "");
     EXPECT_EQ(host.requests, (Intervals{2, 1, 3}));
 }
 
@@ -130,7 +130,7 @@ TEST(Auto, ChoosesVsyncWhenTheTargetIsAWholeDivisorOfTheRefresh) {
     FakeHost host(144, true);
     Pacer pacer(rig.config(72, Strategy::Auto, &host));
     EXPECT_EQ(host.requests, Intervals{2});
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Vsync);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
     EXPECT_EQ(pacer.config().strategy, Strategy::Auto);   // what was asked stays visible
     pacer.wait();
     EXPECT_EQ(pacer.wait().strategy, Strategy::Vsync);
@@ -139,11 +139,11 @@ TEST(Auto, ChoosesVsyncWhenTheTargetIsAWholeDivisorOfTheRefresh) {
 TEST(Auto, ToleratesHalfAPercent) {
     Rig rig;
     FakeHost ntsc(59.94, true);   // 0.1 % under 60
-    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &ntsc)).waiter_state().strategy, Strategy::Vsync);
+    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &ntsc)).status().strategy, Strategy::Vsync);
     FakeHost near(143.5, true);   // 0.35 % under 144
-    EXPECT_EQ(Pacer(rig.config(144, Strategy::Auto, &near)).waiter_state().strategy, Strategy::Vsync);
+    EXPECT_EQ(Pacer(rig.config(144, Strategy::Auto, &near)).status().strategy, Strategy::Vsync);
     FakeHost far(140, true);      // 2.8 % under 144
-    EXPECT_EQ(Pacer(rig.config(144, Strategy::Auto, &far)).waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(Pacer(rig.config(144, Strategy::Auto, &far)).status().strategy, Strategy::Timer);
     EXPECT_TRUE(far.requests.empty());
 }
 
@@ -152,22 +152,22 @@ TEST(Auto, TimerWhenTheRateDoesNotFit) {
     FakeHost host(144, true);
     Pacer pacer(rig.config(100, Strategy::Auto, &host));   // 144 / 100: not whole
     EXPECT_TRUE(host.requests.empty());
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
-    pacer.set_target_hz(144);   // fits now
+    EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 144; }), "");   // fits now
     EXPECT_EQ(host.requests, Intervals{1});
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Vsync);
-    pacer.set_target_hz(100);   // no longer: back to timer, swap interval off
+    EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 100; }), "");   // no longer: back to timer, swap interval off
     EXPECT_EQ(host.requests, (Intervals{1, 0}));
-    EXPECT_EQ(pacer.waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
 }
 
 TEST(Auto, TimerWhenRefreshUnknownRefusedOrNoHost) {
     Rig rig;
     FakeHost unknown(0, true);
-    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &unknown)).waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &unknown)).status().strategy, Strategy::Timer);
     EXPECT_TRUE(unknown.requests.empty());
     FakeHost refusing(60, false);
-    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &refusing)).waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &refusing)).status().strategy, Strategy::Timer);
     EXPECT_EQ(refusing.requests, Intervals{1});
-    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, nullptr)).waiter_state().strategy, Strategy::Timer);
+    EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, nullptr)).status().strategy, Strategy::Timer);
 }

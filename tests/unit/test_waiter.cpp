@@ -1,5 +1,6 @@
 // test_waiter.cpp: each strategy's decisions, on the fake clock and sleeper.
 #include "fakes.h"
+#include "waiter.h"
 
 #include <gtest/gtest.h>
 
@@ -85,7 +86,7 @@ TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
     sleeper.sleep_overshoots = {100 * kUs, 250 * kUs, 40 * kUs, 900 * kUs, 60 * kUs, 130 * kUs};
     sleeper.sleep_overshoot_ns = 80 * kUs;
     Config config = fake_config(clock, sleeper, 60, Strategy::PreciseSleep);
-    config.precise_sigma_k = 1.5;
+    config.precise.sigma_k = 1.5;
     Waiter waiter(config);
 
     const int64_t start = clock.now_ns();
@@ -104,18 +105,18 @@ TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
     }
     double mean = 0, sd = 0;
     two_pass(samples, &mean, &sd);
-    const WaiterState s = waiter.state();
-    EXPECT_EQ(s.samples, static_cast<int64_t>(sleeper.sleep_requests.size()));
-    EXPECT_NEAR(s.mean_ns, mean, 1e-6 * mean);
-    EXPECT_NEAR(s.sigma_ns, sd, 1e-6 * sd);
-    EXPECT_NEAR(s.estimate_ns, mean + 1.5 * sd, 1e-6 * mean);
+    const WaitStatus s = waiter.state();
+    EXPECT_EQ(s.precise_samples, static_cast<int64_t>(sleeper.sleep_requests.size()));
+    EXPECT_NEAR(s.precise_mean_ns, mean, 1e-6 * mean);
+    EXPECT_NEAR(s.precise_sigma_ns, sd, 1e-6 * sd);
+    EXPECT_NEAR(s.precise_estimate_ns, mean + 1.5 * sd, 1e-6 * mean);
 
     // It stopped sleeping exactly when the remaining time no longer exceeded
     // the estimate, and spun the rest.
     double slept = 0;
     for (std::size_t i = 1; i < samples.size(); ++i) slept += samples[i];
     const double remaining_after = static_cast<double>(20 * kMs) - slept;
-    EXPECT_LE(remaining_after, s.estimate_ns);
+    EXPECT_LE(remaining_after, s.precise_estimate_ns);
     EXPECT_EQ(r.slept_ns, static_cast<int64_t>(slept));
     EXPECT_GE(r.wake_ns, deadline);
     EXPECT_LT(r.wake_ns, deadline + sleeper.pause_ns);
@@ -131,11 +132,11 @@ TEST(WaiterPreciseSleep, OneUnluckyFirstSampleMakesItSpinForever) {
 
     // 60 ms away: the first sleep happens (60 > 5 ms), and is unlucky.
     waiter.wait_until(clock.now_ns() + 60 * kMs);
-    WaiterState s = waiter.state();
-    ASSERT_EQ(s.samples, 1);
-    EXPECT_DOUBLE_EQ(s.mean_ns, 18e6);                          // (5 + 31) / 2 ms
-    EXPECT_NEAR(s.sigma_ns, std::sqrt(2 * 13e6 * 13e6), 1.0);  // 18.4 ms
-    EXPECT_GT(s.estimate_ns, 16.7e6);
+    WaitStatus s = waiter.state();
+    ASSERT_EQ(s.precise_samples, 1);
+    EXPECT_DOUBLE_EQ(s.precise_mean_ns, 18e6);                          // (5 + 31) / 2 ms
+    EXPECT_NEAR(s.precise_sigma_ns, std::sqrt(2 * 13e6 * 13e6), 1.0);  // 18.4 ms
+    EXPECT_GT(s.precise_estimate_ns, 16.7e6);
 
     // Every 60 Hz frame after that spins all of its 16.7 ms: the estimate
     // never fits again, so it never samples again and never recovers.
@@ -144,7 +145,7 @@ TEST(WaiterPreciseSleep, OneUnluckyFirstSampleMakesItSpinForever) {
         EXPECT_EQ(r.slept_ns, 0);
         EXPECT_GE(r.spun_ns, 16'666'667);
     }
-    EXPECT_EQ(waiter.state().samples, 1);
+    EXPECT_EQ(waiter.state().precise_samples, 1);
     EXPECT_EQ(sleeper.sleep_requests.size(), 1u);
 }
 
@@ -157,7 +158,7 @@ TEST(WaiterPreciseSleep, AtHighRatesTheInitialEstimateNeverFits) {
         EXPECT_EQ(r.slept_ns, 0);
     }
     EXPECT_TRUE(sleeper.sleep_requests.empty());
-    EXPECT_EQ(waiter.state().samples, 0);
+    EXPECT_EQ(waiter.state().precise_samples, 0);
 }
 
 TEST(WaiterPreciseSleep, LuckySamplesBringTheEstimateDownAndItSleepsMore) {
@@ -172,7 +173,7 @@ TEST(WaiterPreciseSleep, LuckySamplesBringTheEstimateDownAndItSleepsMore) {
         sleeps_per_frame.push_back(sleeper.sleep_requests.size() - before);
     }
     // The estimate starts at 5 ms and falls toward 1.05 ms as samples come in.
-    EXPECT_LT(waiter.state().estimate_ns, 2.5e6);
+    EXPECT_LT(waiter.state().precise_estimate_ns, 2.5e6);
     EXPECT_GT(sleeps_per_frame.back(), sleeps_per_frame.front());
 }
 
@@ -256,7 +257,7 @@ struct TimerRig {
     explicit TimerRig(int32_t window)
         : waiter([&] {
               Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-              c.timer_margin_window = window;
+              c.timer.margin_window = window;
               return c;
           }()) {}
     // One 10 ms wait whose timer wakes `lateness_ns` late; returns the margin used.
@@ -310,8 +311,8 @@ TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer_margin_window = 1;
-    c.timer_max_spin_ns = 3 * kMs;
+    c.timer.margin_window = 1;
+    c.timer.max_spin_ns = 3 * kMs;
     Waiter waiter(c);
     sleeper.timer_latenesses.push_back(5 * kMs);
     waiter.wait_until(clock.now_ns() + 10 * kMs);
@@ -367,7 +368,7 @@ TEST(Waiter, VsyncAndAutoWaitAsTimer) {
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
     waiter.wait_until(clock.now_ns() + 5 * kMs);
     EXPECT_EQ(sleeper.until_requests.size(), 1u);
-    waiter.set_strategy(Strategy::Default);
+    waiter.set_strategy(Strategy::Timer);
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
 }
 
@@ -378,14 +379,14 @@ TEST(Waiter, StateOfEveryStrategyIsKeptAcrossSwitches) {
     sleeper.timer_lateness_ns = 30 * kUs;
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
     waiter.wait_until(clock.now_ns() + 16 * kMs);
-    const WaiterState precise = waiter.state();
-    ASSERT_GT(precise.samples, 0);
+    const WaitStatus precise = waiter.state();
+    ASSERT_GT(precise.precise_samples, 0);
     waiter.set_strategy(Strategy::Timer);
     waiter.wait_until(clock.now_ns() + 16 * kMs);
     EXPECT_EQ(waiter.state().timer_margin_ns, 35 * kUs);
     waiter.set_strategy(Strategy::PreciseSleep);
-    EXPECT_EQ(waiter.state().samples, precise.samples);
-    EXPECT_DOUBLE_EQ(waiter.state().estimate_ns, precise.estimate_ns);
+    EXPECT_EQ(waiter.state().precise_samples, precise.precise_samples);
+    EXPECT_DOUBLE_EQ(waiter.state().precise_estimate_ns, precise.precise_estimate_ns);
     EXPECT_EQ(waiter.state().timer_margin_ns, 35 * kUs);
 }
 
@@ -393,12 +394,12 @@ TEST(Waiter, PeriodComesFromConfigElseTheSleeper) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     sleeper.period_ns = 15'625'000;
-    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().period_ns, 15'625'000);
+    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().scheduler_period_ns, 15'625'000);
     sleeper.period_ns = 0;   // tickless: assume 1 ms
-    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().period_ns, 1 * kMs);
+    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().scheduler_period_ns, 1 * kMs);
     Config config = fake_config(clock, sleeper);
     config.scheduler_period_ns = 4 * kMs;
-    EXPECT_EQ(Waiter(config).state().period_ns, 4 * kMs);
+    EXPECT_EQ(Waiter(config).state().scheduler_period_ns, 4 * kMs);
 }
 
 TEST(Waiter, InvalidConfigThrowsNamingTheField) {
@@ -428,7 +429,7 @@ struct ContendedRig {
         : waiter([&] {
               clock.runqueue_ns = 0;
               Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-              c.timer_margin_window = window;
+              c.timer.margin_window = window;
               return c;
           }()) {}
     // One frame: `work_ns` of work of which `runnable_ns` spent waiting for a
@@ -503,7 +504,7 @@ TEST(WaiterContention, TheSpinCapBoundsEveryFramesSpin) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer_max_spin_ns = 100 * kUs;
+    c.timer.max_spin_ns = 100 * kUs;
     Waiter waiter(c);
     // Timer lateness of 0 or 300 us: the 0.95 quantile asks for 305 us of margin.
     for (int i = 0; i < 40; ++i) {
@@ -523,8 +524,8 @@ TEST(WaiterContention, ThePacerMarksContendedFrames) {
     EXPECT_FALSE(pacer.wait().contended);   // the first timer wait reads the baseline
     clock.advance_runnable(2 * kMs);
     EXPECT_TRUE(pacer.wait().contended);
-    EXPECT_EQ(pacer.waiter_state().runqueue_wait_ns, 2 * kMs);
-    pacer.set_strategy(Strategy::Spin);   // spin does not watch: its frames do not claim it
+    EXPECT_EQ(pacer.status().runqueue_wait_ns, 2 * kMs);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");   // spin does not watch: its frames do not claim it
     clock.advance_runnable(2 * kMs);
     EXPECT_FALSE(pacer.wait().contended);
 }

@@ -85,7 +85,7 @@ TEST(Win32Fallback, TimerStrategyRunsRobustSleep) {
     }
     EXPECT_TRUE(waiter.state().timer_fell_back);
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
-    EXPECT_EQ(waiter.state().period_ns, sleeper.scheduler_period_ns());
+    EXPECT_EQ(waiter.state().scheduler_period_ns, sleeper.scheduler_period_ns());
 }
 
 TEST(Win32Fallback, PacerFramesOnTheFallbackAreNeverEarly) {
@@ -101,7 +101,7 @@ TEST(Win32Fallback, PacerFramesOnTheFallbackAreNeverEarly) {
                 const Frame frame = pacer.wait();
                 EXPECT_GE(frame.lateness_ns, 0) << "frame " << frame.index;
             }
-            EXPECT_TRUE(pacer.waiter_state().timer_fell_back);
+            EXPECT_TRUE(pacer.status().timer_fell_back);
         }
         // The pacer did not own the sleeper: the hold is the sleeper's to end.
         EXPECT_EQ(timer_period_outstanding(), 1);
