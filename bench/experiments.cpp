@@ -10,6 +10,13 @@
 #include <thread>
 
 #include "load.h"
+#include "waiter.h"
+
+#include <pacer/platform.h>
+#include <pacer/stats.h>
+#include <pacer/thread_timing.h>
+
+#include "stats_internal.h"
 
 namespace bench {
 
@@ -34,15 +41,15 @@ const char* const kTuningColumns =
 pacer::Config base_config(const Options& options, pacer::Strategy strategy) {
     pacer::Config config{};
     config.strategy = strategy;
-    config.timer_margin_quantile = options.timer_quantile;   // zeros keep the defaults
-    config.timer_min_margin_ns = options.timer_min_margin_ns;
-    config.timer_max_margin_ns = options.timer_max_margin_ns;
-    config.wait_timer_slack_ns = options.wait_timer_slack_ns;
-    config.wait_sched_slice_ns = options.wait_sched_slice_ns;
+    // The bench's zeros keep the library's defaults.
+    if (options.timer_quantile != 0) config.timer.margin_quantile = options.timer_quantile;
+    if (options.timer_min_margin_ns != 0) config.timer.min_margin_ns = options.timer_min_margin_ns;
+    if (options.timer_max_margin_ns != 0) config.timer.max_margin_ns = options.timer_max_margin_ns;
+    if (options.wait_timer_slack_ns != 0) config.wait.timer_slack_ns = options.wait_timer_slack_ns;
+    if (options.wait_sched_slice_ns != 0) config.wait.sched_slice_ns = options.wait_sched_slice_ns;
     // The starting margin must lie in [min, max]; follow a narrowed range.
-    const pacer::Config resolved = pacer::resolve(config);
-    config.timer_margin_ns = std::clamp(resolved.timer_margin_ns, resolved.timer_min_margin_ns,
-                                        resolved.timer_max_margin_ns);
+    config.timer.margin_ns = std::clamp(config.timer.margin_ns, config.timer.min_margin_ns,
+                                        std::max(config.timer.min_margin_ns, config.timer.max_margin_ns));
     return config;
 }
 
@@ -72,17 +79,17 @@ std::string ms_text(double ms) {
 }
 
 // What a strategy's adaptive state converged to, for the note column.
-std::string state_note(const pacer::WaiterState& state, double contended_pct) {
+std::string state_note(const pacer::WaitStatus& state, double contended_pct) {
     std::string note;
     if (state.strategy == pacer::Strategy::Timer) {
         note = "margin " + fixed(state.timer_margin_ns / 1e3, 1) + " µs, contended " +
                fixed(contended_pct, 0) + " %";
         if (state.timer_fell_back) note += ", fell back to robust_sleep";
     } else if (state.strategy == pacer::Strategy::PreciseSleep) {
-        note = "estimate " + fixed(state.estimate_ns / 1e6, 3) + " ms (" +
-               std::to_string(state.samples) + " samples)";
+        note = "estimate " + fixed(state.precise_estimate_ns / 1e6, 3) + " ms (" +
+               std::to_string(state.precise_samples) + " samples)";
     } else if (state.strategy == pacer::Strategy::RobustSleep) {
-        note = "period " + fixed(state.period_ns / 1e6, 3) + " ms";
+        note = "period " + fixed(static_cast<double>(state.scheduler_period_ns) / 1e6, 3) + " ms";
     }
     return note;
 }
@@ -113,7 +120,7 @@ void run_frames(pacer::Pacer& pacer, int64_t work_ns, int frames, double min_s, 
 // the bench reads around it.
 struct Measurement {
     pacer::Summary summary;
-    pacer::WaiterState state;   // at the end of the stretch
+    pacer::WaitStatus state;   // at the end of the stretch
     double on_time_pct;         // % of frames woken at most kOnTimeUs late
     double other_pct;           // other programs' CPU use, % of one core (-1 unknown)
     double steal_pct;           // the machine's steal, % of one core (-1 unknown)
@@ -155,7 +162,7 @@ Measurement measure(pacer::Pacer& pacer, int64_t work_ns, int warmup_frames, dou
     Measurement m{};
     const pacer::Stats& stats = pacer.stats();
     m.summary = stats.summarize();
-    m.state = pacer.waiter_state();
+    m.state = pacer.status();
     m.on_time_pct = on_time_pct(stats);
     m.other_pct = other_cpu_pct(before, after);
     m.steal_pct = steal_pct(before, after);
@@ -219,7 +226,7 @@ AccuracyRun run_one_accuracy(const Options& options, const std::string& conditio
                              pacer::Strategy strategy, double hz) {
     pacer::Config config = base_config(options, strategy);
     config.target_hz = hz;
-    config.history_frames = options.frames;   // summarise every measured frame
+    config.stats.history_frames = options.frames;   // summarise every measured frame
     pacer::Pacer pacer(config);
     const int64_t work_ns = frame_work_ns(options, condition, hz);
     return {condition, strategy, hz, measure(pacer, work_ns, 5, options.warmup_s, options.frames)};
@@ -236,12 +243,12 @@ void print_accuracy_table(const std::string& condition, double hz,
     for (const AccuracyRun& run : runs) {
         const pacer::Summary& s = run.m.summary;
         table.add_row({pacer::strategy_name(run.strategy), std::to_string(s.frames),
-                       fixed(s.lateness.mean, 1),
-                       fixed(s.lateness.sd, 1), fixed(s.lateness.p50, 1),
-                       fixed(s.lateness.p95, 1), fixed(s.lateness.p99, 1),
-                       fixed(s.lateness.max, 1), fixed(run.m.on_time_pct, 1),
-                       fixed(s.interval.sd, 1),
-                       fixed(s.interval_error.p99, 1), fixed(s.interval_error.max, 1),
+                       fixed(s.lateness.mean_us, 1),
+                       fixed(s.lateness.sd_us, 1), fixed(s.lateness.p50_us, 1),
+                       fixed(s.lateness.p95_us, 1), fixed(s.lateness.p99_us, 1),
+                       fixed(s.lateness.max_us, 1), fixed(run.m.on_time_pct, 1),
+                       fixed(s.interval.sd_us, 1),
+                       fixed(s.interval_error.p99_us, 1), fixed(s.interval_error.max_us, 1),
                        fixed(s.off_pct, 2), std::to_string(s.missed), fixed(s.cpu_pct, 2, true),
                        fixed(s.spin_pct, 2), fixed(run.m.runq_us, 1, true),
                        fixed(run.m.other_pct, 0, true), fixed(run.m.steal_pct, 0, true),
@@ -261,14 +268,14 @@ void add_accuracy_csv(CsvFile& csv, const AccuracyRun& run) {
     const bool timer = run.m.state.strategy == pacer::Strategy::Timer;
     const bool precise = run.m.state.strategy == pacer::Strategy::PreciseSleep;
     csv.add_row({run.condition, pacer::strategy_name(run.strategy), hz_text(run.hz),
-                 std::to_string(s.frames), fixed(s.lateness.mean, 3), fixed(s.lateness.sd, 3),
-                 fixed(s.lateness.p50, 3), fixed(s.lateness.p95, 3), fixed(s.lateness.p99, 3),
-                 fixed(s.lateness.max, 3), fixed(s.interval.sd, 3),
-                 fixed(s.interval_error.p99, 3), fixed(s.off_pct, 3), fixed(s.cpu_pct, 3),
-                 fixed(s.spin_pct, 3), fixed(s.interval_error.max, 3), fixed(s.interval.mean, 3),
+                 std::to_string(s.frames), fixed(s.lateness.mean_us, 3), fixed(s.lateness.sd_us, 3),
+                 fixed(s.lateness.p50_us, 3), fixed(s.lateness.p95_us, 3), fixed(s.lateness.p99_us, 3),
+                 fixed(s.lateness.max_us, 3), fixed(s.interval.sd_us, 3),
+                 fixed(s.interval_error.p99_us, 3), fixed(s.off_pct, 3), fixed(s.cpu_pct, 3),
+                 fixed(s.spin_pct, 3), fixed(s.interval_error.max_us, 3), fixed(s.interval.mean_us, 3),
                  std::to_string(s.missed), fixed(s.fps, 3),
                  timer ? fixed(run.m.state.timer_margin_ns / 1e3, 3) : std::string(),
-                 precise ? fixed(run.m.state.estimate_ns / 1e3, 3) : std::string(),
+                 precise ? fixed(run.m.state.precise_estimate_ns / 1e3, 3) : std::string(),
                  csv_or_empty(run.m.other_pct, 1), csv_or_empty(run.m.runq_us, 1),
                  fixed(run.m.contended_pct, 2), csv_or_empty(run.m.steal_pct, 1),
                  fixed(run.m.on_time_pct, 2)});
@@ -288,7 +295,7 @@ void print_goals(const std::vector<AccuracyRun>& runs) {
         for (const AccuracyRun& run : runs) {
             if (run.strategy == pacer::Strategy::Spin && run.condition == like.condition &&
                 run.hz == like.hz) {
-                return fixed(run.m.summary.lateness.p99, 1) + " µs (steal " +
+                return fixed(run.m.summary.lateness.p99_us, 1) + " µs (steal " +
                        fixed(run.m.steal_pct, 0, true) + " %)";
             }
         }
@@ -303,7 +310,7 @@ void print_goals(const std::vector<AccuracyRun>& runs) {
         if (run.condition == "idle" && (run.hz == 60 || run.hz == 144)) {
             const double cpu_cap = run.hz == 60 ? 1.0 : 2.0;
             table.add_row({"wake p99 ≤ 10 µs", name, run.condition, hz_text(run.hz),
-                           fixed(s.lateness.p99, 1) + " µs", verdict(s.lateness.p99 <= 10),
+                           fixed(s.lateness.p99_us, 1) + " µs", verdict(s.lateness.p99_us <= 10),
                            spin_floor(run)});
             any_floor = true;
             table.add_row({"CPU ≤ " + fixed(cpu_cap, 0) + " % of a core", name, run.condition,
@@ -438,9 +445,9 @@ void run_sleep(const Options& options, CsvFile& csv) {
                 const double req_us = static_cast<double>(request_ns) / 1e3;
                 const pacer::Percentiles& a = cell.actual_us;
                 csv.add_row({pacer::strategy_name(strategy), fixed(req_us, 0),
-                             std::to_string(reps), fixed(a.mean, 3), fixed(a.sd, 3),
-                             fixed(a.p50, 3), fixed(a.p99, 3), fixed(a.max, 3),
-                             fixed(a.mean - req_us, 3), fixed(cell.cpu_pct, 3),
+                             std::to_string(reps), fixed(a.mean_us, 3), fixed(a.sd_us, 3),
+                             fixed(a.p50_us, 3), fixed(a.p99_us, 3), fixed(a.max_us, 3),
+                             fixed(a.mean_us - req_us, 3), fixed(cell.cpu_pct, 3),
                              fixed(cell.spin_pct, 3)});
             }
         }
@@ -465,10 +472,10 @@ void run_sleep(const Options& options, CsvFile& csv) {
         table.print(std::cout);
     };
     print("Mean overshoot, actual − requested (µs):", [](const SleepCell& c, double req_us) {
-        return fixed(c.actual_us.mean - req_us, 1);
+        return fixed(c.actual_us.mean_us - req_us, 1);
     });
     print("p99 overshoot (µs):", [](const SleepCell& c, double req_us) {
-        return fixed(c.actual_us.p99 - req_us, 1);
+        return fixed(c.actual_us.p99_us - req_us, 1);
     });
     print("CPU % of one core while waiting:", [](const SleepCell& c, double) {
         return fixed(c.cpu_pct, 1, true);
@@ -491,7 +498,7 @@ void run_cpu(const Options& options, CsvFile& csv) {
                 std::max(10, static_cast<int>(options.cpu_seconds * 1e3 / interval_ms));
             pacer::Config config = base_config(options, strategy);
             config.target_hz = 1e3 / interval_ms;
-            config.history_frames = frames;
+            config.stats.history_frames = frames;
             pacer::Pacer pacer(config);
             for (int i = 0; i < 3; ++i) pacer.wait();
             pacer.reset_stats();
@@ -501,8 +508,8 @@ void run_cpu(const Options& options, CsvFile& csv) {
             if (csv.is_open()) {
                 csv.add_row({pacer::strategy_name(strategy), ms_text(interval_ms),
                              std::to_string(s.frames), fixed(s.cpu_pct, 3),
-                             fixed(s.spin_pct, 3), fixed(s.lateness.p50, 3),
-                             fixed(s.lateness.p99, 3), fixed(s.off_pct, 3)});
+                             fixed(s.spin_pct, 3), fixed(s.lateness.p50_us, 3),
+                             fixed(s.lateness.p99_us, 3), fixed(s.off_pct, 3)});
             }
         }
         cells.push_back(std::move(row));
@@ -590,7 +597,7 @@ void run_heatmap(const Options& options, CsvFile& csv) {
                     cpu_ns += cpu1 - cpu0;
                     spun_ns += result.spun_ns;
                 }
-                const pacer::Percentiles e = pacer::percentiles(error_pct);
+                const pacer::detail::Spread e = pacer::detail::spread(error_pct);   // in %
                 const double spin_pct =
                     100.0 * static_cast<double>(spun_ns) / static_cast<double>(wall_ns);
                 const double cpu_pct =
@@ -646,10 +653,10 @@ constexpr int kTuningWarmupFrames = 30;
 constexpr double kTuningWarmupS = 0.25;
 
 bool is_library_default(const TuningVariant& variant) {
-    const pacer::Config defaults = pacer::resolve(pacer::Config{});
-    return defaults.wait_timer_slack_ns == variant.slack_ns &&
-           defaults.wait_sched_slice_ns == variant.slice_ns &&
-           defaults.timer_margin_quantile == variant.quantile;
+    const pacer::Config defaults;
+    return defaults.wait.timer_slack_ns == variant.slack_ns &&
+           defaults.wait.sched_slice_ns == variant.slice_ns &&
+           defaults.timer.margin_quantile == variant.quantile;
 }
 
 // One variant's runs over the rounds. The frames are spliced into one
@@ -708,11 +715,11 @@ void print_tuning_table(const std::string& condition, double hz,
         const pacer::Summary s = t.merged.summarize();
         std::string label = kTuningVariants[v].label;
         if (is_library_default(kTuningVariants[v])) label += " (default)";
-        table.add_row({label, std::to_string(s.frames), fixed(s.lateness.p50, 1),
-                       fixed(s.lateness.p95, 1), fixed(s.lateness.p99, 1),
-                       fixed(s.lateness.max, 1), fixed(on_time_pct(t.merged), 1),
+        table.add_row({label, std::to_string(s.frames), fixed(s.lateness.p50_us, 1),
+                       fixed(s.lateness.p95_us, 1), fixed(s.lateness.p99_us, 1),
+                       fixed(s.lateness.max_us, 1), fixed(on_time_pct(t.merged), 1),
                        fixed(s.off_pct, 2), fixed(s.cpu_pct, 2, true), fixed(s.spin_pct, 2),
-                       fixed(pacer::percentiles(t.margins_us).p50, 1),
+                       fixed(pacer::percentiles(t.margins_us).p50_us, 1),
                        fixed(t.contended_pct(), 0), fixed(t.steal_pct(), 0, true)});
     }
     table.print(std::cout);
@@ -727,11 +734,11 @@ void add_tuning_csv(CsvFile& csv, const std::string& condition, double hz, int r
         const pacer::Summary s = t.merged.summarize();
         csv.add_row({condition, hz_text(hz), variant.key, std::to_string(variant.slack_ns),
                      std::to_string(variant.slice_ns), fixed(variant.quantile, 2),
-                     std::to_string(rounds), std::to_string(s.frames), fixed(s.lateness.mean, 3),
-                     fixed(s.lateness.p50, 3), fixed(s.lateness.p95, 3), fixed(s.lateness.p99, 3),
-                     fixed(s.lateness.max, 3), fixed(on_time_pct(t.merged), 2),
+                     std::to_string(rounds), std::to_string(s.frames), fixed(s.lateness.mean_us, 3),
+                     fixed(s.lateness.p50_us, 3), fixed(s.lateness.p95_us, 3), fixed(s.lateness.p99_us, 3),
+                     fixed(s.lateness.max_us, 3), fixed(on_time_pct(t.merged), 2),
                      fixed(s.off_pct, 3), csv_or_empty(s.cpu_pct, 3), fixed(s.spin_pct, 3),
-                     fixed(pacer::percentiles(t.margins_us).p50, 3),
+                     fixed(pacer::percentiles(t.margins_us).p50_us, 3),
                      fixed(t.contended_pct(), 2), csv_or_empty(t.steal_pct(), 1)});
     }
 }
@@ -767,7 +774,7 @@ void run_tuning(const Options& options, CsvFile& csv) {
         for (double hz : options.tuning_hz) {
             std::vector<TuningTotals> totals(
                 kTuningVariantCount,
-                TuningTotals(per_round * rounds, pacer::resolve(pacer::Config{}).off_tolerance_ns));
+                TuningTotals(per_round * rounds, pacer::Config{}.stats.off_tolerance_ns));
             for (int round = 0; round < rounds; ++round) {
                 progress("tuning " + condition + " " + hz_text(hz) + " Hz round " +
                          std::to_string(round + 1) + "/" + std::to_string(rounds));
@@ -776,10 +783,10 @@ void run_tuning(const Options& options, CsvFile& csv) {
                     const TuningVariant& variant = kTuningVariants[v];
                     pacer::Config config = base_config(options, pacer::Strategy::Timer);
                     config.target_hz = hz;
-                    config.history_frames = per_round;
-                    config.wait_timer_slack_ns = variant.slack_ns;
-                    config.wait_sched_slice_ns = variant.slice_ns;
-                    config.timer_margin_quantile = variant.quantile;
+                    config.stats.history_frames = per_round;
+                    config.wait.timer_slack_ns = variant.slack_ns;
+                    config.wait.sched_slice_ns = variant.slice_ns;
+                    config.timer.margin_quantile = variant.quantile;
                     pacer::Pacer pacer(config);
                     const Measurement m = measure(pacer, frame_work_ns(options, condition, hz),
                                                   kTuningWarmupFrames, warmup_s, per_round);

@@ -1,5 +1,7 @@
 #include "load.h"
 
+#include <pacer/platform.h>
+
 #include <algorithm>
 #include <chrono>
 

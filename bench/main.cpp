@@ -10,6 +10,8 @@
 
 #include <CLI/CLI.hpp>
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/thread_timing.h>
 
 #include "experiments.h"
 #include "load.h"
@@ -83,7 +85,7 @@ CLI::Validator strategy_check() {
     return CLI::Validator(
         [](std::string& value) -> std::string {
             pacer::Strategy strategy{};
-            if (!pacer::parse_strategy(value, &strategy) || strategy == pacer::Strategy::Default)
+            if (!pacer::parse_strategy(value, &strategy))
                 return "unknown strategy '" + value +
                        "' (one of sleep,spin,precise_sleep,robust_sleep,timer,auto)";
             if (strategy == pacer::Strategy::Vsync)
@@ -245,8 +247,8 @@ int main(int argc, char** argv) {
     for (double hz : options.hz) {
         pacer::Config probe = bench::base_config(options, pacer::Strategy::Timer);
         probe.target_hz = hz;
-        probe.history_frames = options.frames;
-        const std::string problem = pacer::validate(pacer::resolve(probe));
+        probe.stats.history_frames = options.frames;
+        const std::string problem = pacer::validate(probe);
         if (!problem.empty()) return fail("--hz/--frames/--timer-*/--wait-*: " + problem);
     }
 
