@@ -60,9 +60,9 @@ Settings Controls::defaults() {
     s.timer_period_ms = 0;
     // The library's defaults for timer waits, spelled out so that the panel
     // and the summary show the values in force.
-    const pacer::Config library = pacer::resolve(pacer::Config{});
-    s.wait_slack_ns = library.wait_timer_slack_ns;
-    s.wait_slice_ns = library.wait_sched_slice_ns;
+    const pacer::Config library;
+    s.wait_slack_ns = library.wait.timer_slack_ns;
+    s.wait_slice_ns = library.wait.sched_slice_ns;
     s.dt_mode = DtMode::Raw;        // the measured interval: shows the pacing's own unevenness
     s.wait_point = pacer::WaitPoint::FrameStart;
     s.work_ms = 0;                  // LoadConfig's defaults
@@ -92,10 +92,9 @@ pacer::Config Controls::pacer_config_() {
     config.target_hz = *current_.hz;
     config.strategy = *current_.strategy;
     config.miss_policy = *current_.miss_policy;
-    config.precise_sigma_k = *current_.precise_k;
-    // 0 means "the default" in pacer::Config, so a requested 0 goes in as 1 ns.
-    config.robust_tolerance_ns = std::max<int64_t>(std::llround(*current_.robust_tolerance_us * 1e3), 1);
-    config.timer_margin_ns = std::max<int64_t>(std::llround(*current_.timer_margin_us * 1e3), 1);
+    config.precise.sigma_k = *current_.precise_k;
+    config.robust.tolerance_ns = std::llround(*current_.robust_tolerance_us * 1e3);
+    config.timer.margin_ns = std::llround(*current_.timer_margin_us * 1e3);
     config.wait_point = *current_.wait_point;   // app.cpp moves its wait() to match
     config.clock = &clock_;
     config.sleeper = simulated_ ? static_cast<pacer::Sleeper*>(simulated_.get())
@@ -147,7 +146,7 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
     {
         Settings saved = current_;
         current_ = next;
-        std::string problem = pacer::validate(pacer::resolve(pacer_config_()));
+        std::string problem = pacer::validate(pacer_config_());
         current_ = saved;
         if (!problem.empty()) return problem;
     }
@@ -172,15 +171,19 @@ std::string Controls::apply(const Settings& changes, const std::string& source) 
     current_ = next;
 
     if (new_thread_timing) remake_thread_timing_();
-    if (new_wait_point) pacer_->set_wait_point(*current_.wait_point);
-    if (new_hz) pacer_->set_target_hz(*current_.hz);
-    if (new_strategy) pacer_->set_strategy(*current_.strategy);
-    if (new_miss_policy) pacer_->set_miss_policy(*current_.miss_policy);
+    if (new_wait_point || new_hz || new_strategy || new_miss_policy) {
+        pacer::Config live = pacer_->config();
+        live.wait_point = *current_.wait_point;
+        live.target_hz = *current_.hz;
+        live.strategy = *current_.strategy;
+        live.miss_policy = *current_.miss_policy;
+        pacer_->reconfigure(live);   // validated above, with the same values
+    }
     if (new_sleeper || new_parameters) {
         remake_pacer_ = true;
         if (next_index_ == 0) remake_now_();   // nothing paced yet: no grid to keep
     }
-    // After the pacer's set_strategy: leaving vsync or auto, it sets the
+    // After the pacer's reconfigure: leaving vsync or auto, it sets the
     // interval to 0, and the vsync setting comes back here.
     if (new_vsync || new_strategy) apply_swap_interval_();
     load_->set_config(load);

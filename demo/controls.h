@@ -37,6 +37,9 @@
 #include <vector>
 
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/stats.h>
+#include <pacer/thread_timing.h>
 
 #include "core/load.h"
 #include "core/scenario.h"
@@ -72,7 +75,7 @@ public:
 
     // For the overlay and the summary.
     const pacer::Pacer& pacer() const { return *pacer_; }
-    pacer::WaiterState waiter_state() const { return pacer_->waiter_state(); }
+    pacer::WaitStatus waiter_state() const { return pacer_->status(); }
     LoadGenerator& load() { return *load_; }
     // "OS: clock_nanosleep(...)" or "simulated 4 ms tick, p=0.1 over OS: ...",
     // with what the timer waits got once one has run ("...; waits with slack

@@ -17,6 +17,9 @@
 
 #include <pacer/fixed_step.h>
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/stats.h>
+#include <pacer/thread_timing.h>
 
 #include "core/scenario.h"
 

@@ -131,7 +131,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
 
     const Settings& s = controls.current();
     const SwapIntervalState swap = platform.swap_interval_state();
-    const pacer::WaiterState state = controls.waiter_state();
+    const pacer::WaitStatus state = controls.waiter_state();
     RunReport report;
     auto info = [&](const char* key, const std::string& value) { report.info.emplace_back(key, value); };
     info("backend", backend_name(platform.backend()));

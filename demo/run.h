@@ -12,6 +12,9 @@
 #include <vector>
 
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/stats.h>
+#include <pacer/thread_timing.h>
 
 #include "app.h"
 #include "controls.h"

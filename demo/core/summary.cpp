@@ -44,7 +44,7 @@ std::vector<std::string> build_metric_keys() {
 }
 
 void add_percentiles(MetricValues* values, const char* group, const pacer::Percentiles& p) {
-    const double fields[] = {p.mean, p.sd, p.p50, p.p95, p.p99, p.max};
+    const double fields[] = {p.mean_us, p.sd_us, p.p50_us, p.p95_us, p.p99_us, p.max_us};
     for (std::size_t i = 0; i < 6; ++i) (*values)[std::string(group) + "_" + kPercentileNames[i] + "_us"] = fields[i];
 }
 
@@ -178,8 +178,8 @@ std::string summary_text(const RunReport& report) {
     out += "                 mean        sd       p50       p95       p99       max  (us)\n";
     auto row = [&out](const char* name, const pacer::Percentiles& p) {
         char line[160];
-        std::snprintf(line, sizeof line, "%-14s%9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", name, p.mean, p.sd, p.p50,
-                      p.p95, p.p99, p.max);
+        std::snprintf(line, sizeof line, "%-14s%9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", name, p.mean_us, p.sd_us,
+                      p.p50_us, p.p95_us, p.p99_us, p.max_us);
         out += line;
     };
     row("interval", s.interval);

@@ -31,7 +31,7 @@
 #pragma once
 
 #include "core/scenario.h"
-#include "pacer/metrics.h"
+#include "pacer/stats.h"
 #include "pacer/pacer.h"
 
 #include <map>

@@ -15,6 +15,9 @@
 #include <string>
 
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/stats.h>
+#include <pacer/thread_timing.h>
 
 namespace pacer_demo {
 

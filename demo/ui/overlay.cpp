@@ -121,7 +121,7 @@ void Overlay::draw(Controls& controls, const View& view) {
 
 void Overlay::draw_status_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
-    const pacer::WaiterState state = controls.waiter_state();
+    const pacer::WaitStatus state = controls.waiter_state();
     const double refresh = view.platform->refresh_rate_hz();
     ImGui::Text("%s | %s", backend_name(view.platform->backend()), view.gl_renderer->c_str());
     if (refresh > 0) {
@@ -227,14 +227,14 @@ void Overlay::draw_stats_(const View& view) {
         ImGui::TableNextColumn();
         ImGui::Text(format, value);
     };
-    cell("mean", "%.3f ms", s.interval.mean * 1e-3);
-    cell("sigma", "%.3f ms", s.interval.sd * 1e-3);
-    cell("p50", "%.3f ms", s.interval.p50 * 1e-3);
-    cell("p99", "%.3f ms", s.interval.p99 * 1e-3);
-    cell("max", "%.3f ms", s.interval.max * 1e-3);
+    cell("mean", "%.3f ms", s.interval.mean_us * 1e-3);
+    cell("sigma", "%.3f ms", s.interval.sd_us * 1e-3);
+    cell("p50", "%.3f ms", s.interval.p50_us * 1e-3);
+    cell("p99", "%.3f ms", s.interval.p99_us * 1e-3);
+    cell("max", "%.3f ms", s.interval.max_us * 1e-3);
     cell("off >0.5ms", "%.2f %%", s.off_pct);
     cell("missed", "%.0f", static_cast<double>(s.missed));
-    cell("err p99", "%.3f ms", s.interval_error.p99 * 1e-3);
+    cell("err p99", "%.3f ms", s.interval_error.p99_us * 1e-3);
     if (s.cpu_pct >= 0) {
         cell("CPU waiting", "%.1f %%", s.cpu_pct);
     } else {
@@ -249,7 +249,7 @@ void Overlay::draw_stats_(const View& view) {
 
 void Overlay::draw_pacing_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
-    const pacer::WaiterState state = controls.waiter_state();
+    const pacer::WaitStatus state = controls.waiter_state();
 
     if (ImGui::BeginCombo("strategy", pacer::strategy_name(*s.strategy))) {
         for (pacer::Strategy strategy : pacer::kAllStrategies) {
@@ -270,8 +270,8 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
                 apply_(controls, change);
             }
             ImGui::Text("1 ms sleep: estimate %.3f ms = mean %.3f + k * sigma %.3f (%lld samples)",
-                        state.estimate_ns * 1e-6, state.mean_ns * 1e-6, state.sigma_ns * 1e-6,
-                        static_cast<long long>(state.samples));
+                        state.precise_estimate_ns * 1e-6, state.precise_mean_ns * 1e-6, state.precise_sigma_ns * 1e-6,
+                        static_cast<long long>(state.precise_samples));
             break;
         }
         case pacer::Strategy::RobustSleep: {
@@ -281,7 +281,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
                 change.robust_tolerance_us = tolerance;
                 apply_(controls, change);
             }
-            ImGui::Text("sleeps whole periods of %.3f ms, leaves one + tolerance to spin", ms(state.period_ns));
+            ImGui::Text("sleeps whole periods of %.3f ms, leaves one + tolerance to spin", ms(state.scheduler_period_ns));
             break;
         }
         case pacer::Strategy::Timer:

@@ -13,6 +13,9 @@
 #include <vector>
 
 #include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/stats.h>
+#include <pacer/thread_timing.h>
 
 #include "controls.h"
 #include "platform/platform.h"

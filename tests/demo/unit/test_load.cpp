@@ -4,6 +4,7 @@
 // wall time on Windows, so those two tests are POSIX-only.
 #include "core/load.h"
 #include "pacer/pacer.h"
+#include "pacer/platform.h"
 
 #include <gtest/gtest.h>
 

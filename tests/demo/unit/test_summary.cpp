@@ -56,7 +56,7 @@ TEST(RunStats, KeepsEveryFrameOfALongRun) {
     intervals[10] = 20 * kMs;
     const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
     EXPECT_EQ(stats.summary.frames, 3001);
-    EXPECT_DOUBLE_EQ(stats.summary.interval.max, 20'000.0);
+    EXPECT_DOUBLE_EQ(stats.summary.interval.max_us, 20'000.0);
 }
 
 TEST(RunStats, TooFewFramesLeaveSuccessUnmeasured) {
