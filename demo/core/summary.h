@@ -1,7 +1,7 @@
 // summary.h: the figures of a whole demo run, the scenario's verdicts, and the
 // summary written at exit (human-readable text and JSON).
 //
-// Every figure comes from the library (pacer::Stats and pacer/metrics.h over
+// Every figure comes from the library (pacer::Stats and pacer/stats.h over
 // every frame of the run); this file only names, compares and prints them.
 //
 // METRIC KEYS (what "expect" lines in scenarios and the JSON's "metrics" use)
@@ -10,7 +10,7 @@
 //   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
 //   interval_error_{mean,sd,p50,p95,p99,max}_us    |interval - period|
 //   lateness_{mean,sd,p50,p95,p99,max}_us          wake lateness, early = 0
-//   From pacer::FrameTimeMetrics (metrics.h, definitions there), frame time =
+//   From pacer::FrameTimeMetrics (stats.h, definitions there), frame time =
 //   interval, target = each frame's own period:
 //   avg_fps low_1pct_fps low_0_1pct_fps
 //   frame_time_{mean,sd,p50,p95,p99,max}_ms

@@ -476,6 +476,28 @@ TEST(PacerLive, StatsWindowChangesKeepTheNewestFramesAndTotals) {
     EXPECT_EQ(pacer.stats().at(3).index, 8);
 }
 
+// Strategy parameters apply at the next wait: a new margin setting restarts
+// the timer's margin from timer.margin_ns; precise_sleep's new first guess
+// restarts its estimator.
+TEST(PacerLive, StrategyParametersApplyLive) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 100));
+    for (int i = 0; i < 5; ++i) pacer.wait();
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) {
+                  c.timer.margin_ns = 300 * kUs;
+                  c.precise.initial_estimate_ns = 3 * kMs;
+              }),
+              "");
+    EXPECT_EQ(pacer.status().timer_margin_ns, 300 * kUs);
+    EXPECT_EQ(pacer.status().precise_estimate_ns, 3.0 * kMs);
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_spin_ns = 40 * kUs; }), "");
+    EXPECT_EQ(pacer.status().timer_margin_ns, 40 * kUs);   // the spin cap applies at once
+    clock.advance_busy(2 * kMs);
+    const Frame f = pacer.wait();
+    EXPECT_EQ(sleeper.until_requests.back(), f.deadline_ns - 40 * kUs);
+}
+
 TEST(PacerCreate, ReturnsNullAndTheLineForAnInvalidConfig) {
     Config config;
     config.stats.history_frames = 0;
