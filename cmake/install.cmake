@@ -1,4 +1,5 @@
-# install.cmake: install rules and the find_package(pacer CONFIG) package.
+# install.cmake: install rules, the find_package(pacer CONFIG) package and
+# pacer.pc for pkg-config.
 # Included by the top level when PACER_INSTALL is on. After
 #   cmake --install build --prefix /some/prefix
 # a project finds the library with
@@ -34,14 +35,36 @@ configure_package_config_file(
   "${PROJECT_BINARY_DIR}/pacerConfig.cmake"
   INSTALL_DESTINATION "${PACER_CMAKE_DIR}")
 
-# Before 1.0 a minor release may change the API, so only 0.N.x versions match
-# a request for 0.N.
+# From 1.0 on only a major release may break the API: any 1.x answers a
+# request for 1.N with N at most x.
 write_basic_package_version_file(
   "${PROJECT_BINARY_DIR}/pacerConfigVersion.cmake"
   VERSION "${pacer_VERSION}"
-  COMPATIBILITY SameMinorVersion)
+  COMPATIBILITY SameMajorVersion)
 
 install(FILES
   "${PROJECT_BINARY_DIR}/pacerConfig.cmake"
   "${PROJECT_BINARY_DIR}/pacerConfigVersion.cmake"
   DESTINATION "${PACER_CMAKE_DIR}")
+
+# pacer.pc, for builds without CMake:
+#   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer)
+# Written at install time, so that its prefix is the one installed to
+# (cmake --install --prefix), not the one configured. The library is static,
+# so Libs carries what it links: the threads library, and winmm on Windows.
+find_package(Threads REQUIRED)
+set(PACER_PC_LIBS "${CMAKE_THREAD_LIBS_INIT}")
+if(NOT PACER_PC_LIBS AND NOT MSVC)
+  set(PACER_PC_LIBS "-pthread")   # glibc >= 2.34 needs no library, -pthread says so portably
+endif()
+if(WIN32)
+  string(APPEND PACER_PC_LIBS " -lwinmm")
+endif()
+install(CODE "
+  set(PACER_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+  set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+  set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+  set(PACER_PC_LIBS \"${PACER_PC_LIBS}\")
+  configure_file(\"${CMAKE_CURRENT_LIST_DIR}/pacer.pc.in\" \"${PROJECT_BINARY_DIR}/pacer.pc\" @ONLY)")
+install(FILES "${PROJECT_BINARY_DIR}/pacer.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")

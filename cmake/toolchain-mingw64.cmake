@@ -1,7 +1,7 @@
 # toolchain-mingw64.cmake: cross-build pacer for 64-bit Windows with MinGW-w64
 # (Debian: g++-mingw-w64-x86-64-posix) and run what it builds under Wine.
 #
-#   cmake -G Ninja -S . -B build-mingw -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw64.cmake
+#   cmake --preset mingw      (CMakePresets.json: this file, into build-mingw/)
 #
 # tools/test-windows.sh does this, then runs the tests under Wine.
 set(CMAKE_SYSTEM_NAME Windows)
@@ -26,22 +26,30 @@ set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 
 # Header-only packages of the build machine (CLI11 and nlohmann-json, for the
-# bench) work for Windows too. Their CMake configs point at /usr/include, and
-# that folder ahead of MinGW's would swap glibc's C headers in. So the build
-# folder gets a small tree of links holding only those packages, laid out as
-# their configs expect (<prefix>/share/cmake/<pkg>, <prefix>/include/<dir>).
+# bench) work for Windows too. Their CMake configs point at the build
+# machine's include folder, and that folder ahead of MinGW's would swap
+# glibc's C headers in. So the build folder gets a small tree of links holding
+# only those packages, laid out as their configs expect
+# (<prefix>/share/cmake/<pkg>, <prefix>/include/<dir>). They are looked for
+# under PACER_MINGW_HOST_PREFIX, by default the prefix cmake itself runs from
+# (Debian: /usr).
+if(NOT PACER_MINGW_HOST_PREFIX)
+  get_filename_component(PACER_MINGW_HOST_PREFIX "${CMAKE_ROOT}/../.." ABSOLUTE)
+endif()
 set(_host "${CMAKE_BINARY_DIR}/mingw-host")
 foreach(_pair "CLI11:CLI" "nlohmann_json:nlohmann")
   string(REPLACE ":" ";" _pair "${_pair}")
   list(GET _pair 0 _package)
   list(GET _pair 1 _headers)
-  if(EXISTS /usr/share/cmake/${_package} AND EXISTS /usr/include/${_headers})
+  set(_config "${PACER_MINGW_HOST_PREFIX}/share/cmake/${_package}")
+  set(_include "${PACER_MINGW_HOST_PREFIX}/include/${_headers}")
+  if(EXISTS ${_config} AND EXISTS ${_include})
     file(MAKE_DIRECTORY ${_host}/share/cmake ${_host}/include)
     if(NOT EXISTS ${_host}/share/cmake/${_package})
-      file(CREATE_LINK /usr/share/cmake/${_package} ${_host}/share/cmake/${_package} SYMBOLIC)
+      file(CREATE_LINK ${_config} ${_host}/share/cmake/${_package} SYMBOLIC)
     endif()
     if(NOT EXISTS ${_host}/include/${_headers})
-      file(CREATE_LINK /usr/include/${_headers} ${_host}/include/${_headers} SYMBOLIC)
+      file(CREATE_LINK ${_include} ${_host}/include/${_headers} SYMBOLIC)
     endif()
     set(${_package}_DIR ${_host}/share/cmake/${_package} CACHE PATH "${_package} (build machine's headers)")
   endif()

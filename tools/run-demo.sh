@@ -12,11 +12,10 @@ cd "$root"
 
 bash tools/setup.sh
 
-# Configure only once: build/ is shared with tools/test.sh, which configures
-# it with its own flags, and reconfiguring here would rebuild everything.
+# Configure only once: build/ is shared with tools/test.sh (the release
+# preset), and reconfiguring an existing build folder is not needed here.
 if [[ ! -f build/CMakeCache.txt ]]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS="-Wall -Wextra" -DCMAKE_C_FLAGS="-Wall -Wextra"
+  cmake --preset release
 fi
 # Only what is run gets built: the tests and the bench are tools/test.sh's.
 demo=build/demo/pacer-demo

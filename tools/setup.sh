@@ -16,6 +16,8 @@ packages=(
   python3 python3-matplotlib
   # Windows cross-build, run under Wine
   g++-mingw-w64-x86-64-posix wine wine64
+  # libFuzzer on the scenario parser (tests/fuzz): Clang and its runtimes
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Cross-builds pacer for Windows with MinGW-w64 into build-mingw/ (library,
-# unit tests, bench; warnings are errors, as in tools/test.sh) and runs it under
+# Cross-builds pacer for Windows with MinGW-w64 into build-mingw/ (the mingw
+# preset of CMakePresets.json: library, unit tests, bench; warnings are
+# errors, as in tools/test.sh) and runs it under
 # Wine: the unit tests through ctest, then pacer-bench --quick. The windowed
 # demo is not cross-built, but its window-less core (the load threads,
 # scenarios, traces) is, with its unit tests (tests/windows, in
@@ -26,11 +27,12 @@ for tool in x86_64-w64-mingw32-g++-posix wine wineserver wineboot; do
 done
 
 # --- build ---------------------------------------------------------------
-common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-mingw64.cmake" -DCMAKE_BUILD_TYPE=Release
-        -DCMAKE_CXX_FLAGS="-Wall -Wextra -Werror" -DCMAKE_C_FLAGS="-Wall -Wextra -Werror")
-cmake "${common[@]}" -S . -B "$build" -DPACER_BUILD_DEMO=OFF -DPACER_BUILD_TESTS=ON -DPACER_BUILD_BENCH=ON
+cmake --preset mingw -B "$build"
 cmake --build "$build" -j2
-cmake "${common[@]}" -S tests/windows -B "$build/demo-core"
+# The demo core's project is not the top level's, so it has no preset: the
+# same toolchain and switches, given here.
+cmake -G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-mingw64.cmake" -DCMAKE_BUILD_TYPE=Release \
+  -DPACER_WERROR=ON -S tests/windows -B "$build/demo-core"
 cmake --build "$build/demo-core" -j2
 
 # --- Wine ----------------------------------------------------------------

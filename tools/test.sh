@@ -3,11 +3,14 @@
 # command, and all that CI runs (.ci/run).
 #
 #   tools/test.sh           everything
-#   tools/test.sh --quick   skip the sanitizer build and the Windows cross-build
+#   tools/test.sh --quick   skip the sanitizers, the fuzzer and the Windows cross-build
 #
-# Sections run in order and the first failure stops the run. The last line is
-# always "N passed, M failed" (CI reads it). Build directories: build/,
-# build-asan/, build-consumer-subdirectory/, build-consumer-package/.
+# Sections run in order and the first failure stops the run; each prints its
+# wall and CPU time. The last line is always "N passed, M failed" (CI reads
+# it). Builds use CMakePresets.json (release: build/, asan-ubsan: build-asan/,
+# tsan: build-tsan/, fuzz: build-fuzz/, mingw: build-mingw/), which makes
+# warnings errors and adds the sanitizers on pacer's own targets; nothing here
+# passes compiler flags. The consumer builds: build-consumer-*/.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,15 +20,12 @@ quick=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "tools/test.sh: unknown argument '$arg' (known: --quick, --help)" >&2; exit 2 ;;
   esac
 done
 
-jobs=2   # the machine has 2 cores, shared
-# Warnings are errors here: the project keeps zero warnings in its own code.
-# tools/run-demo.sh reuses build/ as configured here.
-warning_flags="-Wall -Wextra -Werror"
+jobs=2   # the machine has 2 cores, shared (the presets build with -j2 too)
 
 prefix="$(mktemp -d)"   # where the find_package consumer finds pacer installed
 trap 'rm -rf "$prefix"' EXIT
@@ -80,35 +80,56 @@ setup() {
   bash tools/setup.sh
 }
 
+# Release, warnings are errors. tools/run-demo.sh reuses build/.
 build_release() {
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS="$warning_flags" -DCMAKE_C_FLAGS="$warning_flags"
-  cmake --build build -j"$jobs"
+  cmake --preset release
+  cmake --build --preset release
 }
 
 # Unit tests, and the demo's headless runs under Xvfb where the demo is built.
 ctest_release() {
-  ctest --test-dir build --output-on-failure -j"$jobs"
+  ctest --preset release
 }
 
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer, library and unit
 # tests only (the demo and bench add build time, not library coverage).
 asan() {
-  local san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
-    -DPACER_BUILD_DEMO=OFF -DPACER_BUILD_BENCH=OFF -DPACER_BUILD_TESTS=ON \
-    -DCMAKE_CXX_FLAGS="$san $warning_flags" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined"
-  cmake --build build-asan -j"$jobs"
-  ASAN_OPTIONS=detect_leaks=1 \
-  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs"
+  cmake --preset asan-ubsan
+  cmake --build --preset asan-ubsan
+  ctest --preset asan-ubsan
 }
 
-# An out-of-tree project that pulls pacer in with add_subdirectory.
+# ThreadSanitizer on the library and its unit tests (the pacer's threads:
+# ThreadTiming, the OS sleeper's per-thread settings, several pacers at once).
+tsan() {
+  cmake --preset tsan
+  cmake --build --preset tsan
+  ctest --preset tsan
+}
+
+# libFuzzer on the demo's scenario parser for a fixed time, from the committed
+# seed corpus (tests/fuzz/corpus, only read); what it finds goes to
+# build-fuzz/fuzz-run/. A crash, a leak, a sanitizer report or a hang fails.
+fuzz() {
+  cmake --preset fuzz
+  cmake --build --preset fuzz
+  local out=build-fuzz/fuzz-run
+  rm -rf "$out"
+  mkdir -p "$out/corpus"
+  if ! build-fuzz/tests/fuzz/pacer-fuzz-scenario -max_total_time=30 -timeout=10 -rss_limit_mb=2048 \
+       -max_len=16384 -print_final_stats=1 -artifact_prefix="$out/" \
+       "$out/corpus" tests/fuzz/corpus >"$out/fuzz.log" 2>&1; then
+    tail -n 60 "$out/fuzz.log"
+    echo "fuzz: the scenario parser failed; the input is in $out/ (log: $out/fuzz.log)" >&2
+    return 1
+  fi
+  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$out/fuzz.log"
+}
+
+# An out-of-tree project that pulls pacer in with add_subdirectory. The
+# consumer builds itself with -Wall -Wextra -Werror -fno-exceptions.
 consumer_subdirectory() {
   cmake -S tests/consumer -B build-consumer-subdirectory -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS="$warning_flags" \
     -DPACER_CONSUME=subdirectory -DPACER_SOURCE_DIR="$root"
   cmake --build build-consumer-subdirectory -j"$jobs"
   build-consumer-subdirectory/pacer-consumer
@@ -124,7 +145,6 @@ consumer_package() {
   fi
   rm -rf build-consumer-package
   cmake -S tests/consumer -B build-consumer-package -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS="$warning_flags" \
     -DPACER_CONSUME=package -DCMAKE_PREFIX_PATH="$prefix"
   local found
   found="$(sed -n 's/^pacer_DIR:PATH=//p' build-consumer-package/CMakeCache.txt)"
@@ -134,6 +154,32 @@ consumer_package() {
   fi
   cmake --build build-consumer-package -j"$jobs"
   build-consumer-package/pacer-consumer
+}
+
+# The same program without CMake, from pkg-config's pacer.pc in the install
+# of the section before (an engine's strict flags, as in the CMake builds).
+consumer_pkgconfig() {
+  local pc
+  pc="$(find "$prefix" -name pacer.pc)"
+  if [[ -z "$pc" || "$pc" == *$'\n'* ]]; then
+    echo "expected one installed pacer.pc under $prefix, found: '${pc}'" >&2
+    return 1
+  fi
+  # Only the installed .pc: never a pacer from the system.
+  export PKG_CONFIG_LIBDIR="${pc%/*}" PKG_CONFIG_PATH=""
+  local version flags
+  version="$(pkg-config --modversion pacer)"
+  flags="$(pkg-config --cflags --libs pacer)"
+  echo "pkg-config: pacer $version: $flags"
+  if [[ "$version" != "$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' build/CMakeCache.txt)" ]]; then
+    echo "pacer.pc says version $version, the project another" >&2
+    return 1
+  fi
+  mkdir -p build-consumer-pkgconfig
+  # shellcheck disable=SC2086  # the flags are words
+  c++ -std=c++17 -O2 -Wall -Wextra -Werror -fno-exceptions tests/consumer/main.cpp $flags \
+    -o build-consumer-pkgconfig/pacer-consumer
+  build-consumer-pkgconfig/pacer-consumer
 }
 
 # The bench is for figures, not a test; this only checks that it starts.
@@ -151,11 +197,16 @@ section "build (build/, Release)" build_release
 section "tests (ctest, build/)" ctest_release
 if ((quick)); then
   skip "sanitizers (build-asan/)" "--quick"
+  skip "thread sanitizer (build-tsan/)" "--quick"
+  skip "fuzz the scenario parser (build-fuzz/)" "--quick"
 else
   section "sanitizers (build-asan/, ASan+UBSan, unit tests)" asan
+  section "thread sanitizer (build-tsan/, TSan, unit tests)" tsan
+  section "fuzz the scenario parser (build-fuzz/, libFuzzer 30 s)" fuzz
 fi
 section "consumer via add_subdirectory" consumer_subdirectory
 section "consumer via find_package after install" consumer_package
+section "consumer via pkg-config after install" consumer_pkgconfig
 if [[ -f bench/CMakeLists.txt ]]; then
   section "bench starts (pacer-bench --help)" bench_help
 else
