@@ -2,8 +2,10 @@
 // unique temporary files, nothing replaced before it is complete), the
 // bounded input reader, and the text made safe for terminals and JSON.
 #include "core/atomic_file.h"
+#include "core/chrome_trace.h"
 #include "core/files.h"
 #include "core/scenario.h"
+#include "core/summary.h"
 
 #include <gtest/gtest.h>
 
@@ -97,9 +99,12 @@ TEST(Files, TheCheckDoesNotTouchAnotherWritersTemporaryFile) {
 TEST(Files, TwoWritersOfOnePathGetTheirOwnTemporaryFiles) {
     const std::string dir = fresh_dir("two");
     const std::string path = dir + "/o";
-    AtomicFile a(path, ""), b(path, "");
-    ASSERT_TRUE(a.ok() && b.ok());
-    EXPECT_NE(a.temp_path(), b.temp_path());
+    {
+        AtomicFile a(path, ""), b(path, "");
+        ASSERT_TRUE(a.ok() && b.ok());
+        EXPECT_NE(a.temp_path(), b.temp_path());
+    }   // (closed before the folder goes: Windows keeps open files)
+    EXPECT_TRUE(names_in(dir).empty());
     fs::remove_all(dir);
 }
 
@@ -190,6 +195,27 @@ TEST(Text, ValidUtf8ReplacesInvalidBytes) {
     EXPECT_EQ(valid_utf8("a\xff" "b"), "a\xEF\xBF\xBD" "b");
     EXPECT_EQ(valid_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD") << "overlong";
     EXPECT_EQ(valid_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD") << "surrogate";
+}
+
+TEST(Text, JsonOutputsAreValidUtf8WhateverTheNames) {
+    RunReport report{};
+    report.info = {{"scenario", "caf\xe9.txt"}};
+    const std::string json = summary_json(report);   // nlohmann would throw on the raw byte
+    EXPECT_NE(json.find("caf\xEF\xBF\xBD.txt"), std::string::npos);
+    EXPECT_NE(summary_text(report).find("caf\\xe9.txt"), std::string::npos) << "the text shows the byte";
+
+    const std::string dir = fresh_dir("json");
+    const std::string path = dir + "/c.json";
+    {
+        ChromeTraceWriter writer(path, "pacer-demo caf\xe9.txt");
+        pacer::Frame frame{};
+        writer.write(frame, "", "mark \xff\xfe");
+        ASSERT_EQ(writer.close(), "");
+    }
+    const std::string text = slurp(path);
+    EXPECT_EQ(valid_utf8(text), text);
+    EXPECT_NE(text.find("caf\xEF\xBF\xBD.txt"), std::string::npos);
+    fs::remove_all(dir);
 }
 
 }  // namespace
