@@ -9,7 +9,10 @@ sensible handling (exit 0 and a check of what was written).
   check_hostile.py --demo PACER_DEMO --bench PACER_BENCH --qa tools/qa.py --tmp DIR
 
 Runs under `xvfb-run -a` (the demo opens windows). Meant to run as root in CI
-so that device and link cases are real: /dev/full, /dev/null, /dev/stdout.
+so that device and link cases are real. As root, the devices are private
+copies made with mknod in the case's folder (full: 1,7; null: 1,3; stdout: a
+link to /proc/self/fd/1), so a regression that replaces its output destroys
+only those, never the machine's /dev; without root they are links to /dev.
 Prints one line per case and exits 1 when any failed.
 """
 
@@ -65,6 +68,18 @@ class Case:
         self.action = action        # fn(popen, dir) while it runs (signals)
 
 
+def make_devices(d):
+    """d/full, d/null: character devices (as /dev/full, /dev/null); d/stdout:
+    a link to /proc/self/fd/1, as /dev/stdout."""
+    for name, minor in (("full", 7), ("null", 3)):
+        path = os.path.join(d, name)
+        if os.geteuid() == 0:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        else:
+            os.symlink("/dev/" + name, path)
+    os.symlink("/proc/self/fd/1", os.path.join(d, "stdout"))
+
+
 def scenario(text):
     return lambda d: write(os.path.join(d, "s.txt"), text)
 
@@ -76,15 +91,16 @@ def demo_cases():
     cases = []
     # Devices and links to them are refused and stay what they are.
     for flag in ("--trace", "--chrome-trace", "--summary-json", "--screenshot"):
-        for device in ("/dev/full", "/dev/null"):
-            cases.append(Case(f"demo {flag} {device}", "demo", SMALL + [flag, device] +
-                              (["--screenshot-frame", "1"] if flag == "--screenshot" else []),
-                              refuse=f"{flag}: cannot write {device}: a character device", guard=[device]))
-    cases.append(Case("demo --summary-json /dev/stdout", "demo", SMALL + ["--summary-json", "/dev/stdout"],
-                      refuse="--summary-json: cannot write /dev/stdout: a symbolic link to", guard=["/dev/stdout"]))
-    cases.append(Case("demo --trace link to /dev/null", "demo", SMALL + ["--trace", "{d}/link"],
-                      setup=lambda d: os.symlink("/dev/null", os.path.join(d, "link")),
-                      refuse="a symbolic link to a character device", guard=["link", "/dev/null"]))
+        for device in ("full", "null"):
+            cases.append(Case(f"demo {flag} device {device}", "demo", SMALL + [flag, "{d}/" + device] +
+                              (["--screenshot-frame", "1"] if flag == "--screenshot" else []), setup=make_devices,
+                              refuse=f"{flag}: cannot write {{d}}/{device}: a", guard=[device]))
+    cases.append(Case("demo --summary-json stdout link", "demo", SMALL + ["--summary-json", "{d}/stdout"],
+                      setup=make_devices, refuse="--summary-json: cannot write {d}/stdout: a symbolic link to",
+                      guard=["stdout"]))
+    cases.append(Case("demo --trace link to device null", "demo", SMALL + ["--trace", "{d}/link"],
+                      setup=lambda d: (make_devices(d), os.symlink("null", os.path.join(d, "link"))),
+                      refuse="a symbolic link to a character device", guard=["link", "null"]))
     cases.append(Case("demo --trace dangling link", "demo", SMALL + ["--trace", "{d}/link"],
                       setup=lambda d: os.symlink("gone.csv", os.path.join(d, "link")),
                       refuse="dangling", guard=["link", "gone.csv"]))
@@ -249,13 +265,13 @@ def bench_cases():
         cases.append(Case(f"bench {flag} {value}", "bench", quick + [flag, value], refuse=flag))
     for flag in ("--csv", "--csv-dir"):
         cases.append(Case(f"bench {flag} ''", "bench", quick + [flag, ""], refuse=f"{flag}: empty path"))
-    cases.append(Case("bench --csv /dev/full", "bench", quick + ["--csv", "/dev/full"], refuse="--csv: /dev/full",
-                      guard=["/dev/full"]))
-    cases.append(Case("bench --csv link to /dev/null", "bench", quick + ["--csv", "{d}/link"],
-                      setup=lambda d: os.symlink("/dev/null", os.path.join(d, "link")), refuse="--csv:",
-                      guard=["link", "/dev/null"]))
-    cases.append(Case("bench --csv-dir /dev/null", "bench", quick + ["--csv-dir", "/dev/null"], refuse="--csv-dir",
-                      guard=["/dev/null"]))
+    cases.append(Case("bench --csv device full", "bench", quick + ["--csv", "{d}/full"], setup=make_devices,
+                      refuse="--csv: {d}/full", guard=["full"]))
+    cases.append(Case("bench --csv link to device null", "bench", quick + ["--csv", "{d}/link"],
+                      setup=lambda d: (make_devices(d), os.symlink("null", os.path.join(d, "link"))),
+                      refuse="--csv:", guard=["link", "null"]))
+    cases.append(Case("bench --csv-dir device null", "bench", quick + ["--csv-dir", "{d}/null"], setup=make_devices,
+                      refuse="--csv-dir", guard=["null"]))
 
     def old_csv(d):
         write(os.path.join(d, "old.csv"), "a,b\n1,2\n")
