@@ -55,6 +55,11 @@ std::string RunScript::apply_due(int64_t frame_index, double elapsed_s, Controls
 }
 
 std::string RunOutputs::open(const AppOptions& options) {
+    // Paths can hold any byte; the line printed must not (files.h).
+    return printable(open_(options));
+}
+
+std::string RunOutputs::open_(const AppOptions& options) {
     options_ = &options;
     // Every output, checked before any is opened: each a regular file or new
     // (files.h), none the same file as another output or as the scenario.
@@ -126,13 +131,13 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     int code = 0;
     if (trace_) {
         if (std::string problem = trace_->close(); !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
+            std::fprintf(stderr, "pacer-demo: %s\n", printable(problem).c_str());
             code = 1;
         }
     }
     if (chrome_trace_) {
         if (std::string problem = chrome_trace_->close(); !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
+            std::fprintf(stderr, "pacer-demo: %s\n", printable(problem).c_str());
             code = 1;
         }
     }
@@ -203,7 +208,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     if (!options_->summary_json_path.empty()) {
         if (std::string problem = write_file_atomically(options_->summary_json_path, summary_json(report));
             !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: summary-json: %s\n", problem.c_str());
+            std::fprintf(stderr, "pacer-demo: summary-json: %s\n", printable(problem).c_str());
             code = 1;
         }
     }

@@ -152,6 +152,12 @@ def demo_cases():
                       setup=scenario("end frame 3\nat 0s set \ufeffhz=60\n"), refuse="\\xef\\xbb\\xbf",
                       guard=["s.txt"]))
 
+    cases.append(Case("demo --trace path with control bytes", "demo", SMALL + ["--trace", "{d}/no/\x1b[31mred"],
+                      refuse="no/\\x1b[31mred: No such file"))
+    cases.append(Case("demo --scenario with a byte that is not UTF-8", "demo", SMALL + ["--scenario", "{d}/s.txt"],
+                      setup=lambda d: write(os.path.join(d, "s.txt"), b"end frame 3\nat 0s set h\xffz=60\n"),
+                      refuse="h\\xffz", guard=["s.txt"]))
+
     # Sensible handling.
     cases.append(Case("demo --scenario with a BOM", "demo", SMALL + ["--scenario", "{d}/s.txt"],
                       setup=scenario("\ufeff" + SHORT)))
