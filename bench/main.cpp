@@ -2,6 +2,7 @@
 // the same run, on this machine. See --help (its footer documents the CSVs).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -113,6 +114,27 @@ CLI::Validator rate_check() {
         "HZ");
 }
 
+// A finite number in [min, max]. CLI::Range lets NaN through (every
+// comparison with it is false), and "inf" would run forever.
+CLI::Validator finite_range(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& value) -> std::string {
+            std::size_t used = 0;
+            double number = 0;
+            try {
+                number = std::stod(value, &used);
+            } catch (const std::exception&) {
+                used = 0;
+            }
+            if (used == 0 || used != value.size() || !std::isfinite(number))
+                return "'" + value + "' is not a finite number";
+            if (number < min || number > max)
+                return value + " is outside [" + bench::fixed(min, 2) + ", " + bench::fixed(max, 2) + "]";
+            return {};
+        },
+        "[" + bench::fixed(min, 2) + ", " + bench::fixed(max, 2) + "]");
+}
+
 // "12.3 %", or "unknown" for a negative value (where /proc/stat is missing).
 std::string percent_or_unknown(double pct) {
     return pct < 0 ? std::string("unknown") : bench::fixed(pct, 1) + " %";
@@ -166,16 +188,17 @@ int main(int argc, char** argv) {
     app.add_option("--warmup-s", options.warmup_s,
                    "unmeasured warm-up before each accuracy run, seconds (default: 0.25; "
                    "quick: 0.05)")
-        ->check(CLI::Range(0.0, 60.0));
+        ->check(finite_range(0.0, 60.0));
     app.add_option("--threads", options.threads,
                    "busy background threads for 'contention' (default: one per logical CPU)")
         ->check(CLI::Range(1, 1024));
     app.add_option("--work-ms", options.work_ms, "CPU work per frame for 'work' (default: 4)")
-        ->check(CLI::Range(0.0, 1000.0));
+        ->check(finite_range(0.0, 1000.0));
     app.add_option("--timer-slack-ns", timer_slack_ns,
                    "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
-                   "default: leave the OS's, usually 50000)")
-        ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+                   "default: leave the OS's, usually 50000; at most 100 ms, past which every "
+                   "sleep may overshoot by that much)")
+        ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
     app.add_option("--sched-slice-ns", sched_slice_ns,
                    "ask for this EEVDF scheduler slice for the bench thread through "
                    "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
@@ -183,14 +206,14 @@ int main(int argc, char** argv) {
     app.add_option("--wait-slack-ns", options.wait_timer_slack_ns,
                    "Config::wait_timer_slack_ns: the timer slack each timer wait runs with "
                    "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
-        ->check(CLI::Range(int64_t{-1}, int64_t{1'000'000'000}));
+        ->check(CLI::Range(int64_t{-1}, int64_t{100'000'000}));
     app.add_option("--wait-slice-ns", options.wait_sched_slice_ns,
                    "Config::wait_sched_slice_ns: the EEVDF slice each timer wait runs with "
                    "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
-        ->check(CLI::Range(int64_t{-1}, int64_t{1'000'000'000}));
+        ->check(CLI::Range(int64_t{-1}, int64_t{100'000'000}));
     app.add_option("--timer-quantile", options.timer_quantile,
                    "Config::timer_margin_quantile for timer and auto (default: the library's)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(finite_range(0.0, 1.0));
     app.add_option("--timer-min-margin-ns", options.timer_min_margin_ns,
                    "Config::timer_min_margin_ns for timer and auto (default: the library's)")
         ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
@@ -203,10 +226,17 @@ int main(int argc, char** argv) {
     app.add_option("--preempt", options.preempt_probability,
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
-        ->check(CLI::Range(0.0, 0.99));
+        ->check(finite_range(0.0, 0.99));
     app.add_option("--seed", options.seed, "heatmap: random seed (default: 1)");
-    app.add_option("--csv", csv_path, "write experiment 1's CSV to FILE");
-    app.add_option("--csv-dir", csv_dir, "write all experiments' CSVs into DIR (created if missing)");
+    // An empty path would be taken for "not given"; say so instead.
+    const CLI::Validator non_empty(
+        [](std::string& value) -> std::string { return value.empty() ? "empty path" : ""; }, "PATH");
+    app.add_option("--csv", csv_path,
+                   "write experiment 1's CSV to FILE (a regular file or new; replaced only "
+                   "when the run succeeds)")
+        ->check(non_empty);
+    app.add_option("--csv-dir", csv_dir, "write all experiments' CSVs into DIR (created if missing)")
+        ->check(non_empty);
 
     try {
         app.parse(argc, argv);
@@ -370,7 +400,7 @@ int main(int argc, char** argv) {
 
     for (bench::CsvFile* file :
          {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap, &csv.tuning}) {
-        if (!file->finish()) return fail(file->path() + ": write failed");
+        if (const std::string problem = file->finish(); !problem.empty()) return fail(problem);
     }
     return 0;
 }

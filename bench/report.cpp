@@ -5,6 +5,10 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <system_error>
+#include <random>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <ostream>
 #include <thread>
@@ -60,13 +64,75 @@ void Table::print(std::ostream& out) const {
     for (const auto& row : rows_) print_row(row);
 }
 
+namespace {
+
+// Where a CSV at path really goes; "" or why it cannot (files.h's rules in
+// the demo, the same here).
+std::string csv_target(const std::string& path, std::string* target) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status own = fs::symlink_status(path, ec);
+    if (own.type() == fs::file_type::not_found || own.type() == fs::file_type::regular) {
+        *target = path;
+        return {};
+    }
+    if (ec) return path + ": " + ec.message();
+    if (own.type() == fs::file_type::symlink) {
+        const fs::file_status pointed = fs::status(path, ec);
+        if (pointed.type() == fs::file_type::regular) {
+            *target = fs::canonical(path, ec).string();
+            if (ec) return path + ": " + ec.message();
+            return {};
+        }
+        return path + ": a symbolic link to " +
+               (pointed.type() == fs::file_type::not_found ? std::string("nothing") : std::string("something")) +
+               " that is not a regular file";
+    }
+    return path + ": " + (own.type() == fs::file_type::directory ? "a directory" : "a device, FIFO or socket") +
+           ", not a regular file";
+}
+
+// A name beside target that no file has: TARGET.tmp-<random>.
+std::string unused_temp_name(const std::string& target) {
+    static std::mt19937_64 random{std::random_device{}()};
+    for (;;) {
+        char suffix[32];
+        std::snprintf(suffix, sizeof suffix, ".tmp-%012llx",
+                      static_cast<unsigned long long>(random() & 0xffffffffffffULL));
+        std::error_code ec;
+        const std::string name = target + suffix;
+        if (!std::filesystem::exists(std::filesystem::symlink_status(name, ec))) return name;
+    }
+}
+
+// Writes text to a new temporary file beside target and renames it over
+// target (or, with rename false, removes it: the up-front check). "" or why.
+std::string write_beside(const std::string& target, const std::string& text, bool rename) {
+    const std::string temp = unused_temp_name(target);
+    std::FILE* file = std::fopen(temp.c_str(), "wb");
+    if (file == nullptr) return std::strerror(errno);
+    std::string problem;
+    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) problem = std::strerror(errno);
+    if (std::fclose(file) != 0 && problem.empty()) problem = std::strerror(errno);
+    if (problem.empty() && rename) {
+        std::error_code ec;
+        std::filesystem::rename(temp, target, ec);
+        if (ec) problem = ec.message();
+    }
+    if (!problem.empty() || !rename) std::remove(temp.c_str());
+    return problem;
+}
+
+}  // namespace
+
 std::string CsvFile::open(const std::string& path, const std::string& header) {
     path_ = path;
     header_ = header;
-    out_.open(path, std::ios::out | std::ios::trunc);
-    if (!out_.is_open()) {
-        return path + ": cannot open for writing (" + std::strerror(errno) + ")";
-    }
+    if (path.empty()) return "empty path";
+    if (std::string problem = csv_target(path, &target_); !problem.empty()) return problem;
+    if (std::string problem = write_beside(target_, "", false); !problem.empty())
+        return path + ": cannot write beside it (" + problem + ")";
+    open_ = true;
     return {};
 }
 
@@ -83,12 +149,17 @@ void CsvFile::copy_rows(const CsvFile& other) {
     lines_.insert(lines_.end(), other.lines_.begin(), other.lines_.end());
 }
 
-bool CsvFile::finish() {
-    if (!out_.is_open()) return true;
-    out_ << header_ << '\n';
-    for (const auto& line : lines_) out_ << line << '\n';
-    out_.close();
-    return !out_.fail();
+std::string CsvFile::finish() {
+    if (!open_) return {};
+    open_ = false;
+    // The target may have been replaced by a device or FIFO since open().
+    std::string target;
+    if (std::string problem = csv_target(path_, &target); !problem.empty()) return problem;
+    std::string text = header_ + '\n';
+    for (const auto& line : lines_) text += line + '\n';
+    if (std::string problem = write_beside(target_, text, true); !problem.empty())
+        return path_ + ": write failed (" + problem + "); the old file, if any, is untouched";
+    return {};
 }
 
 std::string utc_now() {

@@ -1,7 +1,6 @@
 // report.h: markdown tables for stdout, CSV files, and the machine line.
 #pragma once
 
-#include <fstream>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -28,25 +27,31 @@ private:
     std::vector<std::vector<std::string>> rows_;
 };
 
-// A CSV file opened before the run (so a bad path fails at once) and filled
-// after it. Rows are kept in memory and written by finish(), so an aborted
-// run leaves at most an empty file, never half a table.
+// A CSV file checked before the run (so a bad path fails at once) and
+// written after it. Rows are kept in memory; finish() writes them to a new
+// temporary file beside the target and renames it over the target, so until
+// then an existing file is untouched: a failed or killed run leaves the old
+// CSV as it was. The target must be a regular file or not exist (a symbolic
+// link to a regular file is written through and stays a link).
 class CsvFile {
 public:
     CsvFile() = default;
-    // Returns an empty string on success, else one line naming the path and why.
+    // Checks the path and that a file can be created beside it (created and
+    // removed). "" on success, else one line naming the path and why.
     std::string open(const std::string& path, const std::string& header);
-    bool is_open() const { return out_.is_open(); }
+    bool is_open() const { return open_; }
     void add_row(const std::vector<std::string>& cells);
     // Appends another file's rows (the same table written to two paths).
     void copy_rows(const CsvFile& other);
-    // Writes the header and the rows; returns false when the write failed.
-    bool finish();
+    // Writes the header and the rows, then replaces the target. "" or one
+    // line naming the path and why (the target is then untouched).
+    std::string finish();
     const std::string& path() const { return path_; }
 
 private:
-    std::ofstream out_;
+    bool open_ = false;
     std::string path_;
+    std::string target_;   // path_, or the regular file a link at path_ points to
     std::string header_;
     std::vector<std::string> lines_;
 };

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app.h"
+#include "core/files.h"
 #include "core/scenario.h"
 
 namespace {
@@ -59,7 +60,7 @@ constexpr SettingFlag kSettingFlags[] = {
 };
 
 int usage_error(const std::string& message) {
-    std::fprintf(stderr, "pacer-demo: %s\n", message.c_str());
+    std::fprintf(stderr, "pacer-demo: %s\n", pacer_demo::printable(message).c_str());
     return 2;
 }
 
@@ -118,6 +119,10 @@ int main(int argc, char** argv) {
         return usage_error(error.what());
     }
 
+    for (const char* flag : {"--scenario", "--trace", "--chrome-trace", "--screenshot", "--summary-json"}) {
+        if (cli.count(flag) > 0 && cli.get_option(flag)->as<std::string>().empty())
+            return usage_error(std::string(flag) + ": empty path");
+    }
     options.backend = backend == "glfw" ? pacer_demo::Backend::Glfw : pacer_demo::Backend::Sdl2;
     options.overlay = !no_overlay;
     for (const auto& [flag, value] : setting_values) {

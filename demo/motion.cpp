@@ -1,6 +1,8 @@
 // motion.cpp: the scene's clock in the three dt modes.
 #include "motion.h"
 
+#include <algorithm>
+
 namespace pacer_demo {
 
 MotionStep MotionClock::advance(const pacer::Frame& frame, DtMode mode) {
@@ -8,7 +10,9 @@ MotionStep MotionClock::advance(const pacer::Frame& frame, DtMode mode) {
     MotionStep step{mode, 0, -1, -1.0};
     if (mode != DtMode::Fixed) {
         fixed_active_ = false;
-        shown_ns_ += mode == DtMode::Raw ? frame.interval_ns : frame.dt_ns;
+        // Raw is clamped as the pacer clamps dt: a stall (a debugger break,
+        // SIGSTOP, a swapped-out machine) must not teleport the scene.
+        shown_ns_ += mode == DtMode::Raw ? std::clamp<int64_t>(frame.interval_ns, 0, kMaxRawDtNs) : frame.dt_ns;
     } else {
         if (!fixed_active_ || steps_.step_ns() != frame.period_ns) {
             // Start from the time shown: it is the older of the two states

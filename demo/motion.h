@@ -2,6 +2,8 @@
 // so the demo can show what each does to the motion:
 //   raw    the measured interval between wakes (pacer::Frame::interval_ns):
 //          every bit of wake jitter moves the objects by the wrong amount;
+//          clamped to kMaxRawDtNs (100 ms, the pacer's max_dt_ns default),
+//          so that a stall moves the scene by 100 ms, not by the stall;
 //   paced  pacer::Frame::dt_ns: the grid step while frames are on time, so
 //          the motion is as even as the grid;
 //   fixed  pacer::FixedStep with the target period as its step, fed
@@ -38,6 +40,9 @@ public:
     // Where a frame's dt exceeds this many steps, fixed drops the rest (the
     // spiral-of-death cap, fixed_step.h).
     static constexpr int32_t kMaxStepsPerFrame = 8;
+    // Raw mode's largest step: what pacer::Config::max_dt_ns clamps the
+    // paced dt to by default, so both modes survive a stall alike.
+    static constexpr int64_t kMaxRawDtNs = 100'000'000;
 
     // Advances the clock by one frame in the given mode. Switching modes, or
     // a new target period in fixed mode, continues from the time shown, so

@@ -2,7 +2,10 @@
 #include "run.h"
 
 #include <cstdio>
+#include <iterator>
 
+#include "core/atomic_file.h"
+#include "core/files.h"
 #include "core/summary.h"
 #include "ui/overlay.h"
 
@@ -25,7 +28,7 @@ RunScript::RunScript(const AppOptions& options) : options_(options) {
 std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& controls) {
     for (const Step* step : steps) {
         const std::string& name = options_.scenario->name;
-        const std::string where = name.substr(name.find_last_of("/\\") + 1) + ":" + std::to_string(step->line);
+        const std::string where = printable(name.substr(name.find_last_of("/\\") + 1)) + ":" + std::to_string(step->line);
         if (!step->mark.empty()) {
             controls.add_marker(where + ": mark " + step->mark);
             continue;
@@ -52,7 +55,33 @@ std::string RunScript::apply_due(int64_t frame_index, double elapsed_s, Controls
 }
 
 std::string RunOutputs::open(const AppOptions& options) {
+    // Paths can hold any byte; the line printed must not (files.h).
+    return printable(open_(options));
+}
+
+std::string RunOutputs::open_(const AppOptions& options) {
     options_ = &options;
+    // Every output, checked before any is opened: each a regular file or new
+    // (files.h), none the same file as another output or as the scenario.
+    struct Output {
+        const char* flag;
+        const std::string& path;
+    };
+    const Output outputs[] = {{"--trace", options.trace_path},
+                              {"--chrome-trace", options.chrome_trace_path},
+                              {"--screenshot", options.screenshot_path},
+                              {"--summary-json", options.summary_json_path}};
+    for (std::size_t i = 0; i < std::size(outputs); ++i) {
+        const Output& out = outputs[i];
+        if (out.path.empty()) continue;
+        if (std::string problem = check_writable(out.path); !problem.empty()) return std::string(out.flag) + ": " + problem;
+        if (options.scenario && same_file(out.path, options.scenario->name))
+            return std::string(out.flag) + ": " + out.path + " is the --scenario file, an input";
+        for (std::size_t k = 0; k < i; ++k) {
+            if (!outputs[k].path.empty() && same_file(out.path, outputs[k].path))
+                return std::string(out.flag) + ": " + out.path + " is also the " + outputs[k].flag + " file";
+        }
+    }
     if (!options.trace_path.empty()) {
         trace_ = std::make_unique<TraceWriter>(options.trace_path);
         if (!trace_->ok()) return trace_->error();
@@ -62,16 +91,6 @@ std::string RunOutputs::open(const AppOptions& options) {
         if (options.scenario) name += " " + options.scenario->name.substr(options.scenario->name.find_last_of("/\\") + 1);
         chrome_trace_ = std::make_unique<ChromeTraceWriter>(options.chrome_trace_path, name);
         if (!chrome_trace_->ok()) return chrome_trace_->error();
-    }
-    if (!options.screenshot_path.empty()) {
-        if (std::string problem = check_writable(options.screenshot_path); !problem.empty()) {
-            return "screenshot: " + problem;
-        }
-    }
-    if (!options.summary_json_path.empty()) {
-        if (std::string problem = check_writable(options.summary_json_path); !problem.empty()) {
-            return "summary-json: " + problem;
-        }
     }
     return "";
 }
@@ -112,13 +131,13 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     int code = 0;
     if (trace_) {
         if (std::string problem = trace_->close(); !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
+            std::fprintf(stderr, "pacer-demo: %s\n", printable(problem).c_str());
             code = 1;
         }
     }
     if (chrome_trace_) {
         if (std::string problem = chrome_trace_->close(); !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: %s\n", problem.c_str());
+            std::fprintf(stderr, "pacer-demo: %s\n", printable(problem).c_str());
             code = 1;
         }
     }
@@ -155,6 +174,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     }
     info("wait_point", pacer::wait_point_name(*s.wait_point));
     if (options_->scenario) info("scenario", options_->scenario->name);
+    if (close_signal() != 0) info("ended_by", close_signal_name());   // SIGINT, SIGTERM
     // What the picture holds, for checkers: the scene's time is the sum of
     // the trace's MsDt, each frame's step in the dt mode of its DtMode column.
     // "dt" names the modes the run used, in order ("raw, paced, fixed").
@@ -188,7 +208,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     if (!options_->summary_json_path.empty()) {
         if (std::string problem = write_file_atomically(options_->summary_json_path, summary_json(report));
             !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: summary-json: %s\n", problem.c_str());
+            std::fprintf(stderr, "pacer-demo: summary-json: %s\n", printable(problem).c_str());
             code = 1;
         }
     }

@@ -70,6 +70,7 @@ public:
                const Renderer& renderer);
 
 private:
+    std::string open_(const AppOptions& options);
     const AppOptions* options_ = nullptr;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;

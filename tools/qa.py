@@ -16,13 +16,18 @@ Each run is `xvfb-run -a pacer-demo --backend B --scenario S --trace ...
 build-dir/demo/pacer-demo (default build/, as tools/test.sh leaves it); if it
 is missing, the pacer-demo target is configured and built there first.
 
-Report folder (default build-dir/qa-report):
+Report folder (default build-dir/qa-report). The tool lists every file and
+folder it creates there in .qa-report; a later run into the same folder
+deletes those and nothing else. A non-empty folder without that list is
+refused, never emptied.
+  .qa-report            what this tool wrote here (and may delete)
   index.md              verdict per scenario x backend, thresholds and values
   verdicts.csv          scenario,backend,expect,threshold,actual,passed
   plots/                S-B-timeline.png, S-B-histogram.png (tools/plots.py)
   traces/               S-B.csv (per-frame trace), S-B.trace.json (Chrome)
   runs/                 S-B.summary.json, S-B.log, S-B.png (a screenshot of frame 30,
-                        from a separate short run: see run_one)
+                        or of an earlier one in a shorter scenario, from a
+                        separate short run: see run_one)
   bench/                bench-*.png, with --bench-csv DIR (pacer-bench --csv-dir)
 
 Exit status: 0 all passed; 1 a scenario failed or a run broke; 2 bad usage
@@ -51,7 +56,8 @@ SCENARIO_DIR = os.path.join(ROOT, "assets", "scenarios")
 # failed fps/p95/missed here whenever other jobs held the load average near 7
 # on the 2 cores, so in CI they would flake; the full suite runs them.
 QUICK_MAX_S = 5.0
-SCREENSHOT_FRAME = 30       # early enough for every shipped scenario
+SCREENSHOT_FRAME = 30       # early enough for every shipped scenario; shorter ones get an earlier frame
+MANIFEST_NAME = ".qa-report"   # in the report folder: what this tool wrote there
 BACKENDS = ("sdl2", "glfw")
 # Headline figures for the report (metric keys of core/summary.h).
 HEADLINE = [("fps", "avg FPS", "{:.2f}"), ("low_1pct_fps", "1 % low FPS", "{:.1f}"),
@@ -66,35 +72,88 @@ class UsageError(Exception):
     pass
 
 
-def scenario_duration_s(path):
-    """The scenario's length from its "end" line (None without one). "end
-    frame N" counts at the last "hz=" set at frame/time 0 (60 by default)."""
+NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"
+
+
+def shown(text):
+    """A path or text as it can be printed: bytes that are not UTF-8 (kept by
+    Python as surrogates) become U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def read_scenario_lines(path):
+    """The scenario's lines, comments removed. The demo checks the format;
+    bytes that are not UTF-8 are read as U+FFFD here (the demo names them)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return [line.split("#", 1)[0].strip() for line in f]
+    except OSError as e:
+        raise UsageError(f"{shown(path)}: cannot read: {e.strerror}")
+
+
+def scenario_length(path):
+    """(seconds, frames) from the scenario's "end" line, or None without one.
+    "end frame N" counts at the last "hz=" set at frame/time 0 (60 by
+    default); a time end runs about seconds x hz frames. A malformed value is
+    a UsageError naming FILE:LINE."""
     hz = 60.0
     end = None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            m = re.match(r"at\s+(0s|0ms|frame\s+0)\s+set\b.*\bhz=([0-9.]+)", line)
+    for number, line in enumerate(read_scenario_lines(path), 1):
+        where = f"{shown(path)}:{number}"
+        if re.match(r"at\s+(0s|0ms|frame\s+0)\s+set\b", line):
+            m = re.search(r"\bhz=(\S*)", line)
             if m:
-                hz = float(m.group(2))
-            m = re.match(r"end\s+frame\s+(\d+)$", line)
+                if not re.fullmatch(NUMBER, m.group(1)) or float(m.group(1)) <= 0:
+                    raise UsageError(f"{where}: hz={m.group(1)} is not a positive number")
+                hz = float(m.group(1))
+        if re.match(r"end\b", line):
+            m = re.fullmatch(r"end\s+frame\s+(\d+)", line)
             if m:
                 end = ("frames", int(m.group(1)))
-            m = re.match(r"end\s+([0-9.]+)(ms|s)$", line)
-            if m:
-                end = ("s", float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0))
+                continue
+            m = re.fullmatch(rf"end\s+({NUMBER})(ms|s)", line)
+            if not m:
+                raise UsageError(f"{where}: '{line}' is not 'end frame N' or 'end TIME' (e.g. end 2.5s)")
+            end = ("s", float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0))
     if end is None:
         return None
-    return end[1] if end[0] == "s" else end[1] / hz
+    if end[0] == "s":
+        return end[1], int(end[1] * hz)
+    return end[1] / hz, end[1]
+
+
+def scenario_duration_s(path):
+    length = scenario_length(path)
+    return None if length is None else length[0]
+
+
+def screenshot_frame_for(path):
+    """SCREENSHOT_FRAME, or an earlier frame the scenario surely reaches: the
+    last one of a frame-counted end, half the expected frames of a time end
+    (late frames make a timed run shorter)."""
+    length = scenario_length(path)
+    if length is None:
+        return SCREENSHOT_FRAME
+    seconds, frames = length
+    counted = any(re.fullmatch(r"end\s+frame\s+\d+", line) for line in read_scenario_lines(path))
+    reachable = frames - 1 if counted else frames // 2
+    return max(0, min(SCREENSHOT_FRAME, reachable))
 
 
 def scenario_title(path):
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r'\s*title\s+"(.*)"', line)
-            if m:
-                return m.group(1)
+    for line in read_scenario_lines_raw(path):
+        m = re.match(r'\s*title\s+"(.*)"', line)
+        if m:
+            return m.group(1)
     return ""
+
+
+def read_scenario_lines_raw(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.readlines()
+    except OSError:
+        return []
 
 
 def resolve_scenarios(names, quick):
@@ -106,13 +165,13 @@ def resolve_scenarios(names, quick):
             candidates = [name, os.path.join(SCENARIO_DIR, name), os.path.join(SCENARIO_DIR, name + ".txt")]
             found = next((c for c in candidates if os.path.isfile(c)), None)
             if found is None:
-                raise UsageError(f"scenario '{name}': no such file (nor in {SCENARIO_DIR})")
+                raise UsageError(f"scenario '{shown(name)}': no such file (nor in {SCENARIO_DIR})")
             paths.append(os.path.abspath(found))
     chosen = []
     for path in paths:
         duration = scenario_duration_s(path)
         if duration is None:
-            raise UsageError(f"{path}: no 'end' line: a QA scenario must end on its own")
+            raise UsageError(f"{shown(path)}: no 'end' line: a QA scenario must end on its own")
         if quick and duration > QUICK_MAX_S:
             continue
         chosen.append((path, duration))
@@ -157,9 +216,9 @@ def demo_supports(demo, flag):
     return flag in out.stdout
 
 
-def run_one(demo, scenario, duration_s, backend, out, chrome, render_args):
+def run_one(demo, scenario, duration_s, backend, out, chrome, render_args, manifest):
     """Runs one scenario on one backend. Returns a result dict."""
-    stem = os.path.splitext(os.path.basename(scenario))[0]
+    stem = shown(os.path.splitext(os.path.basename(scenario))[0])
     key = f"{stem}-{backend}"
     files = {
         "trace": os.path.join(out, "traces", key + ".csv"),
@@ -168,6 +227,9 @@ def run_one(demo, scenario, duration_s, backend, out, chrome, render_args):
         "screenshot": os.path.join(out, "runs", key + ".png"),
         "log": os.path.join(out, "runs", key + ".log"),
     }
+    for path in files.values():
+        if path:
+            manifest.own(path)
     xvfb = ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24"]
     base = [demo, "--backend", backend, "--scenario", scenario]
     command = xvfb + base + render_args + ["--trace", files["trace"], "--summary-json", files["summary"]]
@@ -176,16 +238,17 @@ def run_one(demo, scenario, duration_s, backend, out, chrome, render_args):
     # The screenshot comes from a separate short run of the same scenario:
     # reading back and encoding a PNG takes a frame of 100-300 ms here, which
     # would otherwise be a stutter in every measured run.
-    shot_command = xvfb + base + ["--frames", str(SCREENSHOT_FRAME + 1), "--screenshot", files["screenshot"],
-                                  "--screenshot-frame", str(SCREENSHOT_FRAME)]
+    shot_frame = screenshot_frame_for(scenario)
+    shot_command = xvfb + base + ["--frames", str(shot_frame + 1), "--screenshot", files["screenshot"],
+                                  "--screenshot-frame", str(shot_frame)]
     timeout_s = 3 * duration_s + 60
     started = time.monotonic()
     code, output = run_logged(command, timeout_s)
     wall_s = time.monotonic() - started
     shot_code, shot_output = run_logged(shot_command, 60)
-    with open(files["log"], "w", encoding="utf-8") as f:
-        f.write("$ " + " ".join(command) + "\n" + output + f"\nexit status: {code}\n\n")
-        f.write("$ " + " ".join(shot_command) + "\n" + shot_output + f"\nexit status: {shot_code} (1 is "
+    with open(files["log"], "w", encoding="utf-8", errors="replace") as f:
+        f.write("$ " + shown(" ".join(command)) + "\n" + output + f"\nexit status: {code}\n\n")
+        f.write("$ " + shown(" ".join(shot_command)) + "\n" + shot_output + f"\nexit status: {shot_code} (1 is "
                 "expected: the scenario's thresholds fail on a cut-short run)\n")
 
     result = {"scenario": stem, "backend": backend, "files": files, "code": code, "wall_s": wall_s,
@@ -209,8 +272,13 @@ def run_one(demo, scenario, duration_s, backend, out, chrome, render_args):
         result["problems"].append("no Chrome trace written")
     if os.path.isfile(files["trace"]):
         try:
+            for name in (key + "-timeline.png", key + "-histogram.png"):
+                manifest.own(os.path.join(out, "plots", name))
+                manifest.own(os.path.join(out, "plots", name + ".tmp.png"))
             result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key,
                                                title=f"{stem} on {backend}")
+            for path in result["plots"]:
+                manifest.own(path)
         except plots.InputError as e:
             result["problems"].append(f"plot: {e}")
     else:
@@ -237,7 +305,7 @@ def run_one(demo, scenario, duration_s, backend, out, chrome, render_args):
 def run_logged(command, timeout_s):
     """(exit status or None when killed, stdout + stderr)."""
     try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
+        proc = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout_s)
         return proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as e:
         def text(b):
@@ -296,7 +364,7 @@ def git_commit():
         return "unknown"
 
 
-def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots, notes):
+def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots, notes, manifest):
     failed = [r for r in results if r["status"] != "PASS"]
     lines = ["# Visual QA report", ""]
     lines.append(f"**{'PASS' if not failed else 'FAIL'}**: {len(results) - len(failed)} of {len(results)} runs "
@@ -305,13 +373,14 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
               f"- machine: {machine_line()}", f"- commit: {git_commit()}", f"- demo: `{args.demo}`",
               f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
               f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer CPU "
-              "that the pacer shares; screenshots come from a separate 31-frame run with the overlay)"]
+              f"that the pacer shares; screenshots come from a separate short run with the overlay, of frame "
+              f"{SCREENSHOT_FRAME} or an earlier one in shorter scenarios)"]
     lines += [f"- **warning**, {n}" for n in notes] + [""]
 
     lines += ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
               "|---|" + "---|" * len(args.backends)]
     for path, _ in scenarios:
-        stem = os.path.splitext(os.path.basename(path))[0]
+        stem = shown(os.path.splitext(os.path.basename(path))[0])
         cells = []
         for backend in args.backends:
             r = next(x for x in results if x["scenario"] == stem and x["backend"] == backend)
@@ -320,10 +389,10 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
     lines.append("")
 
     for path, duration in scenarios:
-        stem = os.path.splitext(os.path.basename(path))[0]
+        stem = shown(os.path.splitext(os.path.basename(path))[0])
         runs = [next(x for x in results if x["scenario"] == stem and x["backend"] == b) for b in args.backends]
         title = scenario_title(path)
-        lines += [f"## {stem}", "", f"{title + '. ' if title else ''}`{rel(path, ROOT) if path.startswith(ROOT) else path}`, "
+        lines += [f"## {stem}", "", f"{title + '. ' if title else ''}`{shown(rel(path, ROOT) if path.startswith(ROOT) else path)}`, "
                   f"{duration:g} s.", ""]
         # Thresholds: one row per expectation, the measured value per backend.
         expects = []
@@ -375,13 +444,15 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
               "- Timeline: the interval of each frame (black) against the target period (dashed), scenario "
               "phases shaded; the lower panel is the wake lateness (µs, linear within ±100 µs, log beyond).",
               "- Chrome traces open in https://ui.perfetto.dev (Open trace file) or chrome://tracing.", ""]
+    for name in ("index.md", "index.md.tmp", "verdicts.csv", "verdicts.csv.tmp"):
+        manifest.own(os.path.join(out, name))
     tmp = os.path.join(out, "index.md.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
+    with open(tmp, "w", encoding="utf-8", errors="replace") as f:
         f.write("\n".join(lines))
     os.replace(tmp, os.path.join(out, "index.md"))
 
     tmp = os.path.join(out, "verdicts.csv.tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
+    with open(tmp, "w", newline="", encoding="utf-8", errors="replace") as f:
         w = csv.writer(f)
         w.writerow(["scenario", "backend", "status", "expect", "threshold", "actual", "passed"])
         for r in results:
@@ -391,6 +462,78 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
                 w.writerow([r["scenario"], r["backend"], r["status"], v.get("expect"), v.get("threshold"),
                             v.get("actual"), "1" if v.get("passed") else "0"])
     os.replace(tmp, os.path.join(out, "verdicts.csv"))
+
+
+class Manifest:
+    """The list of what this tool created in a report folder (MANIFEST_NAME):
+    each path is listed before it is written, so a run cut short still
+    lists it. clean() deletes what an earlier run listed, and nothing else."""
+
+    def __init__(self, out):
+        self.out = out
+        self.path = os.path.join(out, MANIFEST_NAME)
+        self.listed = set()
+
+    @staticmethod
+    def clean(out):
+        """Deletes the files and (empty) folders that out's list names, then the list."""
+        path = os.path.join(out, MANIFEST_NAME)
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            entries = [line.rstrip("\n").split(" ", 1) for line in f if line[:2] in ("f ", "d ")]
+        root = os.path.realpath(out)
+        for kind, name in sorted(entries, key=lambda e: e[0] == "d"):   # files, then folders
+            target = os.path.join(out, name)
+            # Only inside the folder, never through a link to elsewhere.
+            if os.path.commonpath([root, os.path.realpath(os.path.dirname(target))]) != root:
+                continue
+            try:
+                if kind == "f" and (os.path.islink(target) or os.path.isfile(target)):
+                    os.remove(target)
+                elif kind == "d" and os.path.isdir(target) and not os.path.islink(target):
+                    os.rmdir(target)   # only when empty: anything else in it stays
+            except OSError:
+                pass
+        os.remove(path)
+
+    def start(self):
+        with open(self.path, "w", encoding="utf-8") as f:
+            f.write("# written by tools/qa.py: the files and folders it made here, which its next run "
+                    "into this folder deletes (and nothing else)\n")
+
+    def _add(self, kind, path):
+        name = os.path.relpath(path, self.out)
+        if name in self.listed:
+            return
+        self.listed.add(name)
+        with open(self.path, "a", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(f"{kind} {name}\n")
+
+    def own(self, path):
+        self._add("f", path)
+
+    def make_dir(self, path):
+        if not os.path.isdir(path):
+            os.makedirs(path)
+            self._add("d", path)
+
+
+def prepare_out(out):
+    """Makes out ready for a report: a new folder, an empty one, or one an
+    earlier run of this tool wrote (only what that run listed is deleted)."""
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out: {shown(out)}: exists and is not a directory")
+    if os.path.isdir(out):
+        if os.path.isfile(os.path.join(out, MANIFEST_NAME)):
+            Manifest.clean(out)
+        elif os.listdir(out):
+            raise UsageError(f"--out: {shown(out)}: a non-empty folder without {MANIFEST_NAME} (not made by "
+                             "this tool); not writing into it: choose a new or empty folder")
+    os.makedirs(out, exist_ok=True)
+    manifest = Manifest(out)
+    manifest.start()
+    for sub in ("plots", "traces", "runs"):
+        manifest.make_dir(os.path.join(out, sub))
+    return manifest
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -412,7 +555,8 @@ def main(argv=None):
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"),
                         help="where pacer-demo is built (default: build/)")
     parser.add_argument("--demo", help="the pacer-demo binary (default: BUILD_DIR/demo/pacer-demo)")
-    parser.add_argument("--out", help="report folder (default: BUILD_DIR/qa-report); replaced if it exists")
+    parser.add_argument("--out", help="report folder (default: BUILD_DIR/qa-report); what an earlier run of "
+                        "this tool wrote there is replaced, nothing else")
     parser.add_argument("--size", type=parse_size, default=(960, 540), metavar="WxH",
                         help="window of the measured runs (default 960x540)")
     parser.add_argument("--overlay", action="store_true",
@@ -438,20 +582,17 @@ def main(argv=None):
         else:
             args.demo = find_or_build_demo(os.path.abspath(args.build_dir))
         args.demo = os.path.abspath(args.demo)
+        if args.out == "":
+            raise UsageError("--out: empty path")
         out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
-        if os.path.exists(out) and not os.path.isdir(out):
-            raise UsageError(f"--out: {out}: exists and is not a directory")
-        if os.path.isdir(out):
-            if os.listdir(out) and not os.path.isfile(os.path.join(out, "index.md")) and \
-                    not os.path.isdir(os.path.join(out, "runs")):
-                raise UsageError(f"--out: {out}: a non-empty folder that is not a QA report; not replacing it")
-            shutil.rmtree(out)
-        for sub in ("plots", "traces", "runs"):
-            os.makedirs(os.path.join(out, sub))
+        manifest = prepare_out(out)
     except UsageError as e:
         print(f"qa: {e}", file=sys.stderr)
         return 2
-    except (OSError, subprocess.CalledProcessError) as e:
+    except OSError as e:
+        print(f"qa: {shown(e.filename or '')}: {e.strerror}" if e.filename else f"qa: {e}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as e:
         print(f"qa: {e}", file=sys.stderr)
         return 2
 
@@ -464,7 +605,7 @@ def main(argv=None):
     results = []
     for path, duration in scenarios:
         for backend in args.backends:
-            r = run_one(args.demo, path, duration, backend, out, chrome, render_args(args))
+            r = run_one(args.demo, path, duration, backend, out, chrome, render_args(args), manifest)
             results.append(r)
             failed = [v["expect"] + f" (actual {fmt(v.get('actual'), '{:.4g}')})" for v in r["verdicts"]
                       if not v.get("passed")]
@@ -475,6 +616,10 @@ def main(argv=None):
     bench_plots = []
     if args.bench_csv:
         try:
+            manifest.make_dir(os.path.join(out, "bench"))
+            for name in ("accuracy", "sleep", "cpu", "heatmap"):
+                manifest.own(os.path.join(out, "bench", f"bench-{name}.png"))
+                manifest.own(os.path.join(out, "bench", f"bench-{name}.png.tmp.png"))
             bench_plots = plots.plot_bench_dir(args.bench_csv, os.path.join(out, "bench"))
         except plots.InputError as e:
             print(f"qa: bench plots: {e}", file=sys.stderr)
@@ -483,7 +628,7 @@ def main(argv=None):
     # Only the start's load: by the end the suite's own runs (and scenarios'
     # background threads) are in the load average too.
     notes = ["at the start: " + load_note] if load_note else []
-    write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots, notes)
+    write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots, notes, manifest)
     bad = [r for r in results if r["status"] != "PASS"]
     print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "
           f"{os.path.join(out, 'index.md')}")

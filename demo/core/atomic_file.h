@@ -1,20 +1,27 @@
 // atomic_file.h: an output file that appears whole or not at all.
 //
-// Writes go to PATH.tmp; close() renames it to PATH. A file that failed, or
-// was never closed, leaves nothing behind: the destructor removes PATH.tmp.
+// The path must be a regular file or not exist yet; a symbolic link to a
+// regular file is written through (files.h), and anything else (a device, a
+// FIFO, a directory, a dangling link) is refused at construction. Writes go
+// to a fresh temporary file beside the target, "TARGET.tmp-XXXXXX", which
+// close() renames over the target: until then the old file is untouched, and
+// a file that failed, or was never closed, leaves nothing behind (the
+// destructor removes the temporary file, which no one else can own).
 // Errors name the path and the cause, after the owner's label, e.g.
 // "trace: cannot write t.csv: No such file or directory". The trace, the
-// Chrome trace and the summary writers all write through it.
+// Chrome trace, the summary and the screenshot all write through it.
 #pragma once
 
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace pacer_demo {
 
 class AtomicFile {
 public:
-    // Opens PATH.tmp at once, so an unwritable path is reported before a run.
+    // Creates the temporary file at once, so an unwritable path is reported
+    // before a run.
     AtomicFile(std::string path, std::string label);
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
@@ -24,20 +31,29 @@ public:
     bool ok() const { return error_.empty() && file_ != nullptr; }
     const std::string& error() const { return error_; }
     const std::string& path() const { return path_; }
+    const std::string& temp_path() const { return temp_path_; }   // "" when none was made
     // Records a failure (the first one wins); close() will then not rename.
     void fail(const std::string& what);
-    // Flushes, closes and renames PATH.tmp to PATH. Returns error(); after a
-    // failure PATH.tmp is removed. Calling it again returns the same.
+    // Flushes, closes and renames the temporary file over the target.
+    // Returns error(); after a failure the temporary file is removed.
+    // Calling it again returns the same.
     std::string close();
 
 private:
     std::string path_;
+    std::string target_;      // path_, or the regular file a link at path_ points to
     std::string temp_path_;
     std::string label_;
     std::FILE* file_ = nullptr;
     std::string error_;
-    bool created_ = false;   // PATH.tmp is ours to remove
     bool closed_ = false;
 };
+
+// Whether an output can be written at path: it is a regular file or does not
+// exist, and a temporary file can be made beside it (made and removed again).
+// "" or "cannot write PATH: why".
+std::string check_writable(const std::string& path);
+// Writes text through an AtomicFile. "" or "cannot write PATH: why".
+std::string write_file_atomically(const std::string& path, std::string_view text);
 
 }  // namespace pacer_demo

@@ -1,5 +1,6 @@
 // chrome_trace.cpp: Chrome trace-event JSON of a run (layout in chrome_trace.h).
 #include "core/chrome_trace.h"
+#include "core/files.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -22,10 +23,11 @@ std::string us_text(int64_t ns) {
     return text;
 }
 
-// A JSON string literal, quotes included (RFC 8259 escapes).
+// A JSON string literal, quotes included (RFC 8259 escapes). JSON is UTF-8:
+// bytes that are not (a scenario file's name can be anything) become U+FFFD.
 std::string json_string(std::string_view text) {
     std::string out = "\"";
-    for (char c : text) {
+    for (char c : valid_utf8(text)) {
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;

@@ -28,8 +28,9 @@
 //   "marker") and Decision text (category "decision").
 //
 // FILES
-//   As trace.h: events go to PATH.tmp, renamed to PATH by close(); a run that
-//   fails leaves no half-written PATH. Open before the run and check error().
+//   As trace.h: events go to a new PATH.tmp-XXXXXX, renamed to PATH by close();
+//   a run that fails leaves no half-written PATH. Open before the run and
+//   check error(). Text (markers, the process name) is made valid UTF-8.
 #pragma once
 
 #include "core/atomic_file.h"
@@ -44,10 +45,10 @@ namespace pacer_demo {
 
 class ChromeTraceWriter {
 public:
-    // Opens PATH.tmp and writes the metadata. process_name names the track
+    // Opens the temporary file and writes the metadata. process_name names the track
     // (e.g. "pacer-demo sdl2 steady-60.txt"). On failure error() says why.
     explicit ChromeTraceWriter(std::string path, std::string_view process_name = "pacer-demo");
-    // Without a successful close(), PATH.tmp is removed.
+    // Without a successful close(), the temporary file is removed.
     ChromeTraceWriter(const ChromeTraceWriter&) = delete;
     ChromeTraceWriter& operator=(const ChromeTraceWriter&) = delete;
 
@@ -59,7 +60,7 @@ public:
     // Feeds one frame, in order, as TraceWriter::write. marker and decision
     // are free text (empty: none).
     void write(const pacer::Frame& frame, std::string_view decision = {}, std::string_view marker = {});
-    // Ends the JSON, closes and renames PATH.tmp to PATH. Returns error().
+    // Ends the JSON, closes and renames the temporary file to PATH. Returns error().
     std::string close();
 
     int64_t frames() const { return frames_; }   // frames fed

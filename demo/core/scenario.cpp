@@ -1,17 +1,13 @@
 // scenario.cpp: the scenario format's parser, the settings' value rules and
 // the cursor that hands out due steps. The format is documented in scenario.h.
 #include "core/scenario.h"
+#include "core/files.h"
 
 #include "core/summary.h"
 
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <system_error>
 
 namespace pacer_demo {
 
@@ -587,16 +583,14 @@ std::string parse_scenario_text(std::string_view text, const std::string& name, 
 }
 
 std::string parse_scenario_file(const std::string& path, Scenario* out) {
-    // Linux opens a directory for reading and then reads nothing: an empty
-    // scenario that would run forever. Refuse it by name.
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return path + ": cannot open: is a directory";
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return path + ": cannot open: " + std::generic_category().message(errno);
-    std::ostringstream text;
-    text << file.rdbuf();
-    if (file.bad()) return path + ": cannot read";
-    return parse_scenario_text(text.str(), path, out);
+    // A regular file of bounded size only: a FIFO, a device (/dev/zero) or a
+    // directory would hang, eat memory or read as an empty scenario.
+    std::string text;
+    if (std::string problem = read_input_file(path, kMaxInputBytes, &text); !problem.empty()) return problem;
+    // A byte-order mark, as some editors write, is not part of the text.
+    std::string_view body = text;
+    if (body.substr(0, 3) == "\xEF\xBB\xBF") body.remove_prefix(3);
+    return parse_scenario_text(body, path, out);
 }
 
 // --- the cursor -----------------------------------------------------------

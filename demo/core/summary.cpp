@@ -1,20 +1,16 @@
 // summary.cpp: whole-run figures (through pacer::Stats), metric names,
 // verdicts, and the text and JSON summaries.
 #include "core/summary.h"
-#include "core/atomic_file.h"
+#include "core/files.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 #include <iterator>
 #include <limits>
-#include <system_error>
 
 namespace pacer_demo {
 
@@ -70,8 +66,6 @@ bool compare(double actual, Comparison comparison, double threshold) {
     }
     return false;
 }
-
-std::string errno_text() { return std::strerror(errno); }
 
 }  // namespace
 
@@ -172,7 +166,7 @@ bool all_passed(const std::vector<Verdict>& verdicts) {
 std::string summary_text(const RunReport& report) {
     const pacer::Summary& s = report.stats.summary;
     std::string out = "pacer demo summary\n";
-    for (const auto& [key, value] : report.info) out += "  " + key + ": " + value + "\n";
+    for (const auto& [key, value] : report.info) out += "  " + key + ": " + printable(value) + "\n";
     out += "frames " + std::to_string(s.frames) + ", " + fixed(s.fps, 2) + " fps, target period " +
            fixed(s.target_period_us, 1) + " us\n";
     out += "                 mean        sd       p50       p95       p99       max  (us)\n";
@@ -245,26 +239,9 @@ std::string summary_json(const RunReport& report) {
     }
     json["verdicts"] = std::move(verdicts);
     json["passed"] = all_passed(report.verdicts);
-    return json.dump(2) + "\n";
-}
-
-std::string check_writable(const std::string& path) {
-    if (path.empty()) return "empty output path";
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return "cannot write " + path + ": is a directory";
-    const std::string temp = path + ".tmp";
-    std::FILE* file = std::fopen(temp.c_str(), "wb");
-    if (file == nullptr) return "cannot write " + path + ": " + errno_text();
-    std::fclose(file);
-    std::remove(temp.c_str());
-    return {};
-}
-
-std::string write_file_atomically(const std::string& path, std::string_view text) {
-    if (path.empty()) return check_writable(path);   // keeps its "empty output path"
-    AtomicFile file(path, "");
-    if (file.ok() && std::fwrite(text.data(), 1, text.size(), file.get()) != text.size()) file.fail(errno_text());
-    return file.close();
+    // Strings from outside (a scenario's file name) may not be UTF-8, which
+    // JSON must be: invalid bytes become U+FFFD rather than an exception.
+    return json.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace pacer_demo

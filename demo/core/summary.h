@@ -82,11 +82,4 @@ struct RunReport {
 std::string summary_text(const RunReport& report);   // multi-line, ends with '\n'
 std::string summary_json(const RunReport& report);   // the layout above, 2-space indent
 
-// Whether a file can be created at path (creates and removes path.tmp).
-// "" or one line naming the path, e.g. for --summary-json before the run.
-std::string check_writable(const std::string& path);
-// Writes text to path.tmp and renames it to path. "" or one line naming the
-// path; nothing is left behind on failure.
-std::string write_file_atomically(const std::string& path, std::string_view text);
-
 }  // namespace pacer_demo

@@ -29,7 +29,8 @@
 //   MsDt                      what the scene moved by this frame (the shown
 //                             time's advance) in the dt mode in force; 1 ns
 //                             resolution; NA when the app gave none
-//   DtMode                    raw, paced or fixed (demo/motion.h)
+//   DtMode                    raw, paced or fixed (demo/motion.h); raw is the
+//                             interval clamped to 100 ms, as paced is
 //   MsPacerDt                 pacer::Frame::dt_ns, whatever the mode; 1 ns resolution
 //   FixedSteps                fixed: simulation steps run this frame; NA otherwise
 //   FixedAlpha                fixed: the interpolation fraction drawn, [0, 1); NA otherwise
@@ -44,8 +45,8 @@
 // Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
 //
 // FILES
-//   Rows go to PATH.tmp, renamed to PATH by close(): a run that fails or is
-//   killed leaves no half-written PATH. Open the writer before the run starts
+//   Rows go to a new PATH.tmp-XXXXXX, renamed to PATH by close() (atomic_file.h):
+//   a run that fails or is killed leaves no half-written PATH. Open the writer before the run starts
 //   and check error(), so an unwritable path is reported up front.
 #pragma once
 
@@ -74,9 +75,9 @@ struct TraceExtra {
 
 class TraceWriter {
 public:
-    // Opens PATH.tmp and writes the header. On failure error() says why.
+    // Opens the temporary file and writes the header. On failure error() says why.
     explicit TraceWriter(std::string path);
-    // Without a successful close(), PATH.tmp is removed (nothing half-written).
+    // Without a successful close(), the temporary file is removed (nothing half-written).
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
 
@@ -87,8 +88,8 @@ public:
 
     // Appends one row. Does nothing once an error happened (error() says it).
     void write(const pacer::Frame& frame, const TraceExtra& extra = {});
-    // Flushes, closes and renames PATH.tmp to PATH. Returns error(); after a
-    // failure PATH.tmp is removed.
+    // Flushes, closes and renames the temporary file to PATH. Returns error(); after a
+    // failure the temporary file is removed.
     std::string close() { return out_.close(); }
 
     int64_t rows() const { return rows_; }

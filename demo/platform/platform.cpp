@@ -1,7 +1,38 @@
 // platform.cpp: what both backends share.
 #include "platform/platform.h"
 
+#include <csignal>
+
 namespace pacer_demo {
+
+namespace {
+
+volatile std::sig_atomic_t g_close_signal = 0;
+
+// Async-signal-safe: records the signal, and puts the default back so that a
+// second one ends the process at once (a run stuck in a long wait).
+extern "C" void on_close_signal(int signal) {
+    g_close_signal = signal;
+    std::signal(signal, SIG_DFL);
+}
+
+}  // namespace
+
+void install_close_signal_handlers() {
+    std::signal(SIGINT, on_close_signal);
+    std::signal(SIGTERM, on_close_signal);
+}
+
+int close_signal() { return g_close_signal; }
+
+const char* close_signal_name() {
+    switch (g_close_signal) {
+        case 0: return "";
+        case SIGINT: return "SIGINT";
+        case SIGTERM: return "SIGTERM";
+        default: return "a signal";
+    }
+}
 
 const char* backend_name(Backend backend) {
     return backend == Backend::Glfw ? "glfw" : "sdl2";

@@ -88,6 +88,14 @@ private:
     SwapIntervalState swap_state_{0, SwapAnswer::None};
 };
 
+// SIGINT and SIGTERM as close requests, the same on every backend: the first
+// one makes should_close() true (the run ends after the frame in progress and
+// writes its files and summary); a second one ends the process at once.
+// Platform::create installs them; SDL's own handlers are turned off.
+void install_close_signal_handlers();
+int close_signal();                // the signal received, 0 while none
+const char* close_signal_name();   // "SIGINT", "SIGTERM", "" while none
+
 std::unique_ptr<Platform> create_sdl2_platform(const WindowConfig& config, std::string* error);
 std::unique_ptr<Platform> create_glfw_platform(const WindowConfig& config, std::string* error);
 

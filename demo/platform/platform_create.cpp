@@ -7,6 +7,7 @@ namespace pacer_demo {
 
 std::unique_ptr<Platform> Platform::create(Backend backend, const WindowConfig& config,
                                            std::string* error) {
+    install_close_signal_handlers();
     WindowConfig resolved = config;
     if (resolved.title == nullptr) resolved.title = "pacer demo";
     if (resolved.width <= 0) resolved.width = 1280;

@@ -55,7 +55,9 @@ public:
             glfwSetWindowShouldClose(window_, GLFW_TRUE);
         }
     }
-    bool should_close() const override { return glfwWindowShouldClose(window_) == GLFW_TRUE; }
+    bool should_close() const override {
+        return glfwWindowShouldClose(window_) == GLFW_TRUE || close_signal() != 0;
+    }
     void framebuffer_size(int* width, int* height) const override {
         glfwGetFramebufferSize(window_, width, height);
     }

@@ -16,6 +16,9 @@ public:
     }
 
     bool open(const WindowConfig& config, std::string* error) {
+        // SDL's handlers would turn SIGINT and SIGTERM into SDL_QUIT; the
+        // demo handles them itself, alike on both backends (platform.h).
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
         if (SDL_Init(SDL_INIT_VIDEO) != 0) {
             *error = std::string("SDL_Init: ") + SDL_GetError();
             return false;
@@ -56,7 +59,7 @@ public:
             if (event.type == SDL_KEYDOWN && event.key.keysym.sym == SDLK_ESCAPE) close_ = true;
         }
     }
-    bool should_close() const override { return close_; }
+    bool should_close() const override { return close_ || close_signal() != 0; }
     void framebuffer_size(int* width, int* height) const override {
         SDL_GL_GetDrawableSize(window_, width, height);
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glad/gl.h>
@@ -12,6 +13,7 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
+#include "core/atomic_file.h"
 #include "render/renderer.h"
 
 namespace pacer_demo {
@@ -50,22 +52,12 @@ bool Renderer::screenshot(const std::string& path, std::string* error) {
         return false;
     }
 
-    std::string temporary = path + ".partial";
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (file == nullptr) {
-        *error = "screenshot " + path + ": cannot write " + temporary;
-        return false;
-    }
-    bool written = std::fwrite(png.data(), 1, png.size(), file) == png.size();
-    written = std::fclose(file) == 0 && written;
-    // rename does not replace an existing file on Windows: then remove it and retry.
-    if (written && std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(path.c_str());
-        written = std::rename(temporary.c_str(), path.c_str()) == 0;
-    }
-    if (!written) {
-        std::remove(temporary.c_str());
-        *error = "screenshot " + path + ": write failed";
+    // Written whole or not at all, through the same rules as every output
+    // (core/atomic_file.h): a regular file, replaced only once complete.
+    const std::string problem = write_file_atomically(
+        path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
+    if (!problem.empty()) {
+        *error = "screenshot: " + problem;
         return false;
     }
     return true;

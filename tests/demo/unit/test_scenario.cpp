@@ -238,7 +238,7 @@ TEST(ScenarioParse, MissingFileNamesThePath) {
 TEST(ScenarioParse, DirectoryIsNotAScenario) {
     Scenario s;
     const std::string dir = PACER_SCENARIO_DIR;
-    EXPECT_EQ(parse_scenario_file(dir, &s), dir + ": cannot open: is a directory");
+    EXPECT_EQ(parse_scenario_file(dir, &s), dir + ": cannot open: a directory, not a regular file");
 }
 
 TEST(ScenarioParse, FileErrorsUseThePathAsName) {

@@ -6,9 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace pacer_demo {
 namespace {
@@ -199,32 +196,6 @@ TEST(SummaryText, ShowsInfoFiguresAndVerdicts) {
     EXPECT_NE(text.find("PASS frames >= 4"), std::string::npos);
     EXPECT_NE(text.find("FAIL (2/3 expectations met)"), std::string::npos);
     EXPECT_EQ(text.back(), '\n');
-}
-
-std::string slurp(const std::string& path) {
-    std::ifstream file(path);
-    std::ostringstream out;
-    out << file.rdbuf();
-    return out.str();
-}
-
-TEST(Files, WriteAtomicallyAndReportBadPaths) {
-    namespace fs = std::filesystem;
-    const std::string path = ::testing::TempDir() + "pacer_summary.json";
-    fs::remove(path);
-    EXPECT_EQ(check_writable(path), "");
-    EXPECT_FALSE(fs::exists(path)) << "the check leaves nothing behind";
-    EXPECT_FALSE(fs::exists(path + ".tmp"));
-    EXPECT_EQ(write_file_atomically(path, "{\"a\": 1}\n"), "");
-    EXPECT_EQ(slurp(path), "{\"a\": 1}\n");
-    EXPECT_FALSE(fs::exists(path + ".tmp"));
-    fs::remove(path);
-
-    const std::string bad = "/nonexistent-pacer-dir/summary.json";
-    EXPECT_EQ(check_writable(bad).rfind("cannot write " + bad + ": ", 0), 0u);
-    EXPECT_EQ(write_file_atomically(bad, "x").rfind("cannot write " + bad + ": ", 0), 0u);
-    EXPECT_NE(check_writable(::testing::TempDir()).find("is a directory"), std::string::npos);
-    EXPECT_FALSE(check_writable("").empty());
 }
 
 }  // namespace

@@ -1,0 +1,434 @@
+#!/usr/bin/python3
+"""check_hostile.py: hostile inputs to pacer-demo, pacer-bench and the QA tool
+(tools/qa.py), as a table. Each case sets up files in a fresh folder, runs
+one command and expects either a refusal (a non-zero exit, exactly one line
+on stderr holding a given text, no traceback, and every guarded file as it
+was: kind, size, mtime, content hash, link target, device number) or
+sensible handling (exit 0 and a check of what was written).
+
+  check_hostile.py --demo PACER_DEMO --bench PACER_BENCH --qa tools/qa.py --tmp DIR
+
+Runs under `xvfb-run -a` (the demo opens windows). Meant to run as root in CI
+so that device and link cases are real. As root, the devices are private
+copies made with mknod in the case's folder (full: 1,7; null: 1,3; stdout: a
+link to /proc/self/fd/1), so a regression that replaces its output destroys
+only those, never the machine's /dev; without root they are links to /dev.
+Prints one line per case and exits 1 when any failed.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+SMALL = ["--frames", "3", "--no-overlay", "--width", "320", "--height", "240"]
+MIB = 1 << 20
+
+
+def fingerprint(path):
+    """What must not change about a guarded path."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return ("missing",)
+    kind = stat.S_IFMT(st.st_mode)
+    if stat.S_ISLNK(st.st_mode):
+        return ("link", os.readlink(path))
+    if stat.S_ISREG(st.st_mode):
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()
+        return ("file", st.st_size, st.st_mtime_ns, digest)
+    if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode):
+        return ("device", kind, st.st_rdev)
+    if stat.S_ISDIR(st.st_mode):
+        return ("dir", sorted(os.listdir(path)))
+    return ("other", kind)
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+
+
+class Case:
+    def __init__(self, name, tool, args, *, setup=None, refuse=None, guard=(), check=None, timeout=30,
+                 action=None):
+        self.name, self.tool, self.args = name, tool, args
+        self.setup = setup          # fn(dir) before the run
+        self.refuse = refuse        # text the one stderr line must hold; None: the run must succeed
+        self.guard = guard          # paths (relative to dir, or absolute) that must stay as they were
+        self.check = check          # fn(dir, proc) -> problem or None, after a successful run
+        self.timeout = timeout
+        self.action = action        # fn(popen, dir) while it runs (signals)
+
+
+def make_devices(d):
+    """d/full, d/null: character devices (as /dev/full, /dev/null); d/stdout:
+    a link to /proc/self/fd/1, as /dev/stdout."""
+    for name, minor in (("full", 7), ("null", 3)):
+        path = os.path.join(d, name)
+        if os.geteuid() == 0:
+            os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        else:
+            os.symlink("/dev/" + name, path)
+    os.symlink("/proc/self/fd/1", os.path.join(d, "stdout"))
+
+
+def scenario(text):
+    return lambda d: write(os.path.join(d, "s.txt"), text)
+
+
+SHORT = "at 0s set hz=60\nend frame 3\nexpect frames >= 1\n"
+
+
+def demo_cases():
+    cases = []
+    # Devices and links to them are refused and stay what they are.
+    for flag in ("--trace", "--chrome-trace", "--summary-json", "--screenshot"):
+        for device in ("full", "null"):
+            cases.append(Case(f"demo {flag} device {device}", "demo", SMALL + [flag, "{d}/" + device] +
+                              (["--screenshot-frame", "1"] if flag == "--screenshot" else []), setup=make_devices,
+                              refuse=f"{flag}: cannot write {{d}}/{device}: a", guard=[device]))
+    cases.append(Case("demo --summary-json stdout link", "demo", SMALL + ["--summary-json", "{d}/stdout"],
+                      setup=make_devices, refuse="--summary-json: cannot write {d}/stdout: a symbolic link to",
+                      guard=["stdout"]))
+    cases.append(Case("demo --trace link to device null", "demo", SMALL + ["--trace", "{d}/link"],
+                      setup=lambda d: (make_devices(d), os.symlink("null", os.path.join(d, "link"))),
+                      refuse="a symbolic link to a character device", guard=["link", "null"]))
+    cases.append(Case("demo --trace dangling link", "demo", SMALL + ["--trace", "{d}/link"],
+                      setup=lambda d: os.symlink("gone.csv", os.path.join(d, "link")),
+                      refuse="dangling", guard=["link", "gone.csv"]))
+    cases.append(Case("demo --trace a directory", "demo", SMALL + ["--trace", "{d}/sub"],
+                      setup=lambda d: os.mkdir(os.path.join(d, "sub")), refuse="a directory", guard=["sub"]))
+    cases.append(Case("demo --trace in a missing folder", "demo", SMALL + ["--trace", "{d}/no/t.csv"],
+                      refuse="--trace: cannot write", guard=["no"]))
+
+    def two_outputs(d):
+        write(os.path.join(d, "o"), "precious\n")
+    cases.append(Case("demo --trace o --summary-json o", "demo", SMALL + ["--trace", "{d}/o", "--summary-json", "{d}/o"],
+                      setup=two_outputs, refuse="--summary-json: {d}/o is also the --trace file", guard=["o"]))
+    cases.append(Case("demo --trace o --chrome-trace ./o", "demo",
+                      SMALL + ["--trace", "{d}/o", "--chrome-trace", "{d}/./o"],
+                      setup=two_outputs, refuse="is also the --trace file", guard=["o"]))
+    cases.append(Case("demo new --trace n --screenshot sub/../n", "demo",
+                      SMALL + ["--trace", "{d}/n", "--screenshot", "{d}/sub/../n", "--screenshot-frame", "1"],
+                      setup=lambda d: os.mkdir(os.path.join(d, "sub")),
+                      refuse="is also the --trace file", guard=["n"]))
+    cases.append(Case("demo --trace = --scenario", "demo", SMALL + ["--scenario", "{d}/s.txt", "--trace", "{d}/s.txt"],
+                      setup=scenario(SHORT), refuse="is the --scenario file", guard=["s.txt"]))
+
+    def link_to_scenario(d):
+        scenario(SHORT)(d)
+        os.symlink("s.txt", os.path.join(d, "alias"))
+    cases.append(Case("demo --summary-json link to --scenario", "demo",
+                      SMALL + ["--scenario", "{d}/s.txt", "--summary-json", "{d}/alias"],
+                      setup=link_to_scenario, refuse="is the --scenario file", guard=["s.txt", "alias"]))
+    for flag in ("--trace", "--chrome-trace", "--summary-json", "--screenshot", "--scenario"):
+        cases.append(Case(f"demo {flag} ''", "demo", SMALL + [flag, ""], refuse=f"{flag}: empty path"))
+
+    # Inputs: devices, FIFOs, folders and huge files are refused without reading them.
+    cases.append(Case("demo --scenario /dev/zero", "demo", SMALL + ["--scenario", "/dev/zero"],
+                      refuse="a character device, not a regular file", timeout=10))
+    cases.append(Case("demo --scenario FIFO", "demo", SMALL + ["--scenario", "{d}/fifo"],
+                      setup=lambda d: os.mkfifo(os.path.join(d, "fifo")), refuse="a FIFO, not a regular file",
+                      guard=["fifo"], timeout=10))
+    cases.append(Case("demo --scenario a directory", "demo", SMALL + ["--scenario", "{d}"],
+                      refuse="a directory, not a regular file"))
+
+    def huge(d):
+        with open(os.path.join(d, "s.txt"), "wb") as f:
+            f.truncate(16 * MIB + 1)
+    cases.append(Case("demo --scenario 16 MiB + 1", "demo", SMALL + ["--scenario", "{d}/s.txt"], setup=huge,
+                      refuse="more than the 16 MiB", guard=["s.txt"], timeout=10))
+    cases.append(Case("demo --scenario with control bytes", "demo", SMALL + ["--scenario", "{d}/s.txt"],
+                      setup=scenario("at 0s set \x1b[31mhz=60\nend frame 3\n"), refuse="s.txt:1:", guard=["s.txt"]))
+    cases.append(Case("demo --scenario word with a BOM inside", "demo", SMALL + ["--scenario", "{d}/s.txt"],
+                      setup=scenario("end frame 3\nat 0s set \ufeffhz=60\n"), refuse="\\xef\\xbb\\xbf",
+                      guard=["s.txt"]))
+
+    cases.append(Case("demo --trace path with control bytes", "demo", SMALL + ["--trace", "{d}/no/\x1b[31mred"],
+                      refuse="no/\\x1b[31mred: No such file"))
+    cases.append(Case("demo --scenario with a byte that is not UTF-8", "demo", SMALL + ["--scenario", "{d}/s.txt"],
+                      setup=lambda d: write(os.path.join(d, "s.txt"), b"end frame 3\nat 0s set h\xffz=60\n"),
+                      refuse="h\\xffz", guard=["s.txt"]))
+
+    # Sensible handling.
+    cases.append(Case("demo --scenario with a BOM", "demo", SMALL + ["--scenario", "{d}/s.txt"],
+                      setup=scenario("\ufeff" + SHORT)))
+
+    def through_link(d):
+        write(os.path.join(d, "target.csv"), "old\n")
+        os.symlink("target.csv", os.path.join(d, "link"))
+
+    def link_written_through(d, proc):
+        if not os.path.islink(os.path.join(d, "link")):
+            return "the link was replaced"
+        with open(os.path.join(d, "target.csv"), encoding="utf-8") as f:
+            return None if f.readline().startswith("Frame,") else "the target did not get the trace"
+    cases.append(Case("demo --trace link to a regular file", "demo", SMALL + ["--trace", "{d}/link"],
+                      setup=through_link, check=link_written_through))
+
+    def others_temp(d):
+        write(os.path.join(d, "s.json.tmp"), "someone else's\n")
+    cases.append(Case("demo keeps another writer's s.json.tmp", "demo", SMALL + ["--summary-json", "{d}/s.json"],
+                      setup=others_temp, guard=["s.json.tmp"],
+                      check=lambda d, p: None if os.path.isfile(os.path.join(d, "s.json")) else "no summary"))
+
+    bad_name = os.fsdecode(b"caf\xe9.txt")
+
+    def non_utf8_name(d):
+        write(os.path.join(d, bad_name), "title \"caf\xe9\"\n" + SHORT)
+
+    def valid_json_outputs(d, proc):
+        for name in ("s.json", "c.json"):
+            with open(os.path.join(d, name), "rb") as f:
+                data = f.read()
+            try:
+                json.loads(data.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError) as e:
+                return f"{name}: {e}"
+        return None
+    cases.append(Case("demo non-UTF-8 scenario name", "demo",
+                      SMALL + ["--scenario", "{d}/" + bad_name, "--summary-json", "{d}/s.json",
+                               "--chrome-trace", "{d}/c.json"],
+                      setup=non_utf8_name, check=valid_json_outputs))
+    return cases
+
+
+def wait_for_handlers(proc, timeout_s=20):
+    """Waits until the process catches SIGTERM (Linux: SigCgt in /proc), that
+    is until the demo has installed its handlers and opens its window."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with open(f"/proc/{proc.pid}/status", encoding="ascii") as f:
+                caught = next(int(line.split()[1], 16) for line in f if line.startswith("SigCgt:"))
+            if caught & (1 << (signal.SIGTERM - 1)):
+                return
+        except (OSError, StopIteration, ValueError):
+            pass
+        time.sleep(0.02)
+
+
+def signal_cases():
+    cases = []
+    for backend in ("sdl2", "glfw"):
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            def action(proc, d, sig=sig):
+                wait_for_handlers(proc)
+                time.sleep(1.0)
+                proc.send_signal(sig)
+                return time.monotonic()
+
+            def summary_written(d, proc, sig=sig):
+                with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
+                    ended = json.load(f)["run"].get("ended_by")
+                return None if ended == sig.name else f"ended_by {ended!r}, not {sig.name}"
+            # 2 Hz: the run ends after the frame in progress, 0.5 s at most.
+            cases.append(Case(f"demo {backend} {sig.name} writes the summary", "demo",
+                              ["--backend", backend, "--hz", "2", "--no-overlay", "--width", "320", "--height", "240",
+                               "--summary-json", "{d}/s.json"], action=action, check=summary_written, timeout=20))
+    return cases
+
+
+def stall_case():
+    def action(proc, d):
+        wait_for_handlers(proc)
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGSTOP)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGCONT)
+        return None
+
+    def clamped(d, proc):
+        import csv
+        with open(os.path.join(d, "t.csv"), newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        intervals = [float(r["MsBetweenSimulationStart"]) for r in rows if r["MsBetweenSimulationStart"] != "NA"]
+        steps = [float(r["MsDt"]) for r in rows]
+        if max(intervals) < 400:
+            return f"no stall seen (longest interval {max(intervals):.1f} ms)"
+        return None if max(steps) <= 100.0 + 1e-6 else f"raw dt {max(steps):.1f} ms, not clamped to 100"
+    return [Case("demo raw dt is clamped after a SIGSTOP stall", "demo",
+                 ["--hz", "30", "--frames", "150", "--dt-mode", "raw", "--no-overlay", "--width", "320",
+                  "--height", "240", "--trace", "{d}/t.csv"], action=action, check=clamped, timeout=30)]
+
+
+def bench_cases():
+    quick = ["--quick", "--experiments", "accuracy", "--conditions", "idle", "--strategies", "sleep", "--hz", "1000",
+             "--frames", "10"]
+    cases = []
+    for flag, value in (("--warmup-s", "nan"), ("--work-ms", "nan"), ("--preempt", "nan"), ("--warmup-s", "inf"),
+                        ("--work-ms", "-inf"), ("--timer-quantile", "nan"), ("--preempt", "1e400"),
+                        ("--work-ms", "1e9"), ("--hz", "nan"), ("--hz", "1e-300"), ("--frames", "-1"),
+                        ("--timer-slack-ns", "1000000000"), ("--wait-slack-ns", "9223372036854775807")):
+        cases.append(Case(f"bench {flag} {value}", "bench", quick + [flag, value], refuse=flag))
+    for flag in ("--csv", "--csv-dir"):
+        cases.append(Case(f"bench {flag} ''", "bench", quick + [flag, ""], refuse=f"{flag}: empty path"))
+    cases.append(Case("bench --csv device full", "bench", quick + ["--csv", "{d}/full"], setup=make_devices,
+                      refuse="--csv: {d}/full", guard=["full"]))
+    cases.append(Case("bench --csv link to device null", "bench", quick + ["--csv", "{d}/link"],
+                      setup=lambda d: (make_devices(d), os.symlink("null", os.path.join(d, "link"))),
+                      refuse="--csv:", guard=["link", "null"]))
+    cases.append(Case("bench --csv-dir device null", "bench", quick + ["--csv-dir", "{d}/null"], setup=make_devices,
+                      refuse="--csv-dir", guard=["null"]))
+
+    def old_csv(d):
+        write(os.path.join(d, "old.csv"), "a,b\n1,2\n")
+    cases.append(Case("bench --csv kept on a usage error", "bench",
+                      ["--experiments", "sleep", "--csv", "{d}/old.csv"], setup=old_csv, refuse="--csv",
+                      guard=["old.csv"]))
+
+    def kill_soon(proc, d):
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        return None
+    # Killed mid-run: the old CSV is untouched and no temporary file is left.
+    cases.append(Case("bench --csv kept when killed", "bench",
+                      ["--experiments", "accuracy", "--conditions", "idle", "--strategies", "sleep", "--hz", "10",
+                       "--frames", "100", "--csv", "{d}/old.csv"], setup=old_csv, refuse="", guard=["old.csv", "."],
+                      action=kill_soon))
+
+    def replaced(d, proc):
+        with open(os.path.join(d, "old.csv"), encoding="utf-8") as f:
+            return None if f.readline().startswith("condition,") else "the CSV was not written"
+    cases.append(Case("bench --csv replaced on success", "bench", quick + ["--csv", "{d}/old.csv"], setup=old_csv,
+                      check=replaced))
+    return cases
+
+
+def qa_cases():
+    cases = []
+
+    def user_folder(d):
+        os.makedirs(os.path.join(d, "out", "runs"))
+        write(os.path.join(d, "out", "runs", "mine.log"), "mine\n")
+        write(os.path.join(d, "out", "thesis.tex"), "precious\n")
+        scenario(SHORT)(d)
+    cases.append(Case("qa --out a user's folder", "qa", ["--backends", "glfw", "--out", "{d}/out", "{d}/s.txt"],
+                      setup=user_folder, refuse="not made by this tool",
+                      guard=["out", "out/thesis.tex", "out/runs", "out/runs/mine.log"]))
+    cases.append(Case("qa end 1.2.3s", "qa", ["--out", "{d}/out", "{d}/s.txt"],
+                      setup=scenario("at 0s set hz=30\nend 1.2.3s\nexpect frames >= 1\n"),
+                      refuse="s.txt:2: 'end 1.2.3s'", guard=["s.txt", "out"]))
+    cases.append(Case("qa hz=.", "qa", ["--out", "{d}/out", "{d}/s.txt"],
+                      setup=scenario("at 0s set hz=.\nend 1s\nexpect frames >= 1\n"),
+                      refuse="s.txt:1: hz=. is not", guard=["s.txt", "out"]))
+    cases.append(Case("qa --out ''", "qa", ["--out", "", "{d}/s.txt"], setup=scenario(SHORT), refuse="--out: empty"))
+
+    # A short scenario that is not UTF-8, run twice into one folder: it
+    # passes, and the second run deletes only what the first one wrote.
+    def rerun(d):
+        write(os.path.join(d, "s.txt"), b"title \"caf\xe9\"\nat 0s set hz=60\nend frame 5\nexpect frames >= 1\n")
+        write(os.path.join(d, "t.txt"), SHORT)
+        os.makedirs(os.path.join(d, "out"))
+        write(os.path.join(d, "out", ".qa-report"), "# earlier run\nf runs/old.log\nd runs\n")
+        os.makedirs(os.path.join(d, "out", "runs"))
+        write(os.path.join(d, "out", "runs", "old.log"), "old\n")
+        write(os.path.join(d, "out", "notes.txt"), "the user's\n")
+
+    def rerun_check(d, proc):
+        out = os.path.join(d, "out")
+        if os.path.exists(os.path.join(out, "runs", "old.log")):
+            return "the earlier run's file was not deleted"
+        if not os.path.isfile(os.path.join(out, "notes.txt")):
+            return "the user's file was deleted"
+        if "PASS  s on glfw" not in proc.stdout or "PASS  t on glfw" not in proc.stdout:
+            return "the short scenarios did not pass: " + proc.stdout.strip().replace("\n", " | ")
+        return None
+    cases.append(Case("qa short non-UTF-8 scenarios, rerun", "qa",
+                      ["--backends", "glfw", "--size", "320x240", "--out", "{d}/out", "{d}/s.txt", "{d}/t.txt"],
+                      setup=rerun, guard=["out/notes.txt"], check=rerun_check, timeout=120))
+    return cases
+
+
+def run_case(case, tools, tmp):
+    d = os.path.join(tmp, "hostile-" + "".join(c if c.isalnum() else "-" for c in case.name))
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    if case.setup:
+        case.setup(d)
+    guarded = [g if os.path.isabs(g) else os.path.join(d, g) for g in case.guard]
+    before = {g: fingerprint(g) for g in guarded}
+    args = [a.replace("{d}", d) for a in case.args]
+    command = tools[case.tool] + args
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            cwd=d)
+    sent_at = case.action(proc, d) if case.action else None
+    try:
+        out, err = proc.communicate(timeout=case.timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return f"did not end within {case.timeout} s (hang?)"
+    ended_at = time.monotonic()
+    proc.stdout, proc.stderr = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    problems = []
+    if "Traceback" in proc.stderr:
+        problems.append("a Python traceback")
+    if case.refuse is not None:
+        if proc.returncode == 0:
+            problems.append("exit 0, expected a refusal")
+        if case.refuse:
+            expected = case.refuse.replace("{d}", d)
+            if len(lines) != 1:
+                problems.append(f"{len(lines)} lines on stderr, expected 1: {lines[:3]}")
+            elif expected not in lines[0]:
+                problems.append(f"stderr {lines[0]!r} lacks {expected!r}")
+            if "\x1b" in proc.stderr:
+                problems.append("a raw control byte on stderr")
+    else:
+        if proc.returncode != 0:
+            problems.append(f"exit {proc.returncode}: {lines[-1:] if lines else ''}")
+        elif case.check:
+            problem = case.check(d, proc)
+            if problem:
+                problems.append(problem)
+    if sent_at is not None and ended_at - sent_at > 0.5 + 2.0:
+        problems.append(f"ended {ended_at - sent_at:.1f} s after the signal (one 0.5 s frame expected)")
+    for g in guarded:
+        after = fingerprint(g)
+        if after != before[g]:
+            problems.append(f"{g} changed: {before[g][:2]} -> {after[:2]}")
+    leftovers = [n for n in os.listdir(d) if ".tmp-" in n]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
+    return "; ".join(problems)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--bench", required=True)
+    parser.add_argument("--qa", required=True)
+    parser.add_argument("--tmp", required=True)
+    parser.add_argument("--only", help="run the cases whose name holds this text")
+    args = parser.parse_args()
+    os.makedirs(args.tmp, exist_ok=True)
+    args.demo, args.bench, args.qa = (os.path.abspath(p) for p in (args.demo, args.bench, args.qa))
+    tools = {"demo": [args.demo], "bench": [args.bench],
+             "qa": ["/usr/bin/python3", args.qa, "--demo", args.demo]}
+    cases = demo_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases()
+    if args.only:
+        cases = [c for c in cases if args.only in c.name]
+    failed = 0
+    started = time.monotonic()
+    for case in cases:
+        t0 = time.monotonic()
+        problem = run_case(case, tools, args.tmp)
+        status = "FAIL" if problem else "ok"
+        failed += bool(problem)
+        print(f"{status:4} {case.name} ({time.monotonic() - t0:.1f} s){': ' + problem if problem else ''}", flush=True)
+    print(f"{len(cases) - failed} of {len(cases)} hostile cases handled, {time.monotonic() - started:.0f} s")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
