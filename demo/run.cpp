@@ -1,6 +1,7 @@
 // run.cpp: scenario steps, run ends, and the run's files.
 #include "run.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/summary.h"
@@ -14,6 +15,18 @@ std::string format(const char* fmt, Args... args) {
     char text[192];
     std::snprintf(text, sizeof text, fmt, args...);
     return text;
+}
+
+// The median of the positive gaps between successive times, in ms; 0 when
+// there are none.
+double median_interval_ms(const std::vector<int64_t>& times_ns) {
+    std::vector<int64_t> gaps;
+    for (std::size_t i = 1; i < times_ns.size(); ++i) {
+        if (times_ns[i - 1] >= 0 && times_ns[i] > times_ns[i - 1]) gaps.push_back(times_ns[i] - times_ns[i - 1]);
+    }
+    if (gaps.empty()) return 0;
+    std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
+    return static_cast<double>(gaps[gaps.size() / 2]) * 1e-6;
 }
 
 }  // namespace
@@ -107,6 +120,12 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
     return "";
 }
 
+void RunOutputs::note_swap(Platform& platform) {
+    swap_returns_ns_.push_back(platform.last_swap_return_ns());
+    Presented presented;
+    while (platform.take_presented(&presented)) presented_.push_back(presented);
+}
+
 int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
                        const Renderer& renderer) {
     int code = 0;
@@ -142,6 +161,27 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
                                                                          std::string(pacer::strategy_name(*s.strategy)) + ")"
                                                                    : ""));
     info("vsync_setting", vsync_mode_name(*s.vsync));
+    // Swap returns against what the compositor said was displayed: the
+    // medians of both intervals, and the counts (tests/wayland/check_wayland.py).
+    info("swap_return_interval_median_ms", format("%.4f", median_interval_ms(swap_returns_ns_)));
+    info("present_feedback", platform.present_feedback_source());
+    {
+        std::vector<int64_t> displayed_ns;
+        int64_t discarded = 0;
+        int64_t stated_refresh_ns = 0;
+        for (const Presented& p : presented_) {
+            if (p.discarded) {
+                ++discarded;
+            } else {
+                displayed_ns.push_back(p.displayed_ns);
+                stated_refresh_ns = p.refresh_ns;
+            }
+        }
+        info("presented_frames", std::to_string(displayed_ns.size()));
+        info("discarded_frames", std::to_string(discarded));
+        info("present_interval_median_ms", format("%.4f", median_interval_ms(displayed_ns)));
+        info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns) * 1e-6));
+    }
     info("strategy", pacer::strategy_name(*s.strategy));
     info("strategy_in_force", pacer::strategy_name(state.strategy));
     info("target_hz", format("%g", *s.hz));
