@@ -80,7 +80,7 @@ int run_app(const AppOptions& options) {
     auto present = [&] {
         platform->swap(rendered);
         controls.mark_present(platform->last_swap_return_ns());
-        outputs.note_swap(*platform);   // and what the compositor said about earlier frames
+        outputs.note_swap(*platform, rendered);   // and what the compositor said about earlier frames
         rendered = -1;
     };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "core/summary.h"
 #include "ui/overlay.h"
@@ -19,14 +20,18 @@ std::string format(const char* fmt, Args... args) {
 
 // The median of the positive gaps between successive times, in ms; 0 when
 // there are none.
+double median_ms(std::vector<int64_t> values_ns) {
+    if (values_ns.empty()) return 0;
+    std::nth_element(values_ns.begin(), values_ns.begin() + values_ns.size() / 2, values_ns.end());
+    return static_cast<double>(values_ns[values_ns.size() / 2]) * 1e-6;
+}
+
 double median_interval_ms(const std::vector<int64_t>& times_ns) {
     std::vector<int64_t> gaps;
     for (std::size_t i = 1; i < times_ns.size(); ++i) {
         if (times_ns[i - 1] >= 0 && times_ns[i] > times_ns[i - 1]) gaps.push_back(times_ns[i] - times_ns[i - 1]);
     }
-    if (gaps.empty()) return 0;
-    std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
-    return static_cast<double>(gaps[gaps.size() / 2]) * 1e-6;
+    return median_ms(std::move(gaps));
 }
 
 }  // namespace
@@ -120,8 +125,9 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
     return "";
 }
 
-void RunOutputs::note_swap(Platform& platform) {
+void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
     swap_returns_ns_.push_back(platform.last_swap_return_ns());
+    swap_return_of_ns_[frame_index] = platform.last_swap_return_ns();
     Presented presented;
     while (platform.take_presented(&presented)) presented_.push_back(presented);
 }
@@ -167,6 +173,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     info("present_feedback", platform.present_feedback_source());
     {
         std::vector<int64_t> displayed_ns;
+        std::vector<int64_t> after_swap_ns;   // displayed minus the same frame's swap return
         int64_t discarded = 0;
         int64_t stated_refresh_ns = 0;
         for (const Presented& p : presented_) {
@@ -175,11 +182,14 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
             } else {
                 displayed_ns.push_back(p.displayed_ns);
                 stated_refresh_ns = p.refresh_ns;
+                const auto swap = swap_return_of_ns_.find(p.frame_index);
+                if (swap != swap_return_of_ns_.end()) after_swap_ns.push_back(p.displayed_ns - swap->second);
             }
         }
         info("presented_frames", std::to_string(displayed_ns.size()));
         info("discarded_frames", std::to_string(discarded));
         info("present_interval_median_ms", format("%.4f", median_interval_ms(displayed_ns)));
+        info("present_after_swap_median_ms", format("%.4f", median_ms(after_swap_ns)));
         info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns) * 1e-6));
     }
     info("strategy", pacer::strategy_name(*s.strategy));

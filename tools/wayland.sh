@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tools/wayland.sh: headless Wayland compositors for the tests and QA runs.
 #
-#   tools/wayland.sh start sway   [--hz N] [--name NAME]
-#   tools/wayland.sh start weston [--seat-module PATH] [--repaint-window-ms N] [--name NAME]
+#   tools/wayland.sh start sway   [--hz N] [--size WxH] [--name NAME]
+#   tools/wayland.sh start weston [--size WxH] [--seat-module PATH] [--repaint-window-ms N] [--name NAME]
 #   tools/wayland.sh env    [--name NAME]     the lines a client needs: eval "$(tools/wayland.sh env)"
 #   tools/wayland.sh set-hz N [--name NAME]   sway only: change the output's rate live
 #   tools/wayland.sh status [--name NAME]     exit 0 when the instance runs
@@ -93,7 +93,7 @@ print_env() {
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
 start() {
-  local kind="$1" name="$2" hz="$3" seat="$4" window_ms="$5"
+  local kind="$1" name="$2" hz="$3" seat="$4" window_ms="$5" size="$6"
   local dir run pid
   dir="$(state_dir "$name")"
   run="$dir/run"
@@ -110,12 +110,13 @@ start() {
   chmod 0700 "$run"
   chown nobody:nogroup "$run"
   echo "$kind" > "$dir/kind"
+  echo "$size" > "$dir/size"
 
   local -a cmd
   case "$kind" in
     sway)
       # No bar, no idle, no input devices: one output at the asked rate.
-      printf 'output HEADLESS-1 mode --custom 1280x720@%sHz\n' "$hz" > "$dir/sway.conf"
+      printf 'output HEADLESS-1 mode --custom %s@%sHz\n' "$size" "$hz" > "$dir/sway.conf"
       chmod 0644 "$dir/sway.conf"
       cmd=(env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$run" SWAYSOCK="$run/sway-ipc.sock"
            WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1
@@ -143,7 +144,7 @@ start() {
       touch "$dir/weston.log"
       chown nobody:nogroup "$dir/weston.log"   # weston opens it as nobody
       cmd=(env -i PATH=/usr/bin:/bin XDG_RUNTIME_DIR="$run"
-           weston --backend=headless-backend.so --shell=desktop-shell.so --width=1280 --height=720
+           weston --backend=headless-backend.so --shell=desktop-shell.so --width="${size%x*}" --height="${size#*x}"
            --socket=wayland-0 --idle-time=0 --config="$dir/weston.ini"
            --modules="$dir/pacer-weston-seat.so" --log="$dir/weston.log")
       ;;
@@ -151,7 +152,9 @@ start() {
   esac
 
   # setsid: the compositor outlives this script and gets no terminal signals.
-  setpriv --reuid=nobody --regid=nogroup --clear-groups setsid "${cmd[@]}" \
+  # nice -10 (set as root, kept through setpriv): the compositor stands in for
+  # a display, whose clock should not stretch when the machine is busy.
+  nice -n -10 setpriv --reuid=nobody --regid=nogroup --clear-groups setsid "${cmd[@]}" \
     >"$dir/log" 2>&1 < /dev/null &
   pid=$!
   echo "$pid" > "$dir/pid"
@@ -199,7 +202,7 @@ set_hz() {
   running_pid "$name" >/dev/null || die "set-hz: '$name' is not running"
   [[ "$(cat "$dir/kind")" == sway ]] || die "set-hz: '$name' is not sway (weston's headless rate is fixed)"
   as_nobody env XDG_RUNTIME_DIR="$dir/run" SWAYSOCK="$dir/run/sway-ipc.sock" \
-    swaymsg -q -- output HEADLESS-1 mode --custom "1280x720@${hz}Hz" \
+    swaymsg -q -- output HEADLESS-1 mode --custom "$(cat "$dir/size")@${hz}Hz" \
     || die "set-hz: swaymsg refused ${hz} Hz"
   echo "$me: '$name' set to ${hz} Hz"
 }
@@ -218,9 +221,11 @@ name=""
 hz=60
 seat=""
 window_ms=""
+size=1280x720
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --hz) [[ $# -ge 2 ]] || die "--hz needs a value"; hz="$2"; shift 2 ;;
+    --size) [[ $# -ge 2 ]] || die "--size needs a value"; size="$2"; shift 2 ;;
     --name) [[ $# -ge 2 ]] || die "--name needs a value"; name="$2"; shift 2 ;;
     --seat-module) [[ $# -ge 2 ]] || die "--seat-module needs a path"; seat="$2"; shift 2 ;;
     --repaint-window-ms) [[ $# -ge 2 ]] || die "--repaint-window-ms needs a value"; window_ms="$2"; shift 2 ;;
@@ -231,6 +236,7 @@ positive_number() { [[ "$1" =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v v="$1" 'BEGIN { 
 positive_number "$hz" || die "--hz: '$hz' is not a positive number"
 [[ -z "$set_hz_value" ]] || positive_number "$set_hz_value" || die "set-hz: '$set_hz_value' is not a positive number"
 [[ -z "$window_ms" ]] || [[ "$window_ms" =~ ^[0-9]+$ ]] || die "--repaint-window-ms: '$window_ms' is not a whole number of ms"
+[[ "$size" =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "--size: '$size' is not WIDTHxHEIGHT in pixels"
 [[ -z "$name" ]] || [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || die "--name: '$name' may hold only letters, digits, '-' and '_'"
 
 if [[ -z "$name" ]]; then
@@ -244,7 +250,7 @@ fi
 
 case "$verb" in
   start) [[ "$(id -u)" -eq 0 ]] || die "start: run as root (the compositor is started as nobody through setpriv)"
-         start "$kind" "$name" "$hz" "$seat" "$window_ms" ;;
+         start "$kind" "$name" "$hz" "$seat" "$window_ms" "$size" ;;
   stop) stop "$name" ;;
   env) print_env "$name" ;;
   status) if pid="$(running_pid "$name")"; then echo "$me: '$name' runs (pid $pid)"; else echo "$me: '$name' is not running"; exit 1; fi ;;
