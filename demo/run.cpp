@@ -18,20 +18,27 @@ std::string format(const char* fmt, Args... args) {
     return text;
 }
 
-// The median of the positive gaps between successive times, in ms; 0 when
-// there are none.
-double median_ms(std::vector<int64_t> values_ns) {
+// The q-quantile (nearest rank) of values, in ms; 0 when there are none.
+double quantile_ms(std::vector<int64_t> values_ns, double q) {
     if (values_ns.empty()) return 0;
-    std::nth_element(values_ns.begin(), values_ns.begin() + values_ns.size() / 2, values_ns.end());
-    return static_cast<double>(values_ns[values_ns.size() / 2]) * 1e-6;
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(values_ns.size() - 1) + 0.5);
+    std::nth_element(values_ns.begin(), values_ns.begin() + k, values_ns.end());
+    return static_cast<double>(values_ns[k]) * 1e-6;
 }
 
-double median_interval_ms(const std::vector<int64_t>& times_ns) {
+// The positive gaps between successive times.
+std::vector<int64_t> intervals_ns(const std::vector<int64_t>& times_ns) {
     std::vector<int64_t> gaps;
     for (std::size_t i = 1; i < times_ns.size(); ++i) {
         if (times_ns[i - 1] >= 0 && times_ns[i] > times_ns[i - 1]) gaps.push_back(times_ns[i] - times_ns[i - 1]);
     }
-    return median_ms(std::move(gaps));
+    return gaps;
+}
+
+// "p5 p50 p95" of intervals, in ms.
+std::string spread_ms(const std::vector<int64_t>& values_ns) {
+    return format("%.3f %.3f %.3f", quantile_ms(values_ns, 0.05), quantile_ms(values_ns, 0.5),
+                  quantile_ms(values_ns, 0.95));
 }
 
 }  // namespace
@@ -169,7 +176,9 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     info("vsync_setting", vsync_mode_name(*s.vsync));
     // Swap returns against what the compositor said was displayed: the
     // medians of both intervals, and the counts (tests/wayland/check_wayland.py).
-    info("swap_return_interval_median_ms", format("%.4f", median_interval_ms(swap_returns_ns_)));
+    const std::vector<int64_t> swap_intervals_ns = intervals_ns(swap_returns_ns_);
+    info("swap_return_interval_median_ms", format("%.4f", quantile_ms(swap_intervals_ns, 0.5)));
+    info("swap_return_interval_p5_p50_p95_ms", spread_ms(swap_intervals_ns));
     info("present_feedback", platform.present_feedback_source());
     {
         std::vector<int64_t> displayed_ns;
@@ -188,8 +197,10 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
         }
         info("presented_frames", std::to_string(displayed_ns.size()));
         info("discarded_frames", std::to_string(discarded));
-        info("present_interval_median_ms", format("%.4f", median_interval_ms(displayed_ns)));
-        info("present_after_swap_median_ms", format("%.4f", median_ms(after_swap_ns)));
+        const std::vector<int64_t> present_intervals_ns = intervals_ns(displayed_ns);
+        info("present_interval_median_ms", format("%.4f", quantile_ms(present_intervals_ns, 0.5)));
+        info("present_interval_p5_p50_p95_ms", spread_ms(present_intervals_ns));
+        info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns, 0.5)));
         info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns) * 1e-6));
     }
     info("strategy", pacer::strategy_name(*s.strategy));
