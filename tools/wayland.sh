@@ -104,6 +104,12 @@ start() {
   fi
   command -v "$kind" >/dev/null || die "start: '$kind' not found (tools/setup.sh installs it)"
   command -v setpriv >/dev/null || die "start: setpriv not found (util-linux)"
+  if [[ "$kind" == weston ]]; then
+    # Headless has no wl_seat, and SDL2 2.26 crashes in SDL_Init without
+    # one: the seat module (tests/wayland/weston_seat.c) adds it.
+    [[ -n "$seat" ]] || seat="$root/build/tests/wayland/pacer-weston-seat.so"
+    [[ -f "$seat" && -r "$seat" ]] || die "start: weston's seat module '$seat' not found (build the target pacer-weston-seat, or pass --seat-module)"
+  fi
   rm -rf "$dir"
   mkdir -p "$run"
   chmod 0755 "$dir"
@@ -123,11 +129,6 @@ start() {
            sway --config "$dir/sway.conf")
       ;;
     weston)
-      # Headless has no wl_seat, and SDL2 2.26 crashes in SDL_Init without
-      # one: the seat module (tests/wayland/weston_seat.c) adds it.
-      [[ -n "$seat" ]] || seat="$root/build/tests/wayland/pacer-weston-seat.so"
-      [[ -f "$seat" ]] || die "start: weston's seat module '$seat' not found (build the target pacer-weston-seat, or pass --seat-module)"
-      [[ -r "$seat" ]] || die "start: weston's seat module '$seat' is not readable"
       cp "$seat" "$dir/pacer-weston-seat.so"
       chmod 0644 "$dir/pacer-weston-seat.so"
       {
@@ -152,9 +153,12 @@ start() {
   esac
 
   # setsid: the compositor outlives this script and gets no terminal signals.
-  # nice -10 (set as root, kept through setpriv): the compositor stands in for
-  # a display, whose clock should not stretch when the machine is busy.
-  nice -n -10 setpriv --reuid=nobody --regid=nogroup --clear-groups setsid "${cmd[@]}" \
+  # SCHED_FIFO 10 (set as root, kept through setpriv), else nice -10: the
+  # compositor stands in for a display, whose clock should not stretch when
+  # the machine is busy. It sleeps between frames, so it takes little CPU.
+  local -a priority=(chrt --fifo 10)
+  "${priority[@]}" true 2>/dev/null || priority=(nice -n -10)
+  "${priority[@]}" setpriv --reuid=nobody --regid=nogroup --clear-groups setsid "${cmd[@]}" \
     >"$dir/log" 2>&1 < /dev/null &
   pid=$!
   echo "$pid" > "$dir/pid"
@@ -213,9 +217,12 @@ verb="$1"; shift
 kind=""
 set_hz_value=""
 case "$verb" in
-  start) [[ $# -ge 1 ]] || die "start: which compositor? (sway or weston)"; kind="$1"; shift ;;
+  start) [[ $# -ge 1 ]] || die "start: which compositor? (sway or weston)"; kind="$1"; shift
+         [[ "$kind" == sway || "$kind" == weston ]] || die "start: unknown compositor '$kind' (known: sway, weston)" ;;
   set-hz) [[ $# -ge 1 ]] || die "set-hz: which rate?"; set_hz_value="$1"; shift ;;
   -h|--help) usage; exit 0 ;;
+  stop|env|status|glfw-wayland) ;;
+  *) die "unknown command '$verb' (start, stop, env, status, set-hz, glfw-wayland)" ;;
 esac
 name=""
 hz=60
@@ -244,6 +251,10 @@ if [[ -z "$name" ]]; then
   elif [[ "$verb" == set-hz ]]; then name=sway
   elif running_pid sway >/dev/null && ! running_pid weston >/dev/null; then name=sway
   elif running_pid weston >/dev/null && ! running_pid sway >/dev/null; then name=weston
+  elif [[ "$verb" == stop ]] && ! running_pid sway >/dev/null && ! running_pid weston >/dev/null; then
+    echo "$me: no instance of ours runs"; exit 0
+  elif [[ "$verb" == status ]] && ! running_pid sway >/dev/null && ! running_pid weston >/dev/null; then
+    echo "$me: no instance of ours runs"; exit 1
   elif [[ "$verb" != glfw-wayland ]]; then die "$verb: which instance? (--name sway or --name weston)"
   fi
 fi
