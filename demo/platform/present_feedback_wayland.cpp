@@ -14,6 +14,8 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <memory>
+#include <utility>
 
 #include <wayland-client.h>
 
@@ -86,9 +88,8 @@ public:
         : display_(display), surface_(surface), queue_(wl_display_create_queue(display)) {}
 
     ~WaylandPresentFeedback() override {
-        for (Pending* pending : pending_) {
+        for (const std::unique_ptr<Pending>& pending : pending_) {
             wp_presentation_feedback_destroy(pending->feedback);
-            delete pending;
         }
         if (presentation_ != nullptr) wp_presentation_destroy(presentation_);
         wl_event_queue_destroy(queue_);
@@ -115,10 +116,11 @@ public:
 
     void request(int64_t frame_index) override {
         read_events();   // keeps the private queue short between swaps
-        auto* pending = new Pending{this, frame_index, wp_presentation_feedback(presentation_, surface_)};
+        auto pending = std::make_unique<Pending>(
+            Pending{this, frame_index, wp_presentation_feedback(presentation_, surface_)});
         static const wp_presentation_feedback_listener listener = {on_sync_output, on_presented, on_discarded};
-        wp_presentation_feedback_add_listener(pending->feedback, &listener, pending);
-        pending_.push_back(pending);
+        wp_presentation_feedback_add_listener(pending->feedback, &listener, pending.get());
+        pending_.push_back(std::move(pending));
     }
 
     bool take(Presented* out) override {
@@ -160,9 +162,9 @@ private:
 
     void finish(Pending* pending, const Presented& presented) {
         ready_.push_back(presented);
-        pending_.erase(std::find(pending_.begin(), pending_.end(), pending));
         wp_presentation_feedback_destroy(pending->feedback);
-        delete pending;
+        pending_.erase(std::find_if(pending_.begin(), pending_.end(),
+                                    [pending](const std::unique_ptr<Pending>& p) { return p.get() == pending; }));
     }
 
     static void on_global(void* data, wl_registry* registry, uint32_t name, const char* interface,
@@ -217,7 +219,7 @@ private:
     wp_presentation* presentation_ = nullptr;
     Clock clock_;
     ClockMap map_{CLOCK_MONOTONIC};
-    std::deque<Pending*> pending_;   // requested, fate unknown
+    std::deque<std::unique_ptr<Pending>> pending_;   // requested, fate unknown
     std::deque<Presented> ready_;    // fate known, not yet taken
 };
 
