@@ -14,9 +14,9 @@ Checks, as asked:
       wp_presentation feedback arrived for most frames, the median interval
       between displayed frames agrees with the median between swap returns
       within --feedback-tolerance-pct (with a blocking swap, one frame is
-      shown per swap), each frame was shown after its own swap returned, and
-      the compositor's stated refresh is not what it does (weston headless
-      states 60 Hz and repaints slower);
+      shown per swap), frames were shown after their own swaps returned
+      (median), and the compositor's stated refresh is not what it does
+      (weston headless states 60 Hz and repaints slower);
   --expect-no-feedback
       none arrived (sway 1.7: wlroots 0.15 never sends presented).
 Exit 77 (ctest's skip) when the compositor is not installed or we are not root.
