@@ -78,19 +78,20 @@ int run_app(const AppOptions& options) {
     pacer::Stats stats;                  // the overlay's window of recent frames
     std::vector<pacer::Frame> frames;    // the whole run, for the summary
     int64_t first_wake_ns = 0;
-    bool rendered = false;               // a rendered frame awaits its swap
+    int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
 
     auto present = [&] {
-        platform->swap();
+        platform->swap(rendered);
         controls.mark_present(platform->last_swap_return_ns());
-        rendered = false;
+        outputs.note_swap(*platform, rendered);   // and what the compositor said about earlier frames
+        rendered = -1;
     };
 
     while (!platform->should_close()) {
         // 1. Wait for this frame's deadline on the pacer's grid; waiting
         //    before present, show the frame rendered last turn at once.
         const pacer::Frame frame = controls.wait();
-        if (rendered) present();
+        if (rendered >= 0) present();
         platform->poll_events();
         if (frame.index == 0) first_wake_ns = frame.wake_ns;
         const double elapsed_s = static_cast<double>(frame.wake_ns - first_wake_ns) * 1e-9;
@@ -119,7 +120,7 @@ int run_app(const AppOptions& options) {
             return fail(error);
         }
 
-        rendered = true;
+        rendered = frame.index;
 
         // 4. Waiting at the frame start: present now. Before present: the
         //    next turn's wait comes first.

@@ -1,8 +1,10 @@
 // run.cpp: scenario steps, run ends, and the run's files.
 #include "run.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <utility>
 
 #include "core/atomic_file.h"
 #include "core/files.h"
@@ -17,6 +19,29 @@ std::string format(const char* fmt, Args... args) {
     char text[192];
     std::snprintf(text, sizeof text, fmt, args...);
     return text;
+}
+
+// The q-quantile (nearest rank) of values, in ms; 0 when there are none.
+double quantile_ms(std::vector<int64_t> values_ns, double q) {
+    if (values_ns.empty()) return 0;
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(values_ns.size() - 1) + 0.5);
+    std::nth_element(values_ns.begin(), values_ns.begin() + k, values_ns.end());
+    return static_cast<double>(values_ns[k]) * 1e-6;
+}
+
+// The positive gaps between successive times.
+std::vector<int64_t> intervals_ns(const std::vector<int64_t>& times_ns) {
+    std::vector<int64_t> gaps;
+    for (std::size_t i = 1; i < times_ns.size(); ++i) {
+        if (times_ns[i - 1] >= 0 && times_ns[i] > times_ns[i - 1]) gaps.push_back(times_ns[i] - times_ns[i - 1]);
+    }
+    return gaps;
+}
+
+// "p5 p50 p95" of intervals, in ms.
+std::string spread_ms(const std::vector<int64_t>& values_ns) {
+    return format("%.3f %.3f %.3f", quantile_ms(values_ns, 0.05), quantile_ms(values_ns, 0.5),
+                  quantile_ms(values_ns, 0.95));
 }
 
 }  // namespace
@@ -126,6 +151,13 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
     return "";
 }
 
+void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
+    swap_returns_ns_.push_back(platform.last_swap_return_ns());
+    swap_return_of_ns_[frame_index] = platform.last_swap_return_ns();
+    Presented presented;
+    while (platform.take_presented(&presented)) presented_.push_back(presented);
+}
+
 int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
                        const Renderer& renderer) {
     int code = 0;
@@ -161,6 +193,35 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
                                                                          std::string(pacer::strategy_name(*s.strategy)) + ")"
                                                                    : ""));
     info("vsync_setting", vsync_mode_name(*s.vsync));
+    // Swap returns against what the compositor said was displayed: the
+    // medians of both intervals, and the counts (tests/wayland/check_wayland.py).
+    const std::vector<int64_t> swap_intervals_ns = intervals_ns(swap_returns_ns_);
+    info("swap_return_interval_median_ms", format("%.4f", quantile_ms(swap_intervals_ns, 0.5)));
+    info("swap_return_interval_p5_p50_p95_ms", spread_ms(swap_intervals_ns));
+    info("present_feedback", platform.present_feedback_source());
+    {
+        std::vector<int64_t> displayed_ns;
+        std::vector<int64_t> after_swap_ns;   // displayed minus the same frame's swap return
+        int64_t discarded = 0;
+        int64_t stated_refresh_ns = 0;
+        for (const Presented& p : presented_) {
+            if (p.discarded) {
+                ++discarded;
+            } else {
+                displayed_ns.push_back(p.displayed_ns);
+                stated_refresh_ns = p.refresh_ns;
+                const auto swap = swap_return_of_ns_.find(p.frame_index);
+                if (swap != swap_return_of_ns_.end()) after_swap_ns.push_back(p.displayed_ns - swap->second);
+            }
+        }
+        info("presented_frames", std::to_string(displayed_ns.size()));
+        info("discarded_frames", std::to_string(discarded));
+        const std::vector<int64_t> present_intervals_ns = intervals_ns(displayed_ns);
+        info("present_interval_median_ms", format("%.4f", quantile_ms(present_intervals_ns, 0.5)));
+        info("present_interval_p5_p50_p95_ms", spread_ms(present_intervals_ns));
+        info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns, 0.5)));
+        info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns) * 1e-6));
+    }
     info("strategy", pacer::strategy_name(*s.strategy));
     info("strategy_in_force", pacer::strategy_name(state.strategy));
     info("target_hz", format("%g", *s.hz));

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -62,6 +63,9 @@ public:
     // decision and markers Controls collected (taken here), and when the
     // swap that followed the frame's wake returned (-1 or earlier: none).
     void write_trace(const pacer::Frame& frame, const MotionStep& step, Controls& controls, int64_t present_ns);
+    // After the swap of frame_index: when it returned, and the frames the
+    // compositor reported displayed or discarded since (take_presented).
+    void note_swap(Platform& platform, int64_t frame_index);
     // Takes the screenshot if this is its frame. "" or one line.
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
@@ -76,6 +80,9 @@ private:
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;
     SceneRecord scene_;
     std::vector<std::string> dt_modes_;   // in the order the run used them
+    std::vector<int64_t> swap_returns_ns_;          // in swap order
+    std::map<int64_t, int64_t> swap_return_of_ns_;   // frame index -> its swap's return
+    std::vector<Presented> presented_;
 };
 
 }  // namespace pacer_demo

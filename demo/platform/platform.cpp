@@ -2,6 +2,7 @@
 #include "platform/platform.h"
 
 #include <csignal>
+#include "platform/present_feedback.h"
 
 namespace pacer_demo {
 
@@ -46,6 +47,24 @@ const char* swap_answer_name(SwapAnswer answer) {
         case SwapAnswer::Unconfirmed: return "requested, cannot confirm";
     }
     return "?";
+}
+
+Platform::~Platform() = default;
+
+void Platform::open_present_feedback_(void* wl_display, void* wl_surface) {
+    std::string why;
+    present_feedback_ = open_wayland_present_feedback(wl_display, wl_surface, &why);
+    present_feedback_source_ = present_feedback_
+                                   ? std::string("wp_presentation, clock ") + present_feedback_->clock_name()
+                                   : "none: " + why;
+}
+
+void Platform::request_presented_(int64_t frame_index) {
+    if (present_feedback_) present_feedback_->request(frame_index);
+}
+
+bool Platform::take_presented(Presented* out) {
+    return present_feedback_ && present_feedback_->take(out);
 }
 
 bool Platform::set_swap_interval(int interval) {

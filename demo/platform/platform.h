@@ -19,6 +19,8 @@
 #include <pacer/stats.h>
 #include <pacer/thread_timing.h>
 
+#include "platform/present_feedback.h"
+
 namespace pacer_demo {
 
 enum class Backend { Sdl2, Glfw };
@@ -38,6 +40,16 @@ struct SwapIntervalState {
     SwapAnswer answer;
 };
 
+// One frame's fate as the compositor reported it (Platform::take_presented).
+struct Presented {
+    int64_t frame_index = -1;   // the index given to the swap that committed it
+    bool discarded = false;     // never shown (replaced before a refresh); the fields below stay 0
+    int64_t displayed_ns = 0;   // when it turned visible, on pacer::OsClock's timeline; -1 unknown
+    int64_t refresh_ns = 0;     // the output's refresh period as the compositor states it; 0 unknown
+    uint64_t seq = 0;           // the output's refresh counter, when flags holds vsync
+    uint32_t flags = 0;         // wp_presentation kind bits: 1 vsync, 2 hw_clock, 4 hw_completion, 8 zero_copy
+};
+
 struct WindowConfig {
     const char* title;   // default: "pacer demo"
     int width;           // default: 1280
@@ -50,7 +62,7 @@ public:
     // nullptr and one line in *error when the window system says no.
     static std::unique_ptr<Platform> create(Backend backend, const WindowConfig& config,
                                             std::string* error);
-    ~Platform() override = default;
+    ~Platform() override;
 
     virtual Backend backend() const = 0;
     // An OpenGL function's address in the current context, for glad.
@@ -62,9 +74,9 @@ public:
     virtual bool should_close() const = 0;
     virtual void framebuffer_size(int* width, int* height) const = 0;
 
-    // Presents the back buffer and records when the swap call returned, on
-    // pacer::OsClock's timeline (the pacer's default clock).
-    virtual void swap() = 0;
+    // Presents the back buffer holding frame_index and records when the swap
+    // call returned, on pacer::OsClock's timeline (the pacer's default clock).
+    virtual void swap(int64_t frame_index) = 0;
     int64_t last_swap_return_ns() const { return last_swap_return_ns_; }
 
     // pacer::Host. set_swap_interval returns false when the window system
@@ -75,6 +87,16 @@ public:
     double refresh_rate_hz() override = 0;   // 0 when unknown
     SwapIntervalState swap_interval_state() const { return swap_state_; }
 
+    // When frames were really displayed, where the compositor tells
+    // (Wayland's wp_presentation: weston does, sway 1.7 never does; X11
+    // tells nothing). One frame per call, in the order the fates arrived;
+    // false when none is waiting. A swap's return says only that the window
+    // system took the frame, not when it was shown.
+    bool take_presented(Presented* out);
+    // Where take_presented's times come from ("wp_presentation, clock
+    // CLOCK_MONOTONIC_RAW"), or why there are none.
+    const std::string& present_feedback_source() const { return present_feedback_source_; }
+
     // Dear ImGui's platform backend for this window system.
     virtual void imgui_init() = 0;
     virtual void imgui_new_frame() = 0;
@@ -82,10 +104,19 @@ public:
 
 protected:
     virtual SwapAnswer request_swap_interval_(int interval) = 0;
+    // Backends: open_present_feedback_ once the window exists, with its
+    // wl_display and wl_surface (nullptr when not on Wayland), and
+    // request_presented_ right before each swap, close_present_feedback_
+    // before the window and the display connection go.
+    void open_present_feedback_(void* wl_display, void* wl_surface);
+    void request_presented_(int64_t frame_index);
+    void close_present_feedback_() { present_feedback_.reset(); }
     int64_t last_swap_return_ns_ = -1;
 
 private:
     SwapIntervalState swap_state_{0, SwapAnswer::None};
+    std::unique_ptr<PresentFeedback> present_feedback_;
+    std::string present_feedback_source_ = "none: not asked";
 };
 
 // SIGINT and SIGTERM as close requests, the same on every backend: the first

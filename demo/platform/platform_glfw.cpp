@@ -1,4 +1,6 @@
 // platform_glfw.cpp: the Platform on GLFW, with Dear ImGui's GLFW backend.
+#include <dlfcn.h>
+
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
 
@@ -15,9 +17,28 @@ void on_glfw_error(int code, const char* description) {
     g_last_glfw_error = "GLFW error " + std::to_string(code) + ": " + description;
 }
 
+// Debian builds GLFW 3.3 for X11 or for Wayland, and the demo links the X11
+// build (libglfw3-dev). The Wayland build, put first on LD_LIBRARY_PATH
+// (tools/wayland.sh glfw-wayland), has the same soname plus these two
+// functions: looked up at run time, they say which build is loaded and give
+// the handles for present feedback.
+struct GlfwWayland {
+    void* (*display)() = nullptr;                  // glfwGetWaylandDisplay
+    void* (*window)(GLFWwindow* window) = nullptr;   // glfwGetWaylandWindow
+};
+
+GlfwWayland glfw_wayland() {
+    GlfwWayland api;
+    api.display = reinterpret_cast<void* (*)()>(dlsym(RTLD_DEFAULT, "glfwGetWaylandDisplay"));
+    api.window = reinterpret_cast<void* (*)(GLFWwindow*)>(dlsym(RTLD_DEFAULT, "glfwGetWaylandWindow"));
+    if (api.display == nullptr || api.window == nullptr) return {};
+    return api;
+}
+
 class GlfwPlatform final : public Platform {
 public:
     ~GlfwPlatform() override {
+        close_present_feedback_();
         if (window_ != nullptr) glfwDestroyWindow(window_);
         if (initialised_) glfwTerminate();
     }
@@ -41,6 +62,10 @@ public:
             return false;
         }
         glfwMakeContextCurrent(window_);
+        const GlfwWayland wayland = glfw_wayland();
+        wayland_ = wayland.display != nullptr && wayland.display() != nullptr;
+        open_present_feedback_(wayland_ ? wayland.display() : nullptr,
+                               wayland_ ? wayland.window(window_) : nullptr);
         return true;
     }
 
@@ -62,7 +87,8 @@ public:
         glfwGetFramebufferSize(window_, width, height);
     }
 
-    void swap() override {
+    void swap(int64_t frame_index) override {
+        request_presented_(frame_index);
         glfwSwapBuffers(window_);
         last_swap_return_ns_ = clock_.now_ns();
     }
@@ -88,7 +114,15 @@ protected:
     // glfwSwapInterval returns nothing and silently does nothing without a
     // swap-control extension. So: refused when the extension is missing (the
     // tear extension for adaptive), otherwise "requested, cannot confirm".
+    // On Wayland it calls eglSwapInterval, core EGL, which has no adaptive
+    // mode.
     SwapAnswer request_swap_interval_(int interval) override {
+        if (wayland_) {
+            if (interval < 0) return SwapAnswer::Refused;
+            g_last_glfw_error.clear();
+            glfwSwapInterval(interval);
+            return g_last_glfw_error.empty() ? SwapAnswer::Unconfirmed : SwapAnswer::Refused;
+        }
         bool control = glfwExtensionSupported("GLX_EXT_swap_control") ||
                        glfwExtensionSupported("GLX_MESA_swap_control") ||
                        glfwExtensionSupported("GLX_SGI_swap_control") ||
@@ -106,6 +140,7 @@ private:
     pacer::OsClock clock_;
     bool initialised_ = false;
     bool imgui_ready_ = false;
+    bool wayland_ = false;   // the Wayland build of GLFW is loaded
 };
 
 }  // namespace

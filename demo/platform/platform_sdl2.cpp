@@ -5,11 +5,16 @@
 #include "platform/platform.h"
 
 namespace pacer_demo {
+
+// platform_sdl2_wayland.cpp, apart because SDL_syswm.h brings Xlib's macros.
+bool sdl2_wayland_handles(SDL_Window* window, void** display, void** surface);
+
 namespace {
 
 class Sdl2Platform final : public Platform {
 public:
     ~Sdl2Platform() override {
+        close_present_feedback_();
         if (context_ != nullptr) SDL_GL_DeleteContext(context_);
         if (window_ != nullptr) SDL_DestroyWindow(window_);
         SDL_Quit();
@@ -41,6 +46,10 @@ public:
             return false;
         }
         SDL_GL_MakeCurrent(window_, context_);
+        void* display = nullptr;
+        void* surface = nullptr;
+        sdl2_wayland_handles(window_, &display, &surface);
+        open_present_feedback_(display, surface);
         return true;
     }
 
@@ -64,7 +73,8 @@ public:
         SDL_GL_GetDrawableSize(window_, width, height);
     }
 
-    void swap() override {
+    void swap(int64_t frame_index) override {
+        request_presented_(frame_index);
         SDL_GL_SwapWindow(window_);
         last_swap_return_ns_ = clock_.now_ns();
     }

@@ -27,7 +27,7 @@ public:
         *width = 1280;
         *height = 720;
     }
-    void swap() override {}
+    void swap(int64_t) override {}
     double refresh_rate_hz() override { return refresh_hz; }
     void imgui_init() override {}
     void imgui_new_frame() override {}
