@@ -23,12 +23,13 @@ constexpr int64_t kDefaultRobustToleranceNs = 20'000;           // 20 us
 constexpr int64_t kDefaultTimerMarginNs = 200'000;              // 200 us
 constexpr int64_t kDefaultTimerMinMarginNs = 10'000;            // 10 us
 constexpr int64_t kDefaultTimerMaxMarginNs = 2'000'000;         // 2 ms
-constexpr double kDefaultTimerMarginQuantile = 0.95;
+constexpr double kDefaultTimerMarginQuantile = 0.99;
+constexpr double kDefaultTimerMarginHeadroom = 1.1;
 constexpr int64_t kDefaultTimerMarginPadNs = 5'000;             // 5 us
-constexpr int32_t kDefaultTimerMarginWindow = 128;
-constexpr int64_t kDefaultTimerMaxSpinNs = 500'000;             // 500 us
+constexpr int32_t kDefaultTimerMarginWindow = 512;
+constexpr int64_t kDefaultTimerMaxSpinNs = 150'000;             // 150 us
+constexpr double kDefaultTimerMaxSpinPct = 1.5;
 constexpr int64_t kDefaultContentionWaitNs = 500'000;           // 500 us
-constexpr int64_t kDefaultTimerContendedMarginNs = 50'000;      // 50 us
 constexpr int64_t kDefaultMaxDtNs = 100'000'000;                // 100 ms
 constexpr int64_t kDefaultOffToleranceNs = 500'000;             // 500 us
 constexpr int32_t kDefaultHistoryFrames = 1024;
@@ -40,6 +41,7 @@ constexpr double kMaxTargetHz = 10'000.0;
 constexpr int64_t kMaxSchedulerPeriodNs = 1'000'000'000;
 constexpr int32_t kMinHistoryFrames = 2;
 constexpr int32_t kMaxHistoryFrames = 10'000'000;
+constexpr double kMaxTimerMarginHeadroom = 10.0;   // a margin ten times the tail is a spin, not a margin
 
 // Shortest text that reads back as the same double ("60", "0.99", "nan").
 std::string format_double(double value) {
@@ -131,11 +133,12 @@ Config resolve(const Config& config) {
     if (r.timer_min_margin_ns == 0) r.timer_min_margin_ns = kDefaultTimerMinMarginNs;
     if (r.timer_max_margin_ns == 0) r.timer_max_margin_ns = kDefaultTimerMaxMarginNs;
     if (r.timer_margin_quantile == 0) r.timer_margin_quantile = kDefaultTimerMarginQuantile;
+    if (r.timer_margin_headroom == 0) r.timer_margin_headroom = kDefaultTimerMarginHeadroom;
     if (r.timer_margin_pad_ns == 0) r.timer_margin_pad_ns = kDefaultTimerMarginPadNs;
     if (r.timer_margin_window == 0) r.timer_margin_window = kDefaultTimerMarginWindow;
     if (r.timer_max_spin_ns == 0) r.timer_max_spin_ns = kDefaultTimerMaxSpinNs;
+    if (r.timer_max_spin_pct == 0) r.timer_max_spin_pct = kDefaultTimerMaxSpinPct;
     if (r.contention_wait_ns == 0) r.contention_wait_ns = kDefaultContentionWaitNs;
-    if (r.timer_contended_margin_ns == 0) r.timer_contended_margin_ns = kDefaultTimerContendedMarginNs;
     if (r.wait_timer_slack_ns == 0) r.wait_timer_slack_ns = detail::kDefaultWaitTimerSlackNs;
     if (r.wait_sched_slice_ns == 0) r.wait_sched_slice_ns = detail::kDefaultWaitSchedSliceNs;
     if (r.max_dt_ns == 0) r.max_dt_ns = kDefaultMaxDtNs;
@@ -187,16 +190,20 @@ std::string validate(const Config& c) {
     if (!(std::isfinite(c.timer_margin_quantile) && c.timer_margin_quantile > 0 &&
           c.timer_margin_quantile <= 1))
         return field("timer_margin_quantile", d(c.timer_margin_quantile), "is out of range (0, 1]");
+    if (!(std::isfinite(c.timer_margin_headroom) && c.timer_margin_headroom >= 1 &&
+          c.timer_margin_headroom <= kMaxTimerMarginHeadroom))
+        return field("timer_margin_headroom", d(c.timer_margin_headroom),
+                     "is out of range [1, " + d(kMaxTimerMarginHeadroom) + "]");
     if (c.timer_margin_pad_ns < 0)
         return field("timer_margin_pad_ns", i(c.timer_margin_pad_ns), "must not be negative");
     if (c.timer_margin_window < 1)
         return field("timer_margin_window", i(c.timer_margin_window), "must be at least 1");
     if (c.timer_max_spin_ns < 0)
         return field("timer_max_spin_ns", i(c.timer_max_spin_ns), "must not be negative");
+    if (!(std::isfinite(c.timer_max_spin_pct) && c.timer_max_spin_pct >= 0 && c.timer_max_spin_pct <= 100))
+        return field("timer_max_spin_pct", d(c.timer_max_spin_pct), "is out of range [0, 100]");
     if (c.contention_wait_ns <= 0)
         return field("contention_wait_ns", i(c.contention_wait_ns), "must be positive");
-    if (c.timer_contended_margin_ns < 0)
-        return field("timer_contended_margin_ns", i(c.timer_contended_margin_ns), "must not be negative");
     if (c.wait_timer_slack_ns < -1 || c.wait_timer_slack_ns == 0)
         return field("wait_timer_slack_ns", i(c.wait_timer_slack_ns), "must be positive, or -1 (leave the thread's)");
     if (c.wait_sched_slice_ns < -1 || c.wait_sched_slice_ns == 0)

@@ -79,12 +79,13 @@ TEST(ConfigResolve, EveryDefault) {
     EXPECT_EQ(r.timer_margin_ns, 200'000);
     EXPECT_EQ(r.timer_min_margin_ns, 10'000);
     EXPECT_EQ(r.timer_max_margin_ns, 2'000'000);
-    EXPECT_EQ(r.timer_margin_quantile, 0.95);
+    EXPECT_EQ(r.timer_margin_quantile, 0.99);
+    EXPECT_EQ(r.timer_margin_headroom, 1.1);
     EXPECT_EQ(r.timer_margin_pad_ns, 5'000);
-    EXPECT_EQ(r.timer_margin_window, 128);
-    EXPECT_EQ(r.timer_max_spin_ns, 500'000);
+    EXPECT_EQ(r.timer_margin_window, 512);
+    EXPECT_EQ(r.timer_max_spin_ns, 150'000);
+    EXPECT_EQ(r.timer_max_spin_pct, 1.5);
     EXPECT_EQ(r.contention_wait_ns, 500'000);
-    EXPECT_EQ(r.timer_contended_margin_ns, 50'000);
     EXPECT_EQ(r.wait_timer_slack_ns, 1);
     EXPECT_EQ(r.wait_sched_slice_ns, 100'000);
     EXPECT_EQ(r.max_dt_ns, 100'000'000);
@@ -194,6 +195,10 @@ TEST(ConfigValidate, EachErrorNamesItsField) {
               "timer_margin_quantile: 0 is out of range (0, 1]");
     EXPECT_EQ(error_with([&](Config& c) { c.timer_margin_quantile = nan; }),
               "timer_margin_quantile: nan is out of range (0, 1]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_margin_headroom = 0.9; }),
+              "timer_margin_headroom: 0.9 is out of range [1, 10]");
+    EXPECT_EQ(error_with([&](Config& c) { c.timer_margin_headroom = nan; }),
+              "timer_margin_headroom: nan is out of range [1, 10]");
     EXPECT_EQ(error_with([](Config& c) { c.timer_margin_pad_ns = -5; }),
               "timer_margin_pad_ns: -5 must not be negative");
     EXPECT_EQ(error_with([](Config& c) { c.timer_margin_window = 0; }),
@@ -202,8 +207,10 @@ TEST(ConfigValidate, EachErrorNamesItsField) {
               "timer_max_spin_ns: -1 must not be negative");
     EXPECT_EQ(error_with([](Config& c) { c.contention_wait_ns = -1; }),
               "contention_wait_ns: -1 must be positive");
-    EXPECT_EQ(error_with([](Config& c) { c.timer_contended_margin_ns = -1; }),
-              "timer_contended_margin_ns: -1 must not be negative");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_max_spin_pct = -1; }),
+              "timer_max_spin_pct: -1 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_max_spin_pct = 101; }),
+              "timer_max_spin_pct: 101 is out of range [0, 100]");
     EXPECT_EQ(error_with([](Config& c) { c.wait_timer_slack_ns = -2; }),
               "wait_timer_slack_ns: -2 must be positive, or -1 (leave the thread's)");
     EXPECT_EQ(error_with([](Config& c) { c.wait_sched_slice_ns = 0; }),
@@ -223,6 +230,9 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.target_hz = 10000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.target_hz = 0.001; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.timer_margin_quantile = 1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_margin_headroom = 1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_margin_headroom = 10; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer_max_spin_pct = 100; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.history_frames = 2; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.history_frames = 10'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.timer_margin_ns = c.timer_min_margin_ns; }), "");

@@ -317,39 +317,25 @@ struct Config {
     // robust_sleep (and timer's fallback)
     int64_t robust_tolerance_ns;         // default: 20 us, on top of one period.
 
-    // timer
+    // timer: an absolute timer wait to deadline - margin, then a spin. The
+    // margin covers a high quantile of the timer's own recent lateness (the
+    // run-queue wait after a wake is contention, which no margin wins back),
+    // as far as the spin budget allows: the spin it would have cost over the
+    // window's wakes, averaged per frame. docs/precision.md has the measurements.
     int64_t timer_margin_ns;             // default: 200 us. Starting margin before the deadline.
     int64_t timer_min_margin_ns;         // default: 10 us
     int64_t timer_max_margin_ns;         // default: 2 ms
-    double timer_margin_quantile;        // default: 0.95. The margin tracks this quantile
-                                         // of recent wake lateness (plus timer_margin_pad_ns).
-                                         // Measured side by side (pacer-bench experiment 5,
-                                         // two runs on a 2-vCPU VM, 60 and 144 Hz, idle,
-                                         // contended, loaded): p99 cost up to twice the CPU,
-                                         // past the 1 % / 2 % idle budget, and lowered the
-                                         // wake p99 in only about half the cases; p90 saved
-                                         // at most 0.9 points of a core and raised the p99
-                                         // in half. README, "Measured figures", has the table.
+    double timer_margin_quantile;        // default: 0.99 of the window's lateness, so a 2 % tail is covered
+    double timer_margin_headroom;        // default: 1.1. margin = headroom * quantile + pad
     int64_t timer_margin_pad_ns;         // default: 5 us
-    int32_t timer_margin_window;         // default: 128 wakes in the quantile's window.
-                                         // The lateness counted is the timer's own: the
-                                         // wake's lateness minus the time the thread then
-                                         // waited for a CPU (run-queue wait, where known),
-                                         // since spinning earlier cannot win that back.
-    int64_t timer_max_spin_ns;           // default: 500 us. The most the spin tail may take in
-                                         // one frame: the margin never exceeds it (nor
-                                         // timer_max_margin_ns). 3 % of a core at 60 Hz.
+    int32_t timer_margin_window;         // default: 512 wakes in the quantile's window
+    int64_t timer_max_spin_ns;           // default: 150 us. Spin budget per frame, on average
+    double timer_max_spin_pct;           // default: 1.5 % of the frame period, the budget's cap at high rates
     // Contention (Linux: run-queue wait from the clock). A contended thread
-    // that spins is preempted for a whole scheduler slice, while a woken
-    // sleeper gets the CPU back quickly, so a contended timer spins less.
-    int64_t contention_wait_ns;          // default: 500 us. Run-queue wait in one frame at or
-                                         // above which the thread counts as contended; it stays
-                                         // so until 32 frames in a row are below. Measured
-                                         // here, the wait per frame is bimodal (p10 0, p50
-                                         // 2.8 ms under load): thresholds of 100 to 500 us split
-                                         // the frames alike, while from 1 ms up the calm side
-                                         // fills with late wakes (8 % at 500 us, 14 % at 1 ms).
-    int64_t timer_contended_margin_ns;   // default: 50 us. The margin's cap while contended.
+    // that spins is preempted for a neighbour's whole slice, while a woken
+    // sleeper gets the CPU back quickly: a contended timer waits to the
+    // deadline itself and does not spin.
+    int64_t contention_wait_ns;          // default: 500 us of run-queue wait in a frame; calm after 32 frames below
     // What the timer waits run with on Linux (OsSleeper::Options says how
     // long each holds, and why). They go to the OsSleeper that the Pacer or
     // Waiter makes; an injected sleeper keeps its own. -1 leaves the thread's.
@@ -399,7 +385,7 @@ struct WaiterState {
     double estimate_ns, mean_ns, sigma_ns;
     int64_t samples;
     // timer
-    int64_t timer_margin_ns;    // the margin the next wait uses, after the spin and contention caps
+    int64_t timer_margin_ns;    // the margin the next wait uses, after the spin budget (0 while contended)
     bool contended;             // the thread counts as contended (Config::contention_wait_ns)
     int64_t runqueue_wait_ns;   // run-queue wait over the last frame (-1 unknown)
 };
