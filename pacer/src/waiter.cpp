@@ -176,7 +176,10 @@ struct Waiter::Impl {
     // else the tracked one, cut to what the spin budget allows.
     int64_t margin_in_force(int64_t period_ns) const {
         if (contended) return 0;
-        return std::min(margin_ns, budget_margin_ns(spin_budget_ns(period_ns)));
+        const int64_t budget_ns = spin_budget_ns(period_ns);
+        // No wake spins more than the margin: one within the budget fits it.
+        if (margin_ns <= budget_ns) return margin_ns;
+        return std::min(margin_ns, budget_margin_ns(budget_ns));
     }
 
     // timer: an absolute high-resolution wait to deadline - margin, then spin.
