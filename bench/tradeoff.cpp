@@ -227,8 +227,13 @@ std::vector<Variant> make_variants(bool candidates) {
                               [](pacer::Config& c) { c.timer_margin_window = 128; }));
         v.push_back(candidate("cand_p999", "1.1 × p99.9, window 512",
                               [](pacer::Config& c) { c.timer_margin_quantile = 0.999; }));
-        v.push_back(candidate("cand_p99_budget1pct", "1.1 × p99, budget min(150 µs, 1 %)",
-                              [](pacer::Config& c) { c.timer_max_spin_pct = 1.0; }));
+        v.push_back(candidate("cand_p99_budget150", "1.1 × p99, budget min(150 µs, 1.5 %)",
+                              [](pacer::Config& c) {
+                                  c.timer_max_spin_ns = 150'000;
+                                  c.timer_max_spin_pct = 1.5;
+                              }));
+        v.push_back(candidate("cand_no_switch", "1.1 × p99, never counts as contended (keeps spinning)",
+                              [](pacer::Config& c) { c.contention_wait_ns = 1'000'000'000'000; }));
         v.push_back(candidate("cand_p99_budget250", "1.1 × p99, budget min(250 µs, 2 %)",
                               [](pacer::Config& c) {
                                   c.timer_max_spin_ns = 250'000;

@@ -83,7 +83,7 @@ TEST(ConfigResolve, EveryDefault) {
     EXPECT_EQ(r.timer_margin_headroom, 1.1);
     EXPECT_EQ(r.timer_margin_pad_ns, 5'000);
     EXPECT_EQ(r.timer_margin_window, 512);
-    EXPECT_EQ(r.timer_max_spin_ns, 120'000);
+    EXPECT_EQ(r.timer_max_spin_ns, 100'000);
     EXPECT_EQ(r.timer_max_spin_pct, 1.0);
     EXPECT_EQ(r.contention_wait_ns, 500'000);
     EXPECT_EQ(r.wait_timer_slack_ns, 1);

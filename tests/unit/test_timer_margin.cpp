@@ -73,11 +73,11 @@ std::function<int64_t(int)> two_percent_tail(int64_t tail_ns) {
 }  // namespace
 
 // A margin that tracks the 95th percentile sits in the body of this
-// distribution (20 us) and leaves every tail wake about 100 us late. The
-// margin must cover the tail, and at 60 Hz the spin that costs (about 115 us
-// a frame, 0.7 % of a core) is inside the 1 % budget.
+// distribution (20 us) and leaves every tail wake about 75 us late. The
+// margin must cover the tail, and at 60 Hz the spin that costs (about 95 us
+// a frame, 0.6 % of a core) is inside the 1 % budget.
 TEST(TimerMargin, ATwoPercentTailIsCoveredWithinTheBudget) {
-    const GridRun run = run_grid(60, 200, 1000, 0.25, two_percent_tail(120 * kUs));
+    const GridRun run = run_grid(60, 200, 1000, 0.25, two_percent_tail(100 * kUs));
     EXPECT_EQ(run.late, 0) << "of " << run.measured << " frames";
     EXPECT_LE(run.spin_pct(), 1.0);
 }

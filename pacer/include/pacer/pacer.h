@@ -329,7 +329,7 @@ struct Config {
     double timer_margin_headroom;        // default: 1.1. margin = headroom * quantile + pad
     int64_t timer_margin_pad_ns;         // default: 5 us
     int32_t timer_margin_window;         // default: 512 wakes in the quantile's window
-    int64_t timer_max_spin_ns;           // default: 120 us. Spin budget per frame, on average
+    int64_t timer_max_spin_ns;           // default: 100 us. Spin budget per frame, on average
     double timer_max_spin_pct;           // default: 1 % of the frame period, the budget's cap at high rates
     // Contention (Linux: run-queue wait from the clock). A contended thread
     // that spins is preempted for a neighbour's whole slice, while a woken
