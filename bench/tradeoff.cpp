@@ -40,6 +40,7 @@ public:
     virtual void wait_until(int64_t deadline_ns) = 0;
     virtual double margin_us() const { return -1; }   // an adaptive margin, where there is one
     virtual bool contended() const { return false; }
+    virtual std::string describe() const { return {}; }   // the OS waits in force, where ours
 };
 
 // The library's timer strategy, through pacer::Waiter (the wait a Pacer makes).
@@ -71,6 +72,7 @@ public:
         if (deadline_ns - clock_.now_ns() > margin_ns_) sleeper_.sleep_until_ns(deadline_ns - margin_ns_);
         while (clock_.now_ns() < deadline_ns) sleeper_.pause();
     }
+    std::string describe() const override { return sleeper_.describe(); }
 
 private:
     int64_t margin_ns_;
@@ -497,6 +499,15 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                  "others = other programs' CPU during the round (% of one core, the busy threads "
                  "excluded); steal = the host's, % of one core summed over CPUs; load = the 1-minute "
                  "load average when the round started.\n";
+
+    {
+        // What the timer waits really ran with (the slice needs Linux >= 6.12).
+        FixedMargin probe(0);
+        pacer::OsClock clock;
+        probe.wait_until(clock.now_ns() + 1'000'000);
+        std::cout << "\nThe timer variants' OS waits, as the sleeper reports them after one wait: "
+                  << probe.describe() << ".\n";
+    }
 
     struct CellResult {
         Cell cell;
