@@ -318,10 +318,10 @@ struct Config {
     int64_t robust_tolerance_ns;         // default: 20 us, on top of one period.
 
     // timer: an absolute timer wait to deadline - margin, then a spin. The
-    // margin covers a high quantile of the timer's own recent lateness (the
-    // run-queue wait after a wake is contention, which no margin wins back),
-    // as far as the spin budget allows: the spin it would have cost over the
-    // window's wakes, averaged per frame. docs/precision.md has the measurements.
+    // margin is headroom x a high quantile of the timer's own recent lateness
+    // (a wake's run-queue wait is contention, which no margin wins back), cut
+    // so that, replayed over the window's wakes, it would have spun at most
+    // the budget per frame on average. docs/precision.md has the measurements.
     int64_t timer_margin_ns;             // default: 200 us. Starting margin before the deadline.
     int64_t timer_min_margin_ns;         // default: 10 us
     int64_t timer_max_margin_ns;         // default: 2 ms
