@@ -507,6 +507,13 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
         probe.wait_until(clock.now_ns() + 1'000'000);
         std::cout << "\nThe timer variants' OS waits, as the sleeper reports them after one wait: "
                   << probe.describe() << ".\n";
+        const pacer::Config d = pacer::resolve(pacer::Config{});
+        std::cout << "The library's timer: margin = " << fixed(d.timer_margin_headroom, 2) << " × the "
+                  << fixed(d.timer_margin_quantile, 3) << " quantile of the last " << d.timer_margin_window
+                  << " wakes' lateness + " << d.timer_margin_pad_ns / 1000 << " µs, within spin budget min("
+                  << d.timer_max_spin_ns / 1000 << " µs, " << fixed(d.timer_max_spin_pct, 1)
+                  << " % of the period) a frame; no spin while contended (run-queue wait ≥ "
+                  << d.contention_wait_ns / 1000 << " µs in a frame).\n";
     }
 
     struct CellResult {
