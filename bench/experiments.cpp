@@ -182,7 +182,8 @@ Measurement measure(pacer::Pacer& pacer, int64_t work_ns, int warmup_frames, dou
 // The busy threads of "contention" and "loaded", started and given a moment
 // to spin up; null for the other conditions.
 std::unique_ptr<Contention> start_load(const std::string& condition, int threads) {
-    if (condition != "contention" && condition != "loaded") return nullptr;
+    if (condition == "partial") threads = std::max(1, threads - 1);
+    else if (condition != "contention" && condition != "loaded") return nullptr;
     auto load = std::make_unique<Contention>(threads);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     return load;
@@ -196,6 +197,9 @@ std::unique_ptr<Contention> start_load(const std::string& condition, int threads
 void print_condition(const Options& options, const std::string& condition) {
     if (condition == "contention") {
         std::cout << "\nCondition contention: " << options.threads << " busy background threads.\n";
+    } else if (condition == "partial") {
+        std::cout << "\nCondition partial: " << std::max(1, options.threads - 1)
+                  << " busy background threads, one fewer than --threads.\n";
     } else if (condition == "work") {
         std::cout << "\nCondition work: " << fixed(options.work_ms, 2)
                   << " ms of CPU work per frame after each wait.\n";

@@ -1,4 +1,4 @@
-// experiments.h: the five experiments of pacer-bench. Each runs every chosen
+// experiments.h: the experiments of pacer-bench. Each runs every chosen
 // strategy in the same process, one after the other, prints its markdown
 // tables to stdout, and adds rows to its CSV when one is open. Progress goes
 // to stderr so stdout stays a clean report.
@@ -16,8 +16,8 @@ namespace bench {
 
 struct Options {
     bool quick = false;
-    std::vector<std::string> experiments;   // accuracy, sleep, cpu, heatmap, tuning
-    std::vector<std::string> conditions;    // idle, contention, work
+    std::vector<std::string> experiments;   // accuracy, sleep, cpu, heatmap, tuning, tradeoff
+    std::vector<std::string> conditions;    // idle, contention, partial, work, loaded
     std::vector<double> hz;
     std::vector<pacer::Strategy> strategies;
     int frames = 0;                  // measured frames per accuracy run
@@ -37,6 +37,12 @@ struct Options {
     std::vector<std::string> tuning_conditions;   // tuning: idle and/or contention
     std::vector<double> tuning_hz;                // tuning: rates
     int tuning_rounds = 0;                        // tuning: interleaved rounds
+    std::vector<std::string> tradeoff_conditions; // tradeoff: idle, contention, partial (empty: all)
+    std::vector<double> tradeoff_hz;              // tradeoff: rates (empty: its cells' own)
+    int tradeoff_rounds = 0;                      // tradeoff: interleaved rounds
+    double tradeoff_run_s = 0;                    // tradeoff: measured seconds per run
+    double tradeoff_warmup_s = 0;                 // tradeoff: unmeasured seconds before each run
+    bool tradeoff_candidates = false;             // tradeoff: add the candidate estimators
 };
 
 // The Config every experiment starts from: the strategy, and the --timer-*
@@ -46,7 +52,7 @@ pacer::Config base_config(const Options& options, pacer::Strategy strategy);
 
 // The CSVs; each one is written only when opened.
 struct CsvSet {
-    CsvFile accuracy, sleep, cpu, heatmap, tuning;
+    CsvFile accuracy, sleep, cpu, heatmap, tuning, tradeoff;
 };
 
 // CSV headers (the columns are documented in main.cpp's --help footer).

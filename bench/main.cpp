@@ -17,6 +17,7 @@
 #include "experiments.h"
 #include "load.h"
 #include "report.h"
+#include "tradeoff.h"
 
 namespace {
 
@@ -46,7 +47,7 @@ CSV files (one row per measurement, times in microseconds unless the column says
       wake_on_time_pct                        % of frames woken at most 10 us late (the goals'
                                               bound; a minimum lateness would say little: a spin
                                               tail makes it about 0 for every strategy but sleep)
-  --csv-dir DIR     all five experiments: DIR/accuracy.csv (as above), and
+  --csv-dir DIR     every experiment run: DIR/accuracy.csv (as above), and
     sleep.csv    strategy,requested_us,reps,actual_mean_us,actual_sd_us,actual_p50_us,
                  actual_p99_us,actual_max_us,over_mean_us (actual - requested),cpu_pct,spin_pct
     cpu.csv      strategy,interval_ms,frames,cpu_pct,spin_pct,wake_p50_us,wake_p99_us,off_pct
@@ -59,8 +60,14 @@ CSV files (one row per measurement, times in microseconds unless the column says
                  wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us,wake_on_time_pct,off_pct,
                  cpu_pct,spin_pct,timer_margin_us (final, median over rounds),contended_pct,
                  steal_pct (as in accuracy.csv)
+    tradeoff.csv condition,hz,variant,kind (adaptive|fixed|floor|seed|peer|candidate),
+                 margin_us (fixed margins),round (1..N, or "median" over the rounds),frames,
+                 cpu_pct,wake_p50_us,wake_p99_us,wake_max_us,off_pct,missed,final_margin_us
+                 (adaptive),contended_pct,other_cpu_pct,steal_pct,load1 (1-minute load average
+                 when the round started)
 Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
-Experiments 2-4 run idle; 5 (tuning) runs idle, contention and loaded. vsync is not measured:
+Experiments 2-4 run idle; 5 (tuning) runs idle, contention and loaded; 6 (tradeoff, not in the
+default set) runs idle at 60 and 144 Hz, contention and partial at 60, 144 and 240 Hz. vsync is not measured:
 it needs a display (a Host); auto without a Host acts as timer. Progress lines go to
 stderr; the report goes to stdout.)";
 
@@ -164,15 +171,18 @@ int main(int argc, char** argv) {
     app.add_flag("--quick", options.quick,
                  "short run (under 2 minutes): fewer frames and repetitions");
     app.add_option("--experiments", options.experiments,
-                   "experiments to run, by name or number (default: all)")
+                   "experiments to run, by name or number (default: accuracy,sleep,cpu,heatmap,"
+                   "tuning; tradeoff, the precise-sleep verdict run, only when named)")
         ->delimiter(',')
-        ->transform(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning"}, "experiment"));
+        ->transform(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning", "tradeoff"}, "experiment"));
     app.add_option("--conditions", options.conditions,
                    "accuracy conditions (default: all): idle; contention (busy threads); "
                    "work (CPU work per frame); loaded (busy threads, and a quarter of the "
-                   "period of CPU work per frame). tuning runs all but work")
+                   "period of CPU work per frame); partial (one busy thread fewer than "
+                   "--threads, at least one). tuning runs all but work; tradeoff runs idle, "
+                   "contention and partial")
         ->delimiter(',')
-        ->transform(one_of({"idle", "contention", "work", "loaded"}, "condition"));
+        ->transform(one_of({"idle", "contention", "work", "loaded", "partial"}, "condition"));
     app.add_option("--hz", options.hz,
                    "target rates in Hz (default: accuracy 60,144,240,1000; tuning 60,144)")
         ->delimiter(',')
@@ -221,8 +231,16 @@ int main(int argc, char** argv) {
                    "Config::timer_max_margin_ns for timer and auto (default: the library's)")
         ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
     app.add_option("--rounds", tuning_rounds,
-                   "tuning: interleaved rounds, each running every variant (default: 5; quick: 2)")
+                   "tuning and tradeoff: interleaved rounds, each running every variant "
+                   "(default: tuning 5, tradeoff 3; quick: 2 and 3)")
         ->check(CLI::Range(1, 100));
+    double run_s = 0;
+    app.add_option("--run-s", run_s,
+                   "tradeoff: measured seconds per run, after 0.25 s of warm-up (default: 2; "
+                   "quick: 0.2)")
+        ->check(CLI::Range(0.05, 600.0));
+    app.add_flag("--candidates", options.tradeoff_candidates,
+                 "tradeoff: also run the candidate margin estimators the default was chosen from");
     app.add_option("--preempt", options.preempt_probability,
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
@@ -254,8 +272,16 @@ int main(int argc, char** argv) {
     for (const std::string& condition : options.conditions)
         if (condition != "work") options.tuning_conditions.push_back(condition);
     options.tuning_hz = options.hz.empty() ? std::vector<double>{60, 144} : options.hz;
+    options.tradeoff_hz = options.hz;   // empty: the cells' own rates
     if (options.hz.empty()) options.hz = {60, 144, 240, 1000};
     options.tuning_rounds = tuning_rounds > 0 ? tuning_rounds : quick ? 2 : 5;
+    options.tradeoff_rounds = tuning_rounds > 0 ? tuning_rounds : 3;
+    options.tradeoff_run_s = run_s > 0 ? run_s : quick ? 0.2 : 2.0;
+    options.tradeoff_warmup_s = quick ? 0.05 : 0.25;
+    if (app.count("--conditions") > 0)
+        for (const std::string& condition : options.conditions)
+            if (condition == "idle" || condition == "contention" || condition == "partial")
+                options.tradeoff_conditions.push_back(condition);
     if (strategy_names.empty())
         strategy_names = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "auto"};
     for (const std::string& name : strategy_names) {
@@ -289,6 +315,12 @@ int main(int argc, char** argv) {
     };
     if (has("tuning") && options.tuning_conditions.empty())
         return fail("--conditions: tuning runs idle, contention and loaded, and none is selected");
+    if (has("tradeoff") && app.count("--conditions") > 0 && options.tradeoff_conditions.empty())
+        return fail("--conditions: tradeoff runs idle, contention and partial, and none is selected");
+    if (has("tradeoff") && !options.tradeoff_hz.empty() &&
+        std::none_of(options.tradeoff_hz.begin(), options.tradeoff_hz.end(),
+                     [](double hz) { return hz == 60 || hz == 144 || hz == 240; }))
+        return fail("--hz: tradeoff's cells are at 60, 144 and 240 Hz, and none is selected");
     bench::CsvSet csv;
     if (!csv_path.empty()) {
         if (!has("accuracy")) return fail("--csv: holds experiment 1 (accuracy), which is not selected");
@@ -308,6 +340,7 @@ int main(int argc, char** argv) {
             {"cpu", &csv.cpu, bench::kCpuColumns},
             {"heatmap", &csv.heatmap, bench::kHeatmapColumns},
             {"tuning", &csv.tuning, bench::kTuningColumns},
+            {"tradeoff", &csv.tradeoff, bench::kTradeoffColumns},
         };
         for (const Wanted& w : wanted) {
             if (!has(w.experiment)) continue;
@@ -385,6 +418,8 @@ int main(int argc, char** argv) {
                 bench::run_heatmap(options, csv.heatmap);
             } else if (experiment == "tuning") {
                 bench::run_tuning(options, csv.tuning);
+            } else if (experiment == "tradeoff") {
+                bench::run_tradeoff(options, csv.tradeoff);
             }
         }
     } catch (const std::exception& e) {
@@ -399,7 +434,7 @@ int main(int argc, char** argv) {
               << " of one core (summed over CPUs).\n";
 
     for (bench::CsvFile* file :
-         {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap, &csv.tuning}) {
+         {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap, &csv.tuning, &csv.tradeoff}) {
         if (const std::string problem = file->finish(); !problem.empty()) return fail(problem);
     }
     return 0;

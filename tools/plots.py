@@ -10,7 +10,10 @@ Run with Debian's Python (python3-matplotlib), no display needed:
         cpu.csv      -> bench-cpu.png       CPU use vs requested interval
         heatmap.csv  -> bench-heatmap.png   relative error over simulated
                                             scheduler periods x intervals
-  /usr/bin/python3 tools/plots.py accuracy|sleep|cpu|heatmap FILE [--out DIR]
+        tradeoff.csv -> bench-tradeoff-CONDITION-HZhz.png, one per cell:
+                        CPU % vs wake p99 (log-log), fixed margins as the
+                        curve, the adaptive timer marked
+  /usr/bin/python3 tools/plots.py accuracy|sleep|cpu|heatmap|tradeoff FILE [--out DIR]
       one of them, from a file of that experiment's columns
   /usr/bin/python3 tools/plots.py trace TRACE.csv [--out DIR] [--name NAME]
       a demo trace (pacer-demo --trace, columns in demo/core/trace.h):
@@ -296,8 +299,96 @@ def plot_heatmap(path, out_dir):
     return save(fig, out_dir, "bench-heatmap.png")
 
 
+TRADEOFF_COLUMNS = ["condition", "hz", "variant", "kind", "margin_us", "round", "cpu_pct", "wake_p99_us"]
+# How each kind of variant is drawn in a trade-off figure.
+TRADEOFF_STYLE = {
+    "fixed": dict(marker="o", color="#1f77b4"),
+    "floor": dict(marker="s", color="#7f7f7f"),
+    "seed": dict(marker="^", color="#2ca02c"),
+    "peer": dict(marker="D", color="#d62728"),
+    "candidate": dict(marker="x", color="#9467bd"),
+}
+# The seeds share a kind; each gets its own marker.
+TRADEOFF_VARIANT_STYLE = {"seed_5ms": dict(marker="v", color="#bcbd22")}
+TRADEOFF_LABELS = {"spin": "spin (floor)", "plain_abs": "plain clock_nanosleep(ABSTIME)",
+                   "seed_5ms": "sleep_until(d - 100 us) + yield", "sdl3": "SDL3 SDL_DelayPrecise"}
+
+
+def tradeoff_budget_pct(hz):
+    """The CPU budget of precise sleep: 1 % of a core at 60 Hz, 2 % at 144 Hz."""
+    return 1.0 if hz <= 60 else 2.0
+
+
+def plot_tradeoff(path, out_dir):
+    """One figure per cell: CPU % against wake p99 (log-log), the median over
+    the rounds of every variant; fixed margins joined as the curve, the
+    adaptive timer marked, its single rounds as small stars."""
+    t = Table(path, TRADEOFF_COLUMNS)
+    condition, variant, kind, rnd = t.texts("condition"), t.texts("variant"), t.texts("kind"), t.texts("round")
+    hz = t.numbers("hz")
+    cpu = t.numbers("cpu_pct", allow_missing=True)
+    p99 = t.numbers("wake_p99_us")
+    margin = t.numbers("margin_us", allow_missing=True)
+    cells = []
+    for i in range(len(t.rows)):
+        if (condition[i], hz[i]) not in cells:
+            cells.append((condition[i], hz[i]))
+    if not any(r == "median" for r in rnd):
+        raise InputError(f"{path}: no 'median' rows in column 'round' (pacer-bench --experiments tradeoff)")
+    floor_cpu, floor_us = 0.01, 0.05
+    written = []
+    for cell in cells:
+        rows = [i for i in range(len(t.rows)) if (condition[i], hz[i]) == cell and cpu[i] is not None]
+        med = [i for i in rows if rnd[i] == "median"]
+        if not med:
+            continue
+        fig, ax = plt.subplots(figsize=(9, 6))
+        xy = lambda i: (max(cpu[i], floor_cpu), max(p99[i], floor_us))  # noqa: E731
+        fixed = sorted((i for i in med if kind[i] == "fixed"), key=lambda i: margin[i] or 0)
+        if fixed:
+            ax.plot([xy(i)[0] for i in fixed], [xy(i)[1] for i in fixed], "-", color="#1f77b4", alpha=0.5)
+            ax.scatter([xy(i)[0] for i in fixed], [xy(i)[1] for i in fixed], label="timer, fixed margin (µs)",
+                       **TRADEOFF_STYLE["fixed"])
+            for i in fixed:
+                ax.annotate(f"{margin[i]:g}", xy(i), textcoords="offset points", xytext=(5, 4), fontsize=8)
+        for i in med:
+            if kind[i] in ("floor", "seed", "peer", "candidate"):
+                style = TRADEOFF_VARIANT_STYLE.get(variant[i], TRADEOFF_STYLE[kind[i]])
+                ax.scatter(*xy(i), s=50, label=TRADEOFF_LABELS.get(variant[i], variant[i]), **style)
+        rounds = [i for i in rows if kind[i] == "adaptive" and rnd[i] != "median"]
+        if rounds:
+            ax.scatter([xy(i)[0] for i in rounds], [xy(i)[1] for i in rounds], marker="*", s=40, color="#ff7f0e",
+                       alpha=0.45, label="timer, adaptive: single rounds")
+        for i in med:
+            if kind[i] == "adaptive":
+                ax.scatter(*xy(i), marker="*", s=320, color="#ff7f0e", edgecolors="black", zorder=5,
+                           label="timer, adaptive (library): median")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.axhline(10, color="black", lw=0.8, ls=":", label="wake p99 10 µs")
+        if cell[0] == "idle":
+            ax.axvline(tradeoff_budget_pct(cell[1]), color="black", lw=0.8, ls="--",
+                       label=f"CPU budget {tradeoff_budget_pct(cell[1]):g} %")
+        ax.set_xlabel("CPU time of the waiting thread (% of one core, log)")
+        ax.set_ylabel("wake lateness p99 (µs, log)")
+        ax.set_title(f"Precise sleep trade-off: {cell[0]}, {cell[1]:g} Hz (median over the rounds)")
+        ax.grid(which="major", alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+        fig.tight_layout()
+        written.append(save(fig, out_dir, f"bench-tradeoff-{cell[0]}-{cell[1]:g}hz.png"))
+    return written
+
+
 BENCH_FILES = [("accuracy.csv", plot_accuracy), ("sleep.csv", plot_sleep), ("cpu.csv", plot_cpu),
-               ("heatmap.csv", plot_heatmap)]
+               ("heatmap.csv", plot_heatmap), ("tradeoff.csv", plot_tradeoff)]
+
+
+def flatten(paths):
+    """The paths a plot function wrote: one, or a list (one per cell)."""
+    out = []
+    for p in paths:
+        out.extend(p if isinstance(p, list) else [p])
+    return out
 
 
 def plot_bench_dir(csv_dir, out_dir):
@@ -306,7 +397,7 @@ def plot_bench_dir(csv_dir, out_dir):
     present = [(name, fn) for name, fn in BENCH_FILES if os.path.isfile(os.path.join(csv_dir, name))]
     if not present:
         raise InputError(f"{csv_dir}: none of {', '.join(n for n, _ in BENCH_FILES)} (pacer-bench --csv-dir)")
-    return [fn(os.path.join(csv_dir, name), out_dir) for name, fn in present]
+    return flatten(fn(os.path.join(csv_dir, name), out_dir) for name, fn in present)
 
 
 # --- demo trace figures ------------------------------------------------------
@@ -479,7 +570,7 @@ def main(argv=None):
         elif args.command == "trace":
             written = plot_trace(args.file, args.out, args.name, args.title)
         else:
-            written = [dict((n[:-4], fn) for n, fn in BENCH_FILES)[args.command](args.file, args.out)]
+            written = flatten([dict((n[:-4], fn) for n, fn in BENCH_FILES)[args.command](args.file, args.out)])
     except InputError as e:
         print(f"plots.py: {e}", file=sys.stderr)
         return 2

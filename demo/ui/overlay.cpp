@@ -301,7 +301,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     }
 
     // Contention: what the timer measured on the last wait (pacer.h: a
-    // contended thread spins less, its margin capped; the margin in force is
+    // contended thread does not spin, its margin is 0; the margin in force is
     // shown with the timer's controls above).
     const bool contended = view.stats->size() > 0 && view.stats->at(view.stats->size() - 1).contended;
     if (state.runqueue_wait_ns >= 0) {

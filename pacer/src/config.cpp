@@ -20,6 +20,7 @@ constexpr int64_t kSecondNs = 1'000'000'000;
 constexpr int64_t kMaxDtNs = 60 * kSecondNs;
 constexpr int32_t kMaxResyncPeriods = 1'000'000;
 constexpr double kMaxSigmaK = 100.0;
+constexpr double kMaxMarginHeadroom = 10.0;       // ten times the tail is a spin, not a margin
 constexpr int32_t kMaxMarginWindow = 1'000'000;   // two int64 vectors: 16 MB
 constexpr int64_t kMinSliceNs = 100'000;          // the kernel's own clamp for a fair slice
 constexpr int64_t kMaxSliceNs = 100'000'000;
@@ -144,11 +145,14 @@ std::string validate(const Config& c) {
     }
     if (!(t.margin_quantile > 0 && t.margin_quantile <= 1))
         first(out_of("timer.margin_quantile", d(t.margin_quantile), "(0, 1]"));
+    if (!(t.margin_headroom >= 1 && t.margin_headroom <= kMaxMarginHeadroom))
+        first(out_of("timer.margin_headroom", d(t.margin_headroom), "[1, " + d(kMaxMarginHeadroom) + "]"));
     first(check("timer.margin_pad_ns", t.margin_pad_ns, 0, kSecondNs));
     first(check("timer.margin_window", t.margin_window, 1, kMaxMarginWindow));
     first(check("timer.max_spin_ns", t.max_spin_ns, 0, kSecondNs));
+    if (!(t.max_spin_pct >= 0 && t.max_spin_pct <= 100))
+        first(out_of("timer.max_spin_pct", d(t.max_spin_pct), "[0, 100]"));
     first(check("timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
-    first(check("timer.contended_margin_ns", t.contended_margin_ns, 0, kSecondNs));
 
     first(check_or_leave("wait.timer_slack_ns", c.wait.timer_slack_ns, 1, kSecondNs));
     first(check_or_leave("wait.sched_slice_ns", c.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));

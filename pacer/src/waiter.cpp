@@ -48,6 +48,7 @@ struct Waiter::Impl {
         }
         timer_fell_back = !sleeper->has_high_res_timer();
         refresh_period();
+        last_period_ns = frame_period_ns(0);
     }
 
     // The period robust_sleep rounds to: the configured one, else the
@@ -177,17 +178,52 @@ struct Waiter::Impl {
         last_runqueue_ns = runqueue_now_ns;
     }
 
-    // The margin a wait uses: the tracked one, never over the spin cap, and
-    // while contended never over the contended cap (a spinner is preempted
-    // for a whole slice; a woken sleeper gets the CPU back quickly).
-    int64_t margin_in_force() const {
-        int64_t margin = std::min(margin_ns, cfg.timer.max_spin_ns);
-        if (contended) margin = std::min(margin, cfg.timer.contended_margin_ns);
-        return margin;
+    // The frame period the spin budget is relative to: the gap between this
+    // deadline and the previous one (it follows the Pacer's rate, skips
+    // included), else the configured rate's period.
+    int64_t frame_period_ns(int64_t deadline_ns) const {
+        if (last_deadline_ns >= 0 && deadline_ns > last_deadline_ns) return deadline_ns - last_deadline_ns;
+        return static_cast<int64_t>(1e9 / cfg.target_hz);
+    }
+
+    // The most spin a frame may cost on average: timer.max_spin_ns, and no
+    // more than timer.max_spin_pct of the frame, so no rate turns into spinning.
+    int64_t spin_budget_ns(int64_t period_ns) const {
+        const double relative = cfg.timer.max_spin_pct / 100.0 * static_cast<double>(period_ns);
+        return std::min(cfg.timer.max_spin_ns, static_cast<int64_t>(relative));
+    }
+
+    // The largest margin whose spin, replayed over the window's wakes (a wake
+    // L late spins margin - L when L < margin), averages at most budget_ns.
+    // The spin is piecewise linear in the margin: with the k earliest wakes
+    // below it, it is (k * margin - their sum) / n.
+    int64_t budget_margin_ns(int64_t budget_ns) const {
+        const std::size_t n = sorted.size();
+        if (n == 0) return budget_ns;   // nothing seen yet: as if every wake were on time
+        const double allowed = static_cast<double>(budget_ns) * static_cast<double>(n);
+        double below = 0;
+        for (std::size_t k = 1; k <= n; ++k) {
+            below += static_cast<double>(sorted[k - 1]);
+            const double margin = (allowed + below) / static_cast<double>(k);
+            if (k == n || margin <= static_cast<double>(sorted[k])) return static_cast<int64_t>(margin);
+        }
+        return budget_ns;   // not reached
+    }
+
+    // The margin a wait uses: none while contended (a spinner is preempted for
+    // a neighbour's whole slice; a woken sleeper gets the CPU back quickly),
+    // else the tracked one, cut to what the spin budget allows.
+    int64_t margin_in_force(int64_t period_ns) const {
+        if (contended) return 0;
+        const int64_t budget_ns = spin_budget_ns(period_ns);
+        // No wake spins more than the margin: one within the budget fits it.
+        if (margin_ns <= budget_ns) return margin_ns;
+        return std::min(margin_ns, budget_margin_ns(budget_ns));
     }
 
     // timer: an absolute high-resolution wait to deadline - margin, then spin.
-    // The margin follows a quantile of the timer's own recent lateness, both ways.
+    // The margin follows a high quantile of the timer's own recent lateness,
+    // with headroom, both ways; the spin budget caps it.
     void wait_timer(int64_t deadline_ns, WaitResult& result) {
         if (!sleeper->has_high_res_timer()) {
             timer_fell_back = true;
@@ -198,8 +234,16 @@ struct Waiter::Impl {
         const int64_t runqueue_before = clock->thread_runqueue_wait_ns();
         update_contention(runqueue_before);
         const int64_t start = clock->now_ns();
-        const int64_t margin = margin_in_force();
-        if (deadline_ns - start > margin) {
+        last_period_ns = frame_period_ns(deadline_ns);
+        last_deadline_ns = deadline_ns;
+        int64_t margin = margin_in_force(last_period_ns);
+        // A frame that left less than the margin: spin the rest when that fits
+        // the budget; else wait on the timer to the deadline itself, or every
+        // such frame would spin, and the timer's wakes would stop teaching
+        // the window (a frame rate the margin outgrew would spin for good).
+        const int64_t remaining = deadline_ns - start;
+        if (remaining <= margin && remaining > spin_budget_ns(last_period_ns)) margin = 0;
+        if (remaining > margin) {
             const int64_t target = deadline_ns - margin;
             if (sleeper->sleep_until_ns(target)) {
                 const int64_t woke = clock->now_ns();
@@ -239,8 +283,10 @@ struct Waiter::Impl {
         const double rank = std::ceil(cfg.timer.margin_quantile * static_cast<double>(window_count));
         const std::size_t index =
             std::min(window_count - 1, static_cast<std::size_t>(std::max(rank, 1.0)) - 1);
-        margin_ns = std::clamp(sorted[index] + cfg.timer.margin_pad_ns, cfg.timer.min_margin_ns,
-                               cfg.timer.max_margin_ns);
+        const double wanted = cfg.timer.margin_headroom * static_cast<double>(sorted[index]) +
+                              static_cast<double>(cfg.timer.margin_pad_ns);
+        const double max_margin = static_cast<double>(cfg.timer.max_margin_ns);
+        margin_ns = std::max(static_cast<int64_t>(std::min(wanted, max_margin)), cfg.timer.min_margin_ns);
     }
 
     WaitResult wait_until(int64_t deadline_ns) {
@@ -273,6 +319,8 @@ struct Waiter::Impl {
 
     // timer's margin and its window of recent wake lateness
     int64_t margin_ns = 0;
+    int64_t last_deadline_ns = -1;   // the previous timer wait's, for the frame period
+    int64_t last_period_ns = 0;      // the last frame period seen (set in the constructor)
     std::vector<int64_t> window;   // ring of the last timer_margin_window latenesses
     std::vector<int64_t> sorted;   // the same samples, ascending
     std::size_t window_next = 0, window_count = 0;
@@ -302,7 +350,7 @@ WaitStatus Waiter::state() const {
     state.precise_mean_ns = impl_->mean_ns;
     state.precise_sigma_ns = impl_->sigma_ns;
     state.precise_samples = impl_->count - 1;   // the article's count includes the initial guess
-    state.timer_margin_ns = impl_->margin_in_force();
+    state.timer_margin_ns = impl_->margin_in_force(impl_->last_period_ns);   // at the last frame's period
     state.contended = impl_->contended;
     state.runqueue_wait_ns = impl_->runqueue_wait_ns;
     return state;

@@ -2,7 +2,8 @@
 """check_plots.py: tools/plots.py on small inputs, good and bad.
 
 Good inputs (a synthetic trace with two phases and a missed frame; tiny bench
-CSVs of every experiment) must give non-empty PNGs. Bad inputs (a missing
+CSVs of every experiment, the trade-off with two cells) must give non-empty
+PNGs, one per trade-off cell. Bad inputs (a missing
 file, a missing column, a value that is not a number) must give exit status 2
 and one stderr line naming the file (and the column), and write no PNG.
 
@@ -53,6 +54,34 @@ def trace_text(rows=120, drop_column=None, bad_cell=None):
         header = header[:k] + header[k + 1:]
         lines = [r[:k] + r[k + 1:] for r in lines]
     return ",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in lines)
+
+
+TRADEOFF_HEADER = ("condition,hz,variant,kind,margin_us,round,frames,cpu_pct,wake_p50_us,wake_p99_us,wake_max_us,"
+                   "off_pct,missed,final_margin_us,contended_pct,other_cpu_pct,steal_pct,load1")
+
+
+def tradeoff_text(drop_column=None, median=True, bad_cpu=False):
+    """Two cells of a pacer-bench tradeoff.csv: two rounds and the median of
+    every kind of variant."""
+    variants = [("timer", "adaptive", ""), ("fixed_0", "fixed", "0"), ("fixed_100", "fixed", "100"),
+                ("fixed_400", "fixed", "400"), ("spin", "floor", ""), ("plain_abs", "seed", ""),
+                ("seed_5ms", "seed", ""), ("sdl3", "peer", "")]
+    rows = []
+    for condition, hz in (("idle", "60"), ("contention", "144")):
+        for k, (name, kind, margin) in enumerate(variants):
+            cpu = {"spin": 99.0, "sdl3": 2.5}.get(name, 0.3 + 0.4 * k)
+            p99 = {"spin": 0.5, "timer": 8.0}.get(name, 200.0 / (k + 1))
+            for rnd in ("1", "2") + (("median",) if median else ()):
+                rows.append([condition, hz, name, kind, margin, rnd, "120", f"{cpu:.3f}", "3.0", f"{p99:.3f}",
+                             "900", "0.5", "0", "80" if kind == "adaptive" else "", "0", "12.0", "0.0", "1.5"])
+    header = TRADEOFF_HEADER.split(",")
+    if bad_cpu:
+        rows[0][header.index("cpu_pct")] = "lots"
+    if drop_column is not None:
+        k = header.index(drop_column)
+        header = header[:k] + header[k + 1:]
+        rows = [r[:k] + r[k + 1:] for r in rows]
+    return ",".join(header) + "\n" + "".join(",".join(r) + "\n" for r in rows)
 
 
 def expect_error(what, args, must_name, out_dir):
@@ -114,17 +143,32 @@ def main():
           "sleep,15.625,1,10,900,890,1000,1000,1,0,0,0.05\nsleep,15.625,16.7,10,50,50,60,60,1,0,0,0.05\n"
           "timer,1,1,10,0.5,0.4,1,1,1,0,0,0.05\ntimer,1,16.7,10,0.1,0.1,0.2,0.2,1,0,0,0.05\n"
           "timer,15.625,1,10,2,2,3,3,1,0,0,0.05\ntimer,15.625,16.7,10,0.3,0.3,0.5,0.5,1,0,0,0.05\n")
+    write(os.path.join(bench, "tradeoff.csv"), tradeoff_text())
     bench_out = os.path.join(work, "bench-png")
     proc = run("bench", bench, "--out", bench_out)
     if proc.returncode != 0:
         fail(f"bench: exit {proc.returncode}: {proc.stderr}")
-    for name in ("bench-accuracy.png", "bench-sleep.png", "bench-cpu.png", "bench-heatmap.png"):
+    for name in ("bench-accuracy.png", "bench-sleep.png", "bench-cpu.png", "bench-heatmap.png",
+                 "bench-tradeoff-idle-60hz.png", "bench-tradeoff-contention-144hz.png"):
         path = os.path.join(bench_out, name)
         if not os.path.isfile(path) or os.path.getsize(path) < 10000:
             fail(f"bench: {name} missing or nearly empty")
     write(os.path.join(work, "short-heatmap.csv"), "strategy,period_ms,interval_ms\nsleep,1,1\n")
     expect_error("bench missing column", ["heatmap", os.path.join(work, "short-heatmap.csv"), "--out", bench_out],
                  ["short-heatmap.csv", "rel_err_mean_pct"], bench_out)
+    no_p99 = os.path.join(work, "no-p99-tradeoff.csv")
+    write(no_p99, tradeoff_text(drop_column="wake_p99_us"))
+    expect_error("tradeoff missing column", ["tradeoff", no_p99, "--out", bench_out],
+                 ["no-p99-tradeoff.csv", "wake_p99_us"], bench_out)
+    no_median = os.path.join(work, "no-median-tradeoff.csv")
+    write(no_median, tradeoff_text(median=False))
+    expect_error("tradeoff without medians", ["tradeoff", no_median, "--out", bench_out],
+                 ["no-median-tradeoff.csv", "median"], bench_out)
+    bad_cpu = os.path.join(work, "bad-cpu-tradeoff.csv")
+    write(bad_cpu, tradeoff_text(bad_cpu=True))
+    # The first data row is line 2.
+    expect_error("tradeoff not a number", ["tradeoff", bad_cpu, "--out", bench_out],
+                 ["bad-cpu-tradeoff.csv:2", "cpu_pct", "lots"], bench_out)
     expect_error("empty bench dir", ["bench", out, "--out", bench_out], [out, "accuracy.csv"], bench_out)
     print("check_plots: ok")
 

@@ -75,12 +75,13 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.timer.margin_ns, 200'000);
     EXPECT_EQ(r.timer.min_margin_ns, 10'000);
     EXPECT_EQ(r.timer.max_margin_ns, 2'000'000);
-    EXPECT_EQ(r.timer.margin_quantile, 0.95);
+    EXPECT_EQ(r.timer.margin_quantile, 0.99);
+    EXPECT_EQ(r.timer.margin_headroom, 1.1);
     EXPECT_EQ(r.timer.margin_pad_ns, 5'000);
-    EXPECT_EQ(r.timer.margin_window, 128);
-    EXPECT_EQ(r.timer.max_spin_ns, 500'000);
+    EXPECT_EQ(r.timer.margin_window, 512);
+    EXPECT_EQ(r.timer.max_spin_ns, 100'000);
+    EXPECT_EQ(r.timer.max_spin_pct, 1.0);
     EXPECT_EQ(r.timer.contention_wait_ns, 500'000);
-    EXPECT_EQ(r.timer.contended_margin_ns, 50'000);
     EXPECT_EQ(r.wait.timer_slack_ns, 1);
     EXPECT_EQ(r.wait.sched_slice_ns, 100'000);
     EXPECT_EQ(r.stats.off_tolerance_ns, 500'000);
@@ -91,7 +92,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(validate(r), "");
     // Braces give the same defaults.
     const Config braced{};
-    EXPECT_EQ(braced.timer.max_spin_ns, 500'000);
+    EXPECT_EQ(braced.timer.max_spin_ns, 100'000);
     EXPECT_EQ(braced.target_hz, 60.0);
 }
 
@@ -134,6 +135,14 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "strategy: -1 is not a Strategy");
     EXPECT_EQ(error_with([](Config& c) { c.miss_policy = static_cast<MissPolicy>(2); }),
               "miss_policy: 2 is not a MissPolicy");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 0.9; }),
+              "timer.margin_headroom: 0.9 is out of range [1, 10]");
+    EXPECT_EQ(error_with([&](Config& c) { c.timer.margin_headroom = nan; }),
+              "timer.margin_headroom: nan is out of range [1, 10]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_pct = -1; }),
+              "timer.max_spin_pct: -1 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_pct = 101; }),
+              "timer.max_spin_pct: 101 is out of range [0, 100]");
     EXPECT_EQ(error_with([](Config& c) { c.wait_point = static_cast<WaitPoint>(7); }),
               "wait_point: 7 is not a WaitPoint");
     EXPECT_EQ(error_with([](Config& c) { c.resync_after_periods = 0; }),
@@ -183,8 +192,6 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "timer.max_spin_ns: 1000000001 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.timer.contention_wait_ns = 0; }),
               "timer.contention_wait_ns: 0 is out of range [1, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.contended_margin_ns = -1; }),
-              "timer.contended_margin_ns: -1 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = -2; }),
               "wait.timer_slack_ns: -2 is out of range -1 or [1, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = 0; }),
@@ -222,6 +229,9 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.stats.history_frames = 1'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = c.timer.min_margin_ns; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = c.timer.max_margin_ns; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 10; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_pct = 100; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.scheduler_period_ns = 1'000'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = -1; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = 1'000'000'000; }), "");
@@ -243,7 +253,7 @@ TEST(ConfigZero, EveryLegalZeroIsAccepted) {
         [](Config& c) { c.timer.min_margin_ns = 0; },
         [](Config& c) { c.timer.margin_pad_ns = 0; },
         [](Config& c) { c.timer.max_spin_ns = 0; },
-        [](Config& c) { c.timer.contended_margin_ns = 0; },
+        [](Config& c) { c.timer.max_spin_pct = 0; },
         [](Config& c) { c.stats.off_tolerance_ns = 0; },
     };
     for (const auto& zero : zeros) EXPECT_EQ(error_with(zero), "");

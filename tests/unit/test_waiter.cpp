@@ -258,6 +258,10 @@ struct TimerRig {
         : waiter([&] {
               Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
               c.timer.margin_window = window;
+              // The estimator alone: margin = quantile + pad, no spin budget.
+              c.timer.margin_headroom = 1;
+              c.timer.max_spin_ns = 1'000'000'000;
+              c.timer.max_spin_pct = 100;
               return c;
           }()) {}
     // One 10 ms wait whose timer wakes `lateness_ns` late; returns the margin used.
@@ -304,7 +308,7 @@ TEST(WaiterTimer, MarginIsClampedToMinAndMax) {
     rig.wait_with_lateness(0);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 10 * kUs);   // 0 + 5 us pad, raised to the minimum
     rig.wait_with_lateness(5 * kMs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 500 * kUs);  // capped by timer_max_spin_ns
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kMs);    // capped by timer_max_margin_ns
 }
 
 TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
@@ -331,12 +335,36 @@ TEST(WaiterTimer, QuantileIgnoresRareOutliersInALargeWindow) {
 TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.timer.max_spin_ns = 1'000'000'000;   // the margin stays the starting 200 us
+    Waiter waiter(c);
     const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the 200 us margin
     const WaitResult r = waiter.wait_until(deadline);
     EXPECT_TRUE(sleeper.until_requests.empty());
     EXPECT_EQ(r.wake_ns, deadline);
     EXPECT_EQ(r.spun_ns, 150 * kUs);
+}
+
+// Less than the margin left, but more than the spin budget: spinning it all
+// would overspend, so it sleeps to the deadline itself.
+TEST(WaiterTimer, BelowTheMarginButOverTheBudgetItSleepsToTheDeadline) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_lateness_ns = 20 * kUs;
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.timer.max_spin_ns = 50 * kUs;
+    Waiter waiter(c);
+    // Wakes 300 us late: a margin of 1.1 * 300 + 5 us costs no spin at all.
+    for (int i = 0; i < 8; ++i) {
+        sleeper.timer_latenesses.push_back(300 * kUs);
+        waiter.wait_until(clock.now_ns() + 16 * kMs);
+    }
+    ASSERT_EQ(waiter.state().timer_margin_ns, 335 * kUs);
+    const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the margin, over the budget
+    const WaitResult r = waiter.wait_until(deadline);
+    EXPECT_EQ(sleeper.until_requests.back(), deadline);
+    EXPECT_EQ(r.wake_ns, deadline + 20 * kUs);
+    EXPECT_EQ(r.spun_ns, 0);
 }
 
 TEST(WaiterTimer, WithoutHighResTimerFallsBackToRobustSleep) {
@@ -383,11 +411,11 @@ TEST(Waiter, StateOfEveryStrategyIsKeptAcrossSwitches) {
     ASSERT_GT(precise.precise_samples, 0);
     waiter.set_strategy(Strategy::Timer);
     waiter.wait_until(clock.now_ns() + 16 * kMs);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 35 * kUs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 38 * kUs);   // 1.1 * 30 + 5
     waiter.set_strategy(Strategy::PreciseSleep);
     EXPECT_EQ(waiter.state().precise_samples, precise.precise_samples);
     EXPECT_DOUBLE_EQ(waiter.state().precise_estimate_ns, precise.precise_estimate_ns);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 35 * kUs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 38 * kUs);
 }
 
 TEST(Waiter, PeriodComesFromConfigElseTheSleeper) {
@@ -425,11 +453,15 @@ struct ContendedRig {
     FakeClock clock;
     FakeSleeper sleeper{clock};
     Waiter waiter;
-    explicit ContendedRig(int32_t window = 8)
+    explicit ContendedRig(int32_t window = 8, int64_t contention_wait_ns = 0)
         : waiter([&] {
               clock.runqueue_ns = 0;
               Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
               c.timer.margin_window = window;
+              if (contention_wait_ns > 0) c.timer.contention_wait_ns = contention_wait_ns;
+              c.timer.margin_headroom = 1;
+              c.timer.max_spin_ns = 1'000'000'000;
+              c.timer.max_spin_pct = 100;
               return c;
           }()) {}
     // One frame: `work_ns` of work of which `runnable_ns` spent waiting for a
@@ -455,7 +487,7 @@ TEST(WaiterContention, UnknownRunQueueWaitChangesNothing) {
 }
 
 TEST(WaiterContention, TheMarginIgnoresTimeSpentWaitingForACpu) {
-    ContendedRig rig;
+    ContendedRig rig(8, 10 * kMs);   // never counts as contended: the margin stays visible
     // Each wake: 20 us of timer lateness, then 3 ms on the run queue. The
     // margin is for the timer; spinning 3 ms earlier would not win the CPU back.
     for (int i = 0; i < 8; ++i) rig.frame(0, 20 * kUs, 3 * kMs);
@@ -463,10 +495,10 @@ TEST(WaiterContention, TheMarginIgnoresTimeSpentWaitingForACpu) {
     // Without the run-queue figure the same wakes look 3 ms late.
     TimerRig blind(8);
     for (int i = 0; i < 8; ++i) blind.wait_with_lateness(20 * kUs + 3 * kMs);
-    EXPECT_EQ(blind.waiter.state().timer_margin_ns, 500 * kUs);   // pinned at the spin cap
+    EXPECT_EQ(blind.waiter.state().timer_margin_ns, 2 * kMs);   // pinned at timer_max_margin_ns
 }
 
-TEST(WaiterContention, ContentionCapsTheMarginUntilCalmReturns) {
+TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
     ContendedRig rig;
     // Calm: the timer is late 200 us now and then, the margin follows.
     for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
@@ -476,11 +508,11 @@ TEST(WaiterContention, ContentionCapsTheMarginUntilCalmReturns) {
     rig.frame(600 * kUs, 200 * kUs);
     rig.frame(0, 200 * kUs);   // seen at the start of the next wait
     EXPECT_TRUE(rig.waiter.state().contended);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 50 * kUs);   // timer_contended_margin_ns
-    // The next sleep is aimed 50 us before the deadline, not 205.
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 0);
+    // The next sleep is aimed at the deadline itself, not 205 us before it.
     const WaitResult r = rig.frame(0, 0);
-    EXPECT_EQ(rig.sleeper.until_requests.back(), r.wake_ns - 50 * kUs);
-    EXPECT_EQ(r.spun_ns, 50 * kUs);
+    EXPECT_EQ(rig.sleeper.until_requests.back(), r.wake_ns);
+    EXPECT_EQ(r.spun_ns, 0);
     // Calm frames: still contended after 31 in a row, not after 32.
     for (int i = 0; i < 29; ++i) rig.frame(100 * kUs, 200 * kUs);
     EXPECT_TRUE(rig.waiter.state().contended);
@@ -500,19 +532,37 @@ TEST(WaiterContention, ABusyFrameInTheCalmStartsTheCountAgain) {
     EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, 0);
 }
 
-TEST(WaiterContention, TheSpinCapBoundsEveryFramesSpin) {
+TEST(WaiterTimer, TheSpinBudgetBoundsTheAverageSpin) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
     c.timer.max_spin_ns = 100 * kUs;
     Waiter waiter(c);
-    // Timer lateness of 0 or 300 us: the 0.95 quantile asks for 305 us of margin.
+    // Timer lateness of 0 or 300 us: the quantile asks for 1.1 * 300 + 5 us of
+    // margin. Half the wakes would spin all of it, so the budget allows 200 us.
+    int64_t spun_ns = 0;
     for (int i = 0; i < 40; ++i) {
         sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kUs);
-        const WaitResult r = waiter.wait_until(clock.now_ns() + 10 * kMs);
-        EXPECT_LE(r.spun_ns, 100 * kUs + sleeper.pause_ns);
+        spun_ns += waiter.wait_until(clock.now_ns() + 10 * kMs).spun_ns;
     }
-    EXPECT_EQ(waiter.state().timer_margin_ns, 100 * kUs);
+    EXPECT_LE(spun_ns / 40, 100 * kUs + sleeper.pause_ns);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 200 * kUs);
+}
+
+TEST(WaiterTimer, TheMarginIsHeadroomTimesTheQuantilePlusPad) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.timer.margin_window = 100;
+    c.timer.max_spin_ns = 1'000'000'000;   // the estimator alone: no spin budget
+    c.timer.max_spin_pct = 100;
+    Waiter waiter(c);
+    // 100 wakes: 97 at 10 us and 3 at 100 us. The 0.99 quantile (rank 99) is 100 us.
+    for (int i = 0; i < 100; ++i) {
+        sleeper.timer_latenesses.push_back(i % 33 == 32 ? 100 * kUs : 10 * kUs);
+        waiter.wait_until(clock.now_ns() + 16 * kMs);
+    }
+    EXPECT_EQ(waiter.state().timer_margin_ns, 115 * kUs);   // 1.1 * 100 + 5
 }
 
 TEST(WaiterContention, ThePacerMarksContendedFrames) {
