@@ -217,7 +217,8 @@ struct Waiter::Impl {
         if (contended) return 0;
         const int64_t budget_ns = spin_budget_ns(period_ns);
         // No wake spins more than the margin: one within the budget fits it.
-        if (margin_ns <= budget_ns) return margin_ns;
+        // A budget of 0 means no spin at all, so no margin either.
+        if (margin_ns <= budget_ns || budget_ns == 0) return std::min(margin_ns, budget_ns);
         return std::min(margin_ns, budget_margin_ns(budget_ns));
     }
 

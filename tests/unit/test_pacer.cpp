@@ -404,7 +404,7 @@ TEST(PacerLive, InvalidConfigIsRefusedWithItsLineAndChangesNothing) {
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.clock = &other; }),
               "clock: cannot change after construction");
     EXPECT_EQ(pacer.config().target_hz, 100);
-    EXPECT_EQ(pacer.config().timer.max_spin_ns, 500'000);
+    EXPECT_EQ(pacer.config().timer.max_spin_ns, Config{}.timer.max_spin_ns);
     EXPECT_EQ(pacer.wait().interval_ns, 10 * kMs);
 }
 
@@ -487,13 +487,15 @@ TEST(PacerLive, StrategyParametersApplyLive) {
     for (int i = 0; i < 5; ++i) pacer.wait();
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) {
                   c.timer.margin_ns = 300 * kUs;
+                  c.timer.max_spin_pct = 100;   // no budget cut: the margin shows as set
+                  c.timer.max_spin_ns = 1'000'000'000;
                   c.precise.initial_estimate_ns = 3 * kMs;
               }),
               "");
     EXPECT_EQ(pacer.status().timer_margin_ns, 300 * kUs);
     EXPECT_EQ(pacer.status().precise_estimate_ns, 3.0 * kMs);
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_spin_ns = 40 * kUs; }), "");
-    EXPECT_EQ(pacer.status().timer_margin_ns, 40 * kUs);   // the spin cap applies at once
+    EXPECT_EQ(pacer.status().timer_margin_ns, 40 * kUs);   // the spin budget applies at once
     clock.advance_busy(2 * kMs);
     const Frame f = pacer.wait();
     EXPECT_EQ(sleeper.until_requests.back(), f.deadline_ns - 40 * kUs);
