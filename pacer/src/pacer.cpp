@@ -463,6 +463,9 @@ struct Pacer::Impl {
         if (now_hz == refresh_hz) return false;
         const std::string why = "refresh " + hz_text(refresh_hz) + " -> " + hz_text(now_hz);
         refresh_hz = now_hz;
+        // The display changed: its old fit no longer holds (a new one locks
+        // from the reports that follow).
+        display_model.reset();
         backoff_ns = kFirstBackoffNs;
         choose(why);
         return true;
