@@ -278,13 +278,26 @@ TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
     EXPECT_EQ(both.decision().reason, "auto -> vsync: display shows frames every 13.9 ms (144 Hz / 2)");
 }
 
+TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
+    // Swaps block on a steady 60 Hz, but the reported times scatter over
+    // +-8 ms: the display clock never locks, and the probe gives up.
+    Rig rig(k60, 60, 60, Strategy::Auto);
+    rig.display.jitter_ns = 8 * kMs;
+    rig.run_for(5 * kSecond);
+    EXPECT_FALSE(rig.pacer->display().locked);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(rig.decision().reason,
+                         "auto -> timer: vsync requested, the display reports no steady refresh in 240 frames"))
+        << rig.decision().reason;
+}
+
 TEST(DisplayAuto, ShownFramesOffCadenceLeaveVsync) {
     Rig rig(k60, 60, 60, Strategy::Auto);
     rig.run_for(1 * kSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
-    // The compositor starts to hold every other frame a refresh longer
-    // (latch later than the frame arrives), though swaps still return on refreshes.
-    rig.display.interval = 2;   // what a compositor doing its own thing would look like
+    // The compositor starts to show a frame only every other refresh, though
+    // the pacer asked for every one (swaps still block, on refreshes).
+    rig.display.interval = 2;
     rig.run_for(1 * kSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: ")) << rig.decision().reason;
