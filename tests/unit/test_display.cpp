@@ -278,6 +278,20 @@ TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
     EXPECT_EQ(both.decision().reason, "auto -> vsync: display shows frames every 13.9 ms (144 Hz / 2)");
 }
 
+TEST(DisplayAuto, DiscardsAloneLeaveTheJudgingToSwapReturns) {
+    // sway 1.7 reports no shown frame, only discards: nothing to fit, and
+    // discards alone are no evidence against vsync.
+    Rig rig(k60, 60, 60, Strategy::Auto);
+    rig.display.report_shown = false;
+    rig.run_for(1 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1)");
+    const int32_t seq = rig.decision().seq;
+    rig.run_for(30 * kSecond);
+    EXPECT_EQ(rig.decision().seq, seq);
+    EXPECT_FALSE(rig.pacer->display().locked);
+}
+
 TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
     // Swaps block on a steady 60 Hz, but the reported times scatter over
     // +-8 ms: the display clock never locks, and the probe gives up.
