@@ -97,11 +97,10 @@ void ImGuiLayer::end_frame() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Overlay::apply_(Controls& controls, const Settings& changes) {
-    last_error_ = controls.apply(changes, "ui");
-}
+void Overlay::apply_(Controls&, const Settings& changes) { last_error_ = (*change_)(changes, "ui"); }
 
 void Overlay::draw(Controls& controls, const View& view) {
+    change_ = view.change;
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(kPanelWidthPx, io.DisplaySize.y), ImGuiCond_Always);
@@ -121,7 +120,7 @@ void Overlay::draw(Controls& controls, const View& view) {
 
 void Overlay::draw_status_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
-    const pacer::WaitStatus state = controls.waiter_state();
+    const pacer::WaitStatus state = view.pacer->status();
     const double refresh = view.platform->refresh_rate_hz();
     ImGui::Text("%s | %s", backend_name(view.platform->backend()), view.gl_renderer->c_str());
     if (refresh > 0) {
@@ -134,7 +133,7 @@ void Overlay::draw_status_(Controls& controls, const View& view) {
                 controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
     ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
                 pacer::strategy_name(state.strategy));
-    const pacer::Decision& decision = controls.pacer().decision();
+    const pacer::Decision& decision = view.pacer->decision();
     ImGui::TextWrapped("decision #%d: %s", static_cast<int>(decision.seq), decision.reason.c_str());
     if (!last_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error_.c_str());
 }
@@ -217,7 +216,7 @@ void Overlay::draw_histogram_(const View& view) {
 
 void Overlay::draw_stats_(const View& view) {
     const pacer::Summary s = view.stats->summarize();
-    if (ImGui::Button("Reset")) view.stats->reset();
+    if (ImGui::Button("Reset")) view.pacer->reset_stats();
     ImGui::SameLine();
     ImGui::Text("last %lld frames, %.1f fps", static_cast<long long>(s.frames), s.fps);
     if (!ImGui::BeginTable("stats", 4, ImGuiTableFlags_SizingStretchSame)) return;
@@ -249,7 +248,7 @@ void Overlay::draw_stats_(const View& view) {
 
 void Overlay::draw_pacing_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
-    const pacer::WaitStatus state = controls.waiter_state();
+    const pacer::WaitStatus state = view.pacer->status();
 
     if (ImGui::BeginCombo("strategy", pacer::strategy_name(*s.strategy))) {
         for (pacer::Strategy strategy : pacer::kAllStrategies) {
@@ -423,7 +422,7 @@ void Overlay::draw_scheduler_(Controls& controls) {
     // library's default.
     ImGui::Separator();
     ImGui::TextDisabled("timer waits (slack: each wait; slice: held while pacing)");
-    const Settings library = Controls::defaults();
+    const Settings& library = default_settings();
     int64_t changed_ns = 0;
     if (optional_duration("wait slack (ns)", *s.wait_slack_ns, *library.wait_slack_ns, 1, 1, 100000,
                           "Linux fires a timer up to the thread's slack late (50 us unless set)\n"
