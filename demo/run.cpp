@@ -243,6 +243,9 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
     }
     info("wait_point", pacer::wait_point_name(*s.wait_point));
     info("settings", describe(s));   // every setting in force at the end, as scenario keys
+    // The pacer's own window (the overlay's): one window through every live
+    // change, so it holds min(frames, its history) (tests/demo/check_live.py).
+    info("pacer_stats_frames", std::to_string(pacer.stats().size()));
     if (options_->scenario) info("scenario", options_->scenario->name);
     if (close_signal() != 0) info("ended_by", close_signal_name());   // SIGINT, SIGTERM
     // What the picture holds, for checkers: the scene's time is the sum of
