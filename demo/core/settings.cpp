@@ -102,6 +102,12 @@ bool from_text(std::string_view t, pacer::MissPolicy* out) { return pacer::parse
 bool from_text(std::string_view t, pacer::WaitPoint* out) { return pacer::parse_wait_point(t, out); }
 bool from_text(std::string_view t, VsyncMode* out) { return parse_vsync_mode(t, out); }
 bool from_text(std::string_view t, DtMode* out) { return parse_dt_mode(t, out); }
+// What an unknown name was meant to be, and the names there are.
+const char* noun_of(pacer::Strategy*) { return "strategy"; }
+const char* noun_of(pacer::MissPolicy*) { return "policy"; }
+const char* noun_of(pacer::WaitPoint*) { return "wait point"; }
+const char* noun_of(VsyncMode*) { return "mode"; }
+const char* noun_of(DtMode*) { return "mode"; }
 const char* names_of(pacer::Strategy*) { return "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto"; }
 const char* names_of(pacer::MissPolicy*) { return "skip, catch_up"; }
 const char* names_of(pacer::WaitPoint*) { return "before_present, frame_start"; }
@@ -148,7 +154,8 @@ template <typename Enum>
 std::string parse_name_into(const Row& row, std::string_view value, std::optional<Enum>* slot) {
     Enum parsed{};
     if (!from_text(value, &parsed))
-        return std::string(row.info.key) + ": unknown value '" + shown(value) + "' (" + names_of(&parsed) + ")";
+        return std::string(row.info.key) + ": unknown " + noun_of(&parsed) + " '" + shown(value) + "' (" +
+               names_of(&parsed) + ")";
     *slot = parsed;
     return {};
 }
