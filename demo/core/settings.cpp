@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 namespace pacer_demo {
@@ -173,6 +174,18 @@ const Row* row_of(const SettingInfo& info) {
     return &kTable[0];   // not reached: every SettingInfo is a row's
 }
 
+// The value among `all` whose name is `name`; false (leaving *out) if none.
+template <typename Enum>
+bool parse_named(std::string_view name, std::initializer_list<Enum> all, const char* (*name_of)(Enum), Enum* out) {
+    for (Enum value : all) {
+        if (name == name_of(value)) {
+            *out = value;
+            return true;
+        }
+    }
+    return false;
+}
+
 // Microseconds to the library's nanoseconds, saturating far outside any
 // valid range so that validate() reports the value instead of overflowing.
 int64_t us_to_ns(double us) { return std::llround(std::clamp(us * 1e3, -1e18, 1e18)); }
@@ -216,13 +229,7 @@ const char* vsync_mode_name(VsyncMode mode) {
 }
 
 bool parse_vsync_mode(std::string_view name, VsyncMode* out) {
-    for (VsyncMode mode : {VsyncMode::Off, VsyncMode::On, VsyncMode::Adaptive}) {
-        if (name == vsync_mode_name(mode)) {
-            *out = mode;
-            return true;
-        }
-    }
-    return false;
+    return parse_named(name, {VsyncMode::Off, VsyncMode::On, VsyncMode::Adaptive}, vsync_mode_name, out);
 }
 
 int swap_interval(VsyncMode mode) {
@@ -244,13 +251,7 @@ const char* dt_mode_name(DtMode mode) {
 }
 
 bool parse_dt_mode(std::string_view name, DtMode* out) {
-    for (DtMode mode : {DtMode::Raw, DtMode::Paced, DtMode::Fixed}) {
-        if (name == dt_mode_name(mode)) {
-            *out = mode;
-            return true;
-        }
-    }
-    return false;
+    return parse_named(name, {DtMode::Raw, DtMode::Paced, DtMode::Fixed}, dt_mode_name, out);
 }
 
 // --- the table's readers -------------------------------------------------------
