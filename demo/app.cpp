@@ -1,20 +1,13 @@
-// app.cpp: the demo's frame loop. This is the integration example: an engine
-// using the pacer looks like this. Where the wait goes is a choice
-// (pacer::WaitPoint), switchable live:
-//
-//   before_present: input -> simulate -> render -> wait -> swap   (the default)
-//                   the steadiest presents; what is shown is a frame older
-//   frame_start:    wait -> input -> simulate -> render -> swap
-//                   the lowest input latency; the work's jitter reaches the presents
-//
-// The loop below starts each turn with the wait either way: before present,
-// the swap right after the wake shows the frame rendered in the turn before.
-// After each swap the pacer is told when it returned (mark_present).
-//
-// Settings (command line, scenario steps, overlay clicks) all go through
-// change(): Controls sets what is not the pacer (the sleeper it injects, the
-// thread's timing, the load, vsync) and hands back the pacer::Config, which
-// the Pacer takes live with reconfigure: frames, grid and stats continue.
+// app.cpp: the demo's frame loop, the integration example: an engine using
+// the pacer looks like this. Where the wait goes (pacer::WaitPoint) is live:
+//   before_present (default): input, simulate, render, wait, swap: steady presents
+//   frame_start:              wait, input, simulate, render, swap: least latency
+// Each turn starts with the wait either way: before present, the swap right
+// after the wake shows the frame rendered the turn before. After each swap
+// the pacer hears when it returned (mark_present). Every settings change
+// (flags, scenario steps, overlay clicks) takes one path, change(): Controls
+// sets what is not the pacer (injected sleeper, thread timing, load, vsync)
+// and returns the pacer::Config, which the Pacer takes live (reconfigure).
 #include "app.h"
 
 #include <cstdio>
