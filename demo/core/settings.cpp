@@ -195,6 +195,8 @@ int64_t us_to_ns(double us) { return std::llround(std::clamp(us * 1e3, -1e18, 1e
 // --- numbers ----------------------------------------------------------------
 
 std::string number_text(double value) {
+    // Whole numbers in full ("100000", not "1e+05"), the rest as short as exact.
+    if (value == std::floor(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
     char buffer[64];
     auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     return std::string(buffer, result.ptr);
