@@ -1,18 +1,13 @@
-// app.cpp: the demo's frame loop. This is the integration example: an engine
-// using the pacer looks like this. Where the wait goes is a choice
-// (pacer::WaitPoint), switchable live:
-//
-//   frame_start:    wait -> input -> simulate -> render -> swap
-//                   the lowest input latency; the work's jitter reaches the presents
-//   before_present: input -> simulate -> render -> wait -> swap
-//                   the steadiest presents; what is shown is a frame older
-//
-// The loop below starts each turn with the wait either way: before present,
-// the swap right after the wake shows the frame rendered in the turn before.
-// After each swap the pacer is told when it returned (mark_present).
-//
-// Everything else the demo does (scenario steps, the overlay, traces) hangs
-// off the loop through Controls, RunScript and RunOutputs.
+// app.cpp: the demo's frame loop, the integration example: an engine using
+// the pacer looks like this. Where the wait goes (pacer::WaitPoint) is live:
+//   before_present (default): input, simulate, render, wait, swap: steady presents
+//   frame_start:              wait, input, simulate, render, swap: least latency
+// Each turn starts with the wait either way: before present, the swap right
+// after the wake shows the frame rendered the turn before. After each swap
+// the pacer hears when it returned (mark_present). Every settings change
+// (flags, scenario steps, overlay clicks) takes one path, change(): Controls
+// sets what is not the pacer (injected sleeper, thread timing, load, vsync)
+// and returns the pacer::Config, which the Pacer takes live (reconfigure).
 #include "app.h"
 
 #include <cstdio>
@@ -21,9 +16,7 @@
 #include <vector>
 
 #include <pacer/pacer.h>
-#include <pacer/platform.h>
 #include <pacer/stats.h>
-#include <pacer/thread_timing.h>
 
 #include "controls.h"
 #include "motion.h"
@@ -66,23 +59,30 @@ int run_app(const AppOptions& options) {
     Overlay overlay;
     if (options.overlay) imgui.emplace(*platform);
 
-    // The pacer lives in Controls, which settings from the command line, the
-    // scenario and the overlay all go through.
+    // The pacer, and the one path every settings change takes to it.
     Controls controls(*platform);
+    std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(controls.pacer_config(), &error);
+    if (!pacer) return fail(error);
+    const ChangeSettings change = [&](const Settings& changes, const std::string& source) {
+        pacer::Config config;
+        std::string problem = controls.apply(changes, source, &config);
+        if (problem.empty()) problem = pacer->reconfigure(config);
+        controls.settle();
+        return problem;
+    };
     RunScript script(options);
-    if (error = controls.apply(options.settings, "cli"); !error.empty()) return fail(error);
-    if (error = script.apply_start(controls); !error.empty()) return fail(error);
+    if (error = change(options.settings, "cli"); !error.empty()) return fail(error);
+    if (error = script.apply_start(controls, change); !error.empty()) return fail(error);
 
     Scene scene;
     MotionClock motion;                  // the scene's time in the dt mode in force
-    pacer::Stats stats;                  // the overlay's window of recent frames
     std::vector<pacer::Frame> frames;    // the whole run, for the summary
     int64_t first_wake_ns = 0;
     int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
 
     auto present = [&] {
         platform->swap(rendered);
-        controls.mark_present(platform->last_swap_return_ns());
+        pacer->mark_present(platform->last_swap_return_ns());
         outputs.note_swap(*platform, rendered);   // and what the compositor said about earlier frames
         rendered = -1;
     };
@@ -90,13 +90,13 @@ int run_app(const AppOptions& options) {
     while (!platform->should_close()) {
         // 1. Wait for this frame's deadline on the pacer's grid; waiting
         //    before present, show the frame rendered last turn at once.
-        const pacer::Frame frame = controls.wait();
+        const pacer::Frame frame = pacer->wait();
         if (rendered >= 0) present();
         platform->poll_events();
         if (frame.index == 0) first_wake_ns = frame.wake_ns;
         const double elapsed_s = static_cast<double>(frame.wake_ns - first_wake_ns) * 1e-9;
         if (script.finished(frame.index, elapsed_s)) break;
-        if (error = script.apply_due(frame.index, elapsed_s, controls); !error.empty()) return fail(error);
+        if (error = script.apply_due(frame.index, elapsed_s, controls, change); !error.empty()) return fail(error);
 
         // 2. The frame's work: the synthetic load, then the simulation moved
         //    by the frame's time step: frame.dt_ns (paced), or fixed steps fed
@@ -105,32 +105,31 @@ int run_app(const AppOptions& options) {
         const MotionStep step = motion.advance(frame, *controls.current().dt_mode);
         scene.update(static_cast<double>(step.dt_ns) * 1e-9);
 
-        // 3. Render the scene and the overlay.
+        // 3. Render the scene and the overlay (which reads pacer->stats()).
         int width = 0, height = 0;
         platform->framebuffer_size(&width, &height);
         const Stage stage = stage_for(width, height, options.overlay);
         renderer.begin_frame(width, height);
-        renderer.draw(scene.draw(stage, *controls.current().hz));
+        renderer.draw(scene.draw(stage, pacer->config().target_hz));
         if (imgui) {
             imgui->begin_frame();
-            overlay.draw(controls, {platform.get(), &stats, &renderer.gl_renderer(), &scene, stage});
+            overlay.draw(controls, {platform.get(), pacer.get(), &pacer->stats(), &change,
+                                    &renderer.gl_renderer(), &scene, stage});
             imgui->end_frame();
         }
         if (error = outputs.screenshot_if_due(frame.index, renderer, scene, stage); !error.empty()) {
             return fail(error);
         }
-
         rendered = frame.index;
 
         // 4. Waiting at the frame start: present now. Before present: the
         //    next turn's wait comes first.
-        if (*controls.current().wait_point == pacer::WaitPoint::FrameStart) present();
+        if (pacer->config().wait_point == pacer::WaitPoint::FrameStart) present();
 
-        stats.add(frame);
         frames.push_back(frame);
-        outputs.write_trace(frame, step, controls, platform->last_swap_return_ns());
+        outputs.write_trace(frame, step, *pacer, controls, platform->last_swap_return_ns());
     }
-    return outputs.finish(frames, controls, *platform, renderer);
+    return outputs.finish(frames, *pacer, controls, *platform, renderer);
 }
 
 }  // namespace pacer_demo

@@ -15,50 +15,6 @@
 
 namespace {
 
-// The settings flags: each takes the same value as the scenario key beside
-// it, parsed and range-checked by the same code (core/scenario.h).
-struct SettingFlag {
-    const char* flag;
-    const char* key;
-    const char* value;   // the value's name in --help
-    const char* help;
-};
-
-constexpr SettingFlag kSettingFlags[] = {
-    {"--strategy", "strategy", "NAME", "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto (default timer)"},
-    {"--hz", "hz", "HZ", "target rate, (0, 10000] (default 60)"},
-    {"--vsync", "vsync", "MODE", "off, on, adaptive: the swap interval asked of the window system (default off)"},
-    {"--miss-policy", "miss_policy", "POLICY", "skip, catch_up (default skip)"},
-    {"--precise-k", "precise_k", "K", "precise_sleep: estimate = mean + k*sigma, (0, 10] (default 1)"},
-    {"--robust-tolerance-us", "robust_tolerance_us", "US", "robust_sleep's tolerance (default 20)"},
-    {"--timer-margin-us", "timer_margin_us", "US", "timer's starting margin (default 200)"},
-    {"--sched-period-ms", "sched_period_ms", "MS", "0: the OS's scheduler (default); 1..16: the simulated scheduler's period"},
-    {"--preempt-prob", "preempt_prob", "P", "simulated scheduler's preemption probability, [0, 1) (default 0)"},
-    {"--timer-slack-ns", "timer_slack_ns", "NS", "Linux timer slack of the pacing thread; 0 leaves the OS's (default)"},
-    {"--sched-slice-us", "sched_slice_us", "US",
-     "Linux >= 6.12 scheduler slice of the pacing thread, [100, 100000]; 0 leaves the OS's (default)"},
-    {"--fifo-priority", "fifo_priority", "N", "Linux SCHED_FIFO priority of the pacing thread, 1..99; 0: not FIFO (default)"},
-    {"--nice", "nice", "N", "nice value of the pacing thread, [-20, 19]; 0 leaves it (default)"},
-    {"--timer-period-ms", "timer_period_ms", "MS", "Windows timeBeginPeriod, whole ms, [0, 100]; 0 leaves it (default)"},
-    {"--wait-slack-ns", "wait_slack_ns", "NS",
-     "Linux timer slack each timer wait runs with, [1, 100000000]; -1 leaves the thread's own "
-     "(default: the library's, 1)"},
-    {"--wait-slice-ns", "wait_slice_ns", "NS",
-     "Linux >= 6.12 EEVDF slice the pacing thread holds from its first timer wait, [1, 100000000]; -1 leaves the thread's own "
-     "(default: the library's, 100000)"},
-    {"--dt-mode", "dt_mode", "MODE",
-     "what moves the scene: raw (measured interval, default), paced (the pacer's dt), fixed (fixed steps + interpolation)"},
-    {"--wait-point", "wait_point", "POINT",
-     "frame_start (default: lowest input latency) or before_present (steadiest presents)"},
-    {"--work-ms", "work_ms", "MS", "in-frame CPU work per frame (default 0)"},
-    {"--jitter-ms", "jitter_ms", "MS", "uniform +- jitter on the work (default 0)"},
-    {"--spike-ms", "spike_ms", "MS", "extra work on spike frames (default 0)"},
-    {"--spike-every", "spike_every", "N", "a spike every N frames (default 0: none)"},
-    {"--bg-threads", "bg_threads", "N", "background load threads: N, cores or 2xcores (default 0)"},
-    {"--duty", "duty", "D", "busy share of each background thread's period, (0, 1] (default 1)"},
-    {"--duty-period-ms", "duty_period_ms", "MS", "background threads' duty period (default 10)"},
-};
-
 int usage_error(const std::string& message) {
     std::fprintf(stderr, "pacer-demo: %s\n", pacer_demo::printable(message).c_str());
     return 2;
@@ -78,9 +34,8 @@ int main(int argc, char** argv) {
                    "stop after N frames (default: when the window closes or the scenario ends)")
         ->check(CLI::Range(int64_t{1}, INT64_MAX))
         ->type_name("N");
-    cli.add_option("--seconds", options.seconds, "stop after S seconds since the first frame")
-        ->check(CLI::PositiveNumber)
-        ->type_name("S");
+    std::string seconds;   // checked below: a finite positive number, one short line if not
+    cli.add_option("--seconds", seconds, "stop after S seconds since the first frame, (0, 1e9]")->type_name("S");
     cli.add_option("--width", options.width, "window width in px (default 1280)")
         ->check(CLI::Range(320, 8192))
         ->type_name("PX");
@@ -88,11 +43,15 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(240, 8192))
         ->type_name("PX");
 
-    std::vector<std::pair<const SettingFlag*, std::string>> setting_values;
-    setting_values.reserve(std::size(kSettingFlags));
-    for (const SettingFlag& flag : kSettingFlags) {
-        setting_values.emplace_back(&flag, std::string());
-        cli.add_option(flag.flag, setting_values.back().second, flag.help)->type_name(flag.value);
+    // The settings flags, from the table (core/settings.h): --hz takes what
+    // a scenario's hz= takes, and says its default.
+    std::vector<std::pair<const pacer_demo::SettingInfo*, std::string>> setting_values;
+    for (const pacer_demo::SettingInfo* info : pacer_demo::all_settings()) setting_values.emplace_back(info, "");
+    for (auto& [info, value] : setting_values) {
+        std::string help = info->help;
+        if (*info->checked_by != '\0') help += std::string(" (") + info->checked_by + ")";
+        help += "; default " + pacer_demo::value_text(*info, pacer_demo::default_settings());
+        cli.add_option(pacer_demo::flag_of(*info), value, help)->type_name(info->value_name);
     }
 
     std::string scenario_path;
@@ -125,21 +84,35 @@ int main(int argc, char** argv) {
     }
     options.backend = backend == "glfw" ? pacer_demo::Backend::Glfw : pacer_demo::Backend::Sdl2;
     options.overlay = !no_overlay;
-    for (const auto& [flag, value] : setting_values) {
-        if (cli.count(flag->flag) == 0) continue;
-        std::string problem = pacer_demo::parse_setting(flag->key, value, &options.settings);
-        if (!problem.empty()) {
-            // "hz: 0 is out of range" -> "--hz: 0 is out of range"
-            const std::string prefix = std::string(flag->key) + ": ";
-            if (problem.rfind(prefix, 0) == 0) problem.erase(0, prefix.size());
-            return usage_error(std::string(flag->flag) + ": " + problem);
-        }
+    if (cli.count("--seconds") > 0) {
+        double s = 0;
+        if (!pacer_demo::parse_number(seconds, &s) || !(s > 0 && s <= 1e9))
+            return usage_error("--seconds: '" + seconds + "' is not a number of seconds in (0, 1e9]");
+        options.seconds = s;
     }
+    // Every setting is checked here, before a window opens: its form, then
+    // the whole state through the library's validate, named by its flag.
+    // "hz: 0 is out of range" -> "--hz: 0 is out of range".
+    const auto as_flag = [](std::string problem) {
+        const std::string key = problem.substr(0, problem.find(':'));
+        if (const pacer_demo::SettingInfo* info = pacer_demo::find_setting(key))
+            problem = pacer_demo::flag_of(*info) + problem.substr(key.size());
+        return problem;
+    };
+    for (const auto& [info, value] : setting_values) {
+        if (cli.count(pacer_demo::flag_of(*info)) == 0) continue;
+        if (std::string problem = pacer_demo::parse_setting(info->key, value, &options.settings); !problem.empty())
+            return usage_error(as_flag(problem));
+    }
+    pacer_demo::Settings start = pacer_demo::default_settings();
+    start.merge(options.settings);
+    if (std::string problem = pacer_demo::check(start); !problem.empty()) return usage_error(as_flag(problem));
     if (!scenario_path.empty()) {
         pacer_demo::Scenario scenario;
         if (std::string problem = pacer_demo::parse_scenario_file(scenario_path, &scenario); !problem.empty()) {
             return usage_error(problem);
         }
+        if (std::string problem = pacer_demo::check_steps(scenario, start); !problem.empty()) return usage_error(problem);
         options.scenario = std::move(scenario);
     }
     if (screenshot_frame->count() > 0 && options.screenshot_path.empty()) {

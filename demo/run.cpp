@@ -50,7 +50,8 @@ RunScript::RunScript(const AppOptions& options) : options_(options) {
     if (options_.scenario) cursor_.emplace(*options_.scenario);
 }
 
-std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& controls) {
+std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& controls,
+                              const ChangeSettings& change) {
     for (const Step* step : steps) {
         const std::string& name = options_.scenario->name;
         const std::string where = printable(name.substr(name.find_last_of("/\\") + 1)) + ":" + std::to_string(step->line);
@@ -58,15 +59,15 @@ std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& c
             controls.add_marker(where + ": mark " + step->mark);
             continue;
         }
-        if (std::string problem = controls.apply(step->settings, where); !problem.empty()) {
+        if (std::string problem = change(step->settings, where); !problem.empty()) {
             return where + ": " + problem;
         }
     }
     return "";
 }
 
-std::string RunScript::apply_start(Controls& controls) {
-    return cursor_ ? apply_(cursor_->due(0, 0), controls) : "";
+std::string RunScript::apply_start(Controls& controls, const ChangeSettings& change) {
+    return cursor_ ? apply_(cursor_->due(0, 0), controls, change) : "";
 }
 
 bool RunScript::finished(int64_t frame_index, double elapsed_s) const {
@@ -75,8 +76,9 @@ bool RunScript::finished(int64_t frame_index, double elapsed_s) const {
     return cursor_ && cursor_->finished(frame_index, elapsed_s);
 }
 
-std::string RunScript::apply_due(int64_t frame_index, double elapsed_s, Controls& controls) {
-    return cursor_ ? apply_(cursor_->due(frame_index, elapsed_s), controls) : "";
+std::string RunScript::apply_due(int64_t frame_index, double elapsed_s, Controls& controls,
+                                 const ChangeSettings& change) {
+    return cursor_ ? apply_(cursor_->due(frame_index, elapsed_s), controls, change) : "";
 }
 
 std::string RunOutputs::open(const AppOptions& options) {
@@ -120,9 +122,15 @@ std::string RunOutputs::open_(const AppOptions& options) {
     return "";
 }
 
-void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, Controls& controls,
-                             int64_t present_ns) {
-    const std::string decision = controls.take_decision(), markers = controls.take_markers();
+void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, const pacer::Pacer& pacer,
+                             Controls& controls, int64_t present_ns) {
+    // The decision's reason on the frame where a new one came into force.
+    std::string decision;
+    if (frame.decision_seq != decision_seq_) {
+        decision_seq_ = frame.decision_seq;
+        decision = pacer.decision().reason;
+    }
+    const std::string markers = controls.take_markers();
     const char* mode = dt_mode_name(step.mode);
     if (dt_modes_.empty() || dt_modes_.back() != mode) dt_modes_.emplace_back(mode);
     if (trace_) {
@@ -131,7 +139,7 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
         extra.motion_dt_ns = step.dt_ns;
         extra.fixed_steps = step.fixed_steps;
         extra.fixed_alpha = step.fixed_alpha;
-        extra.wait_point = pacer::wait_point_name(*controls.current().wait_point);
+        extra.wait_point = pacer::wait_point_name(pacer.config().wait_point);
         extra.present_ns = present_ns;
         trace_->write(frame, extra);
     }
@@ -158,8 +166,8 @@ void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
     while (platform.take_presented(&presented)) presented_.push_back(presented);
 }
 
-int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
-                       const Renderer& renderer) {
+int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pacer& pacer, Controls& controls,
+                       Platform& platform, const Renderer& renderer) {
     int code = 0;
     if (trace_) {
         if (std::string problem = trace_->close(); !problem.empty()) {
@@ -182,7 +190,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
 
     const Settings& s = controls.current();
     const SwapIntervalState swap = platform.swap_interval_state();
-    const pacer::WaitStatus state = controls.waiter_state();
+    const pacer::WaitStatus state = pacer.status();
     RunReport report;
     auto info = [&](const char* key, const std::string& value) { report.info.emplace_back(key, value); };
     info("backend", backend_name(platform.backend()));
@@ -234,6 +242,10 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
         info("thread_timing", thread_timing_text(*timing));
     }
     info("wait_point", pacer::wait_point_name(*s.wait_point));
+    info("settings", describe(s));   // every setting in force at the end, as scenario keys
+    // The pacer's own window (the overlay's): one window through every live
+    // change, so it holds min(frames, its history) (tests/demo/check_live.py).
+    info("pacer_stats_frames", std::to_string(pacer.stats().size()));
     if (options_->scenario) info("scenario", options_->scenario->name);
     if (close_signal() != 0) info("ended_by", close_signal_name());   // SIGINT, SIGTERM
     // What the picture holds, for checkers: the scene's time is the sum of

@@ -30,16 +30,17 @@ namespace pacer_demo {
 class RunScript {
 public:
     explicit RunScript(const AppOptions& options);
-    // The scenario's steps due before frame 0 ("at 0s", "at frame 0").
-    std::string apply_start(Controls& controls);
+    // The scenario's steps due before frame 0 ("at 0s", "at frame 0"):
+    // settings through change, marks into controls' markers.
+    std::string apply_start(Controls& controls, const ChangeSettings& change);
     // Whether the run ends before running this frame (--frames, --seconds or
     // the scenario's end).
     bool finished(int64_t frame_index, double elapsed_s) const;
     // Applies the steps that became due; "" or "FILE:LINE: message".
-    std::string apply_due(int64_t frame_index, double elapsed_s, Controls& controls);
+    std::string apply_due(int64_t frame_index, double elapsed_s, Controls& controls, const ChangeSettings& change);
 
 private:
-    std::string apply_(const std::vector<const Step*>& steps, Controls& controls);
+    std::string apply_(const std::vector<const Step*>& steps, Controls& controls, const ChangeSettings& change);
     const AppOptions& options_;
     std::optional<ScenarioCursor> cursor_;
 };
@@ -60,9 +61,11 @@ public:
     // written. "" or one line naming the path.
     std::string open(const AppOptions& options);
     // One frame's row: the pacer's frame, what the scene moved by, the
-    // decision and markers Controls collected (taken here), and when the
-    // swap that followed the frame's wake returned (-1 or earlier: none).
-    void write_trace(const pacer::Frame& frame, const MotionStep& step, Controls& controls, int64_t present_ns);
+    // pacer's decision when it changed, the markers Controls collected (taken
+    // here), and when the swap that followed the frame's wake returned (-1 or
+    // earlier: none).
+    void write_trace(const pacer::Frame& frame, const MotionStep& step, const pacer::Pacer& pacer,
+                     Controls& controls, int64_t present_ns);
     // After the swap of frame_index: when it returned, and the frames the
     // compositor reported displayed or discarded since (take_presented).
     void note_swap(Platform& platform, int64_t frame_index);
@@ -70,8 +73,8 @@ public:
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
     // Closes the trace, prints and writes the summary. Returns the exit code.
-    int finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
-               const Renderer& renderer);
+    int finish(const std::vector<pacer::Frame>& frames, const pacer::Pacer& pacer, Controls& controls,
+               Platform& platform, const Renderer& renderer);
 
 private:
     std::string open_(const AppOptions& options);
@@ -79,6 +82,7 @@ private:
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;
     SceneRecord scene_;
+    int32_t decision_seq_ = 0;            // the last decision written; 0: none yet
     std::vector<std::string> dt_modes_;   // in the order the run used them
     std::vector<int64_t> swap_returns_ns_;          // in swap order
     std::map<int64_t, int64_t> swap_return_of_ns_;   // frame index -> its swap's return

@@ -34,6 +34,14 @@ bool slider_released(const char* label, double* value, double min, double max, c
     return ImGui::IsItemDeactivatedAfterEdit();
 }
 
+// The settings table's help for the control just drawn (core/settings.h), with
+// the flag and scenario key that set the same thing.
+void setting_tip(const char* key) {
+    const SettingInfo* info = find_setting(key);
+    if (info == nullptr || !ImGui::IsItemHovered()) return;
+    ImGui::SetTooltip("%s\n%s, %s=", info->help, flag_of(*info).c_str(), info->key);
+}
+
 double ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
 // A duration in ns that is either -1 ("leave the thread's own") or a value: a
@@ -97,11 +105,10 @@ void ImGuiLayer::end_frame() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
-void Overlay::apply_(Controls& controls, const Settings& changes) {
-    last_error_ = controls.apply(changes, "ui");
-}
+void Overlay::apply_(Controls&, const Settings& changes) { last_error_ = (*change_)(changes, "ui"); }
 
 void Overlay::draw(Controls& controls, const View& view) {
+    change_ = view.change;
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(kPanelWidthPx, io.DisplaySize.y), ImGuiCond_Always);
@@ -121,7 +128,7 @@ void Overlay::draw(Controls& controls, const View& view) {
 
 void Overlay::draw_status_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
-    const pacer::WaitStatus state = controls.waiter_state();
+    const pacer::WaitStatus state = view.pacer->status();
     const double refresh = view.platform->refresh_rate_hz();
     ImGui::Text("%s | %s", backend_name(view.platform->backend()), view.gl_renderer->c_str());
     if (refresh > 0) {
@@ -134,7 +141,7 @@ void Overlay::draw_status_(Controls& controls, const View& view) {
                 controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
     ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
                 pacer::strategy_name(state.strategy));
-    const pacer::Decision& decision = controls.pacer().decision();
+    const pacer::Decision& decision = view.pacer->decision();
     ImGui::TextWrapped("decision #%d: %s", static_cast<int>(decision.seq), decision.reason.c_str());
     if (!last_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error_.c_str());
 }
@@ -217,7 +224,7 @@ void Overlay::draw_histogram_(const View& view) {
 
 void Overlay::draw_stats_(const View& view) {
     const pacer::Summary s = view.stats->summarize();
-    if (ImGui::Button("Reset")) view.stats->reset();
+    if (ImGui::Button("Reset")) view.pacer->reset_stats();
     ImGui::SameLine();
     ImGui::Text("last %lld frames, %.1f fps", static_cast<long long>(s.frames), s.fps);
     if (!ImGui::BeginTable("stats", 4, ImGuiTableFlags_SizingStretchSame)) return;
@@ -249,7 +256,7 @@ void Overlay::draw_stats_(const View& view) {
 
 void Overlay::draw_pacing_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
-    const pacer::WaitStatus state = controls.waiter_state();
+    const pacer::WaitStatus state = view.pacer->status();
 
     if (ImGui::BeginCombo("strategy", pacer::strategy_name(*s.strategy))) {
         for (pacer::Strategy strategy : pacer::kAllStrategies) {
@@ -261,6 +268,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
         }
         ImGui::EndCombo();
     }
+    setting_tip("strategy");
     switch (*s.strategy) {
         case pacer::Strategy::PreciseSleep: {
             double k = *s.precise_k;
@@ -269,6 +277,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
                 change.precise_k = k;
                 apply_(controls, change);
             }
+            setting_tip("precise_k");
             ImGui::Text("1 ms sleep: estimate %.3f ms = mean %.3f + k * sigma %.3f (%lld samples)",
                         state.precise_estimate_ns * 1e-6, state.precise_mean_ns * 1e-6, state.precise_sigma_ns * 1e-6,
                         static_cast<long long>(state.precise_samples));
@@ -281,6 +290,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
                 change.robust_tolerance_us = tolerance;
                 apply_(controls, change);
             }
+            setting_tip("robust_tolerance_us");
             ImGui::Text("sleeps whole periods of %.3f ms, leaves one + tolerance to spin", ms(state.scheduler_period_ns));
             break;
         }
@@ -292,6 +302,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
                 change.timer_margin_us = margin;
                 apply_(controls, change);
             }
+            setting_tip("timer_margin_us");
             ImGui::Text("margin now %.1f us (adapts to wake lateness)%s", state.timer_margin_ns * 1e-3,
                         state.timer_fell_back ? "; no high-res timer: robust_sleep" : "");
             break;
@@ -375,6 +386,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     if (!preset) custom_hz_ = *s.hz;
     ImGui::SetNextItemWidth(120);
     ImGui::InputDouble("custom Hz", &custom_hz_, 0, 0, "%.2f");
+    setting_tip("hz");
     if (ImGui::IsItemDeactivatedAfterEdit()) {
         Settings change;
         change.hz = custom_hz_;
@@ -394,6 +406,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
         }
         ImGui::EndCombo();
     }
+    setting_tip("vsync");
     ImGui::EndDisabled();
     const SwapIntervalState swap = view.platform->swap_interval_state();
     ImGui::Text("window system: asked %d, %s", swap.requested, swap_answer_name(swap.answer));
@@ -412,8 +425,10 @@ void Overlay::draw_scheduler_(Controls& controls) {
     if (simulated) {
         double period_ms = *s.sched_period_ms;
         if (slider_released("period (ms)", &period_ms, 1, 16, "%.3f")) change.sched_period_ms = period_ms;
+        setting_tip("sched_period_ms");
         double probability = *s.preempt_prob;
         if (slider_released("preempt prob.", &probability, 0, 0.9, "%.2f")) change.preempt_prob = probability;
+        setting_tip("preempt_prob");
         ImGui::Text("%lld preemptions so far", static_cast<long long>(controls.preemptions()));
     }
 
@@ -423,7 +438,7 @@ void Overlay::draw_scheduler_(Controls& controls) {
     // library's default.
     ImGui::Separator();
     ImGui::TextDisabled("timer waits (slack: each wait; slice: held while pacing)");
-    const Settings library = Controls::defaults();
+    const Settings& library = default_settings();
     int64_t changed_ns = 0;
     if (optional_duration("wait slack (ns)", *s.wait_slack_ns, *library.wait_slack_ns, 1, 1, 100000,
                           "Linux fires a timer up to the thread's slack late (50 us unless set)\n"
@@ -466,6 +481,7 @@ void Overlay::draw_scheduler_(Controls& controls) {
     }
     int nice = *s.nice;
     ImGui::SliderInt("nice", &nice, -20, 19);
+    setting_tip("nice");
     if (ImGui::IsItemDeactivatedAfterEdit()) change.nice = nice;
     int period_ms = *s.timer_period_ms;
     ImGui::SliderInt("timer period (ms)", &period_ms, 0, 16);
@@ -486,18 +502,24 @@ void Overlay::draw_load_(Controls& controls) {
     Settings change;
     double value = *s.work_ms;
     if (slider_released("work (ms)", &value, 0, 50, "%.2f")) change.work_ms = value;
+    setting_tip("work_ms");
     value = *s.jitter_ms;
     if (slider_released("jitter +- (ms)", &value, 0, 20, "%.2f")) change.jitter_ms = value;
+    setting_tip("jitter_ms");
     value = *s.spike_ms;
     if (slider_released("spike (ms)", &value, 0, 200, "%.1f")) change.spike_ms = value;
+    setting_tip("spike_ms");
     int every = *s.spike_every;
     ImGui::SliderInt("spike every N", &every, 0, 600);
+    setting_tip("spike_every");
     if (ImGui::IsItemDeactivatedAfterEdit()) change.spike_every = every;
     int threads = *s.bg_threads;
     ImGui::SliderInt("background threads", &threads, 0, max_background_threads());
+    setting_tip("bg_threads");
     if (ImGui::IsItemDeactivatedAfterEdit()) change.bg_threads = threads;
     value = *s.duty;
     if (slider_released("duty cycle", &value, 0.05, 1, "%.2f")) change.duty = value;
+    setting_tip("duty");
     ImGui::Text("background threads running: %d", controls.load().running_background_threads());
     if (!change.empty()) apply_(controls, change);
 }

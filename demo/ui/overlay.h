@@ -1,6 +1,7 @@
 // overlay.h: the demo's Dear ImGui panel, on the left of the window. Every
 // control is live: it builds a Settings with what changed and hands it to
-// Controls::apply, the same call a scenario step makes.
+// View::change, app.cpp's one path for settings (Controls, then the pacer's
+// reconfigure), the same call a scenario step makes.
 //
 // What it shows: the frame-time graph of the last kGraphFrames frames (bars
 // coloured against the target, a pause button), a histogram of intervals, the
@@ -46,7 +47,9 @@ public:
     // Everything the panel reads besides Controls.
     struct View {
         Platform* platform;
-        pacer::Stats* stats;          // the run's statistics window; reset by the button
+        pacer::Pacer* pacer;          // its decision, status and stats(); reset_stats() by the button
+        const pacer::Stats* stats;    // pacer->stats(): the window of recent frames
+        const ChangeSettings* change; // app.cpp's: applies a change, "" or the error
         const std::string* gl_renderer;
         const Scene* scene;
         Stage stage;                  // where the scene is drawn, for its labels
@@ -69,7 +72,8 @@ private:
     bool paused_ = false;
     std::vector<pacer::Frame> paused_frames_;   // the graph's frames while paused
     double custom_hz_ = 75;
-    std::string last_error_;                    // a change Controls refused
+    std::string last_error_;                    // a change that was refused
+    const ChangeSettings* change_ = nullptr;    // this frame's View::change
 };
 
 }  // namespace pacer_demo

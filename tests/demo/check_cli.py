@@ -25,7 +25,7 @@ def main():
         f.write("at 0s set dt_mode=paced wait_point=before_present\nat 1s set dt_mode=smooth\n")
     bad_wait = os.path.join(tmp, "bad-wait.txt")
     with open(bad_wait, "w") as f:
-        f.write("at 0s set wait_slack_ns=-1 wait_slice_ns=50000\nat 1s set wait_slice_ns=0\n")
+        f.write("at 0s set wait_slack_ns=-1 wait_slice_ns=200000\nat 1s set wait_slice_ns=0\n")
     missing_dir = os.path.join(tmp, "no-such-dir")
     good_trace = os.path.join(tmp, "trace.csv")
 
@@ -47,8 +47,11 @@ def main():
         (["--nice", "20"], "--nice: 20 is out of range [-20, 19]"),
         (["--nice=-21"], "--nice: -21 is out of range [-20, 19]"),
         (["--timer-period-ms", "2.5"], "--timer-period-ms: '2.5' is not an integer"),
-        (["--wait-slack-ns", "0"],
-         "--wait-slack-ns: 0 is out of range (-1 to leave the thread's own, or [1, 100000000])"),
+        (["--wait-slack-ns", "0"], "--wait-slack-ns: 0 is out of range -1 or [1, 1000000000]"),
+        (["--timer-margin-us", "5000"], "--timer-margin-us: 5000 -> timer.margin_ns: 5000000 is out of range"),
+        (["--seconds", "nan"], "--seconds: 'nan' is not a number of seconds"),
+        (["--seconds", "inf"], "--seconds: 'inf' is not a number of seconds"),
+        (["--seconds", "-1"], "--seconds: '-1' is not a number of seconds"),
         (["--wait-slack-ns", "-2"], "--wait-slack-ns: -2 is out of range"),
         (["--wait-slice-ns=-5"], "--wait-slice-ns: -5 is out of range"),
         (["--wait-slice-ns", "0"], "--wait-slice-ns: 0 is out of range"),
@@ -81,6 +84,9 @@ def main():
             problems.append(f"{len(lines)} lines on stderr")
         if expected not in run.stderr:
             problems.append(f"no {expected!r} in the message")
+        # Readable: one short line, unless it quotes a long temporary path.
+        if lines and tmp not in lines[0] and len(lines[0]) > 120:
+            problems.append(f"{len(lines[0])} characters, over 120")
         if run.stdout:
             problems.append("output on stdout")
         status = "ok  " if not problems else "FAIL"

@@ -46,6 +46,21 @@ protected:
 
 const Stage kStage{440, 0, 840, 720};
 
+// Controls and a Pacer wired as app.cpp wires them: every change goes
+// through Controls::apply, then the pacer's reconfigure, then settle.
+struct Rig {
+    explicit Rig(FakePlatform& platform) : controls(platform), pacer(controls.pacer_config()) {}
+    std::string apply(const Settings& changes, const std::string& source = "test") {
+        pacer::Config config;
+        std::string problem = controls.apply(changes, source, &config);
+        if (problem.empty()) problem = pacer.reconfigure(config);
+        controls.settle();
+        return problem;
+    }
+    Controls controls;
+    pacer::Pacer pacer;
+};
+
 // The x of the rectangles of one height and colour in draw order (ticks).
 std::vector<float> xs_of(const std::vector<Rect>& rects, float height, float r) {
     std::vector<float> xs;
@@ -106,78 +121,90 @@ TEST(Scene, ClassifiesIntervalsAgainstTheTarget) {
 
 TEST(Controls, RejectsABadChangeWholeAndKeepsTheRest) {
     FakePlatform platform;
-    Controls controls(platform);
+    Rig rig(platform);
     Settings change;
     change.hz = 120;
     change.sched_period_ms = 40;   // out of range
-    EXPECT_NE(controls.apply(change, "test"), "");
-    EXPECT_EQ(*controls.current().hz, 60);
-    EXPECT_EQ(*controls.current().sched_period_ms, 0);
-    EXPECT_EQ(controls.take_markers(), "");
-    EXPECT_EQ(controls.pacer().config().target_hz, 60);
+    EXPECT_NE(rig.apply(change), "");
+    EXPECT_EQ(*rig.controls.current().hz, 60);
+    EXPECT_EQ(*rig.controls.current().sched_period_ms, 0);
+    EXPECT_EQ(rig.controls.take_markers(), "");
+    EXPECT_EQ(rig.pacer.config().target_hz, 60);
 }
 
 TEST(Controls, AppliesToThePacerAndRecordsAMarker) {
     FakePlatform platform;
-    Controls controls(platform);
+    Rig rig(platform);
     Settings change;
     change.hz = 120;
     change.strategy = pacer::Strategy::Spin;
-    ASSERT_EQ(controls.apply(change, "ui"), "");
-    EXPECT_EQ(controls.pacer().config().target_hz, 120);
-    EXPECT_EQ(controls.pacer().config().strategy, pacer::Strategy::Spin);
-    const std::string markers = controls.take_markers();
+    ASSERT_EQ(rig.apply(change, "ui"), "");
+    EXPECT_EQ(rig.pacer.config().target_hz, 120);
+    EXPECT_EQ(rig.pacer.config().strategy, pacer::Strategy::Spin);
+    const std::string markers = rig.controls.take_markers();
     EXPECT_NE(markers.find("ui: set"), std::string::npos) << markers;
     EXPECT_NE(markers.find("hz=120"), std::string::npos) << markers;
-    EXPECT_EQ(controls.take_markers(), "");
+    EXPECT_EQ(rig.controls.take_markers(), "");
+}
+
+TEST(Controls, TheLibrarysRangeIsCheckedAndNamedByTheDemosKey) {
+    FakePlatform platform;
+    Rig rig(platform);
+    Settings change;
+    change.timer_margin_us = 5000;   // above Config::timer.max_margin_ns
+    const std::string problem = rig.apply(change);
+    EXPECT_EQ(problem.rfind("timer_margin_us: 5000 -> timer.margin_ns: 5000000 is out of range", 0), 0u) << problem;
+    EXPECT_LT(problem.size(), 120u) << problem;
+    EXPECT_EQ(rig.pacer.config().timer.margin_ns, pacer::Config{}.timer.margin_ns);
 }
 
 TEST(Controls, VsyncSettingYieldsToThePacerAndComesBack) {
     FakePlatform platform;
     platform.refresh_hz = 60;
-    Controls controls(platform);
+    Rig rig(platform);
     Settings on;
     on.vsync = VsyncMode::On;
-    ASSERT_EQ(controls.apply(on, "test"), "");
+    ASSERT_EQ(rig.apply(on), "");
     ASSERT_FALSE(platform.requests.empty());
     EXPECT_EQ(platform.requests.back(), 1);   // timer + vsync on: the demo asks
 
     platform.requests.clear();
     Settings vsync;
     vsync.strategy = pacer::Strategy::Vsync;
-    ASSERT_EQ(controls.apply(vsync, "test"), "");
-    EXPECT_TRUE(controls.pacer_owns_swap_interval());
+    ASSERT_EQ(rig.apply(vsync), "");
+    EXPECT_TRUE(rig.controls.pacer_owns_swap_interval());
     EXPECT_EQ(platform.requests, std::vector<int>{1});   // the pacer asked, once
 
     platform.requests.clear();
     Settings adaptive;
     adaptive.vsync = VsyncMode::Adaptive;
-    ASSERT_EQ(controls.apply(adaptive, "test"), "");
+    ASSERT_EQ(rig.apply(adaptive), "");
     EXPECT_TRUE(platform.requests.empty());   // kept for later, the pacer owns it now
 
     Settings timer;
     timer.strategy = pacer::Strategy::Timer;
-    ASSERT_EQ(controls.apply(timer, "test"), "");
+    ASSERT_EQ(rig.apply(timer), "");
     ASSERT_FALSE(platform.requests.empty());
     EXPECT_EQ(platform.requests.back(), -1);   // the pacer let go; the setting is back
 }
 
-TEST(Controls, ANewSleeperKeepsFramesContinuous) {
+TEST(Controls, ANewSleeperKeepsFramesAndStatsContinuous) {
     FakePlatform platform;
-    Controls controls(platform);
+    Rig rig(platform);
     Settings fast;
     fast.hz = 1000;
-    ASSERT_EQ(controls.apply(fast, "test"), "");
+    ASSERT_EQ(rig.apply(fast), "");
     std::vector<pacer::Frame> frames;
-    for (int i = 0; i < 5; ++i) frames.push_back(controls.wait());
+    for (int i = 0; i < 5; ++i) frames.push_back(rig.pacer.wait());
     Settings simulated;
     simulated.sched_period_ms = 1;
     simulated.precise_k = 2;
-    ASSERT_EQ(controls.apply(simulated, "test"), "");
-    for (int i = 0; i < 5; ++i) frames.push_back(controls.wait());
+    ASSERT_EQ(rig.apply(simulated), "");
+    for (int i = 0; i < 5; ++i) frames.push_back(rig.pacer.wait());
 
-    EXPECT_NE(controls.sleeper_description().find("simulated"), std::string::npos);
-    EXPECT_EQ(controls.pacer().config().precise.sigma_k, 2);
+    EXPECT_NE(rig.controls.sleeper_description().find("simulated"), std::string::npos);
+    EXPECT_EQ(rig.pacer.config().precise.sigma_k, 2);
+    EXPECT_EQ(rig.pacer.stats().size(), frames.size());   // one window, never restarted
     for (size_t i = 0; i < frames.size(); ++i) {
         EXPECT_EQ(frames[i].index, static_cast<int64_t>(i));
         if (i == 0) continue;
@@ -291,46 +318,48 @@ TEST(MotionClock, SwitchingModesContinuesFromTheTimeShown) {
 
 TEST(Controls, WaitPointGoesToThePacer) {
     FakePlatform platform;
-    Controls controls(platform);
-    EXPECT_EQ(*controls.current().wait_point, pacer::WaitPoint::FrameStart);
-    EXPECT_EQ(controls.pacer().config().wait_point, pacer::WaitPoint::FrameStart);
+    Rig rig(platform);
+    // The library's default.
+    EXPECT_EQ(*rig.controls.current().wait_point, pacer::WaitPoint::BeforePresent);
+    EXPECT_EQ(rig.pacer.config().wait_point, pacer::WaitPoint::BeforePresent);
     Settings fast;
     fast.hz = 1000;
-    ASSERT_EQ(controls.apply(fast, "test"), "");
-    controls.wait();
+    fast.wait_point = pacer::WaitPoint::FrameStart;
+    ASSERT_EQ(rig.apply(fast), "");
+    rig.pacer.wait();
     Settings before;
     before.wait_point = pacer::WaitPoint::BeforePresent;
-    ASSERT_EQ(controls.apply(before, "test"), "");
-    EXPECT_NE(controls.take_markers().find("wait_point=before_present"), std::string::npos);
+    ASSERT_EQ(rig.apply(before), "");
+    EXPECT_NE(rig.controls.take_markers().find("wait_point=before_present"), std::string::npos);
     // Before present, the frame built after the wait shows at the next deadline.
-    const pacer::Frame frame = controls.wait();
+    const pacer::Frame frame = rig.pacer.wait();
     EXPECT_EQ(frame.predicted_present_ns, frame.deadline_ns + frame.period_ns);
-    // A new pacer (new sleeper) keeps the wait point.
+    // A new sleeper keeps the wait point.
     Settings simulated;
     simulated.sched_period_ms = 1;
-    ASSERT_EQ(controls.apply(simulated, "test"), "");
-    controls.wait();
-    EXPECT_EQ(controls.pacer().config().wait_point, pacer::WaitPoint::BeforePresent);
+    ASSERT_EQ(rig.apply(simulated), "");
+    rig.pacer.wait();
+    EXPECT_EQ(rig.pacer.config().wait_point, pacer::WaitPoint::BeforePresent);
 }
 
 TEST(Controls, DtModeIsASetting) {
     FakePlatform platform;
-    Controls controls(platform);
-    EXPECT_EQ(*controls.current().dt_mode, DtMode::Raw);
+    Rig rig(platform);
+    EXPECT_EQ(*rig.controls.current().dt_mode, DtMode::Paced);   // the pacer's dt, by default
     Settings fixed;
     ASSERT_EQ(parse_setting("dt_mode", "fixed", &fixed), "");
-    ASSERT_EQ(controls.apply(fixed, "test"), "");
-    EXPECT_EQ(*controls.current().dt_mode, DtMode::Fixed);
+    ASSERT_EQ(rig.apply(fixed), "");
+    EXPECT_EQ(*rig.controls.current().dt_mode, DtMode::Fixed);
 }
 
 TEST(Controls, ThreadTimingIsMadeRestoredAndReported) {
     FakePlatform platform;
-    Controls controls(platform);
-    EXPECT_EQ(controls.thread_timing(), nullptr);
+    Rig rig(platform);
+    EXPECT_EQ(rig.controls.thread_timing(), nullptr);
     Settings nicer;
     nicer.nice = 5;   // raising nice needs no privilege
-    ASSERT_EQ(controls.apply(nicer, "test"), "");
-    const pacer::ThreadTiming::Report* report = controls.thread_timing();
+    ASSERT_EQ(rig.apply(nicer), "");
+    const pacer::ThreadTiming::Report* report = rig.controls.thread_timing();
     ASSERT_NE(report, nullptr);
     if (report->sched_supported) {
         EXPECT_EQ(report->nice, 5);
@@ -344,63 +373,63 @@ TEST(Controls, ThreadTimingIsMadeRestoredAndReported) {
     // Back to every control at 0: no ThreadTiming, the old one restored.
     Settings leave;
     leave.nice = 0;
-    ASSERT_EQ(controls.apply(leave, "test"), "");
-    EXPECT_EQ(controls.thread_timing(), nullptr);
+    ASSERT_EQ(rig.apply(leave), "");
+    EXPECT_EQ(rig.controls.thread_timing(), nullptr);
 
     // Out of range is refused whole, before anything changes.
     Settings bad;
     bad.fifo_priority = 100;
     bad.hz = 120;
-    EXPECT_NE(controls.apply(bad, "test").find("fifo_priority"), std::string::npos);
-    EXPECT_EQ(*controls.current().hz, 60);
-    EXPECT_EQ(controls.thread_timing(), nullptr);
+    EXPECT_NE(rig.apply(bad).find("fifo_priority"), std::string::npos);
+    EXPECT_EQ(*rig.controls.current().hz, 60);
+    EXPECT_EQ(rig.controls.thread_timing(), nullptr);
 }
 
 TEST(Controls, TimerWaitSettingsMakeANewOsSleeper) {
     FakePlatform platform;
-    Controls controls(platform);
-    // The library's defaults, spelled out.
+    Rig rig(platform);
+    // The library's defaults, taken from pacer::Config.
     const pacer::Config library;
-    EXPECT_EQ(*controls.current().wait_slack_ns, library.wait.timer_slack_ns);
-    EXPECT_EQ(*controls.current().wait_slice_ns, library.wait.sched_slice_ns);
+    EXPECT_EQ(*rig.controls.current().wait_slack_ns, library.wait.timer_slack_ns);
+    EXPECT_EQ(*rig.controls.current().wait_slice_ns, library.wait.sched_slice_ns);
 
     Settings change;
     change.hz = 500;   // timer strategy: each frame ends in a high-resolution timer wait
     change.wait_slack_ns = 2000;
     change.wait_slice_ns = -1;
-    ASSERT_EQ(controls.apply(change, "test"), "");
-    EXPECT_NE(controls.take_markers().find("wait_slack_ns=2000 wait_slice_ns=-1"), std::string::npos);
+    ASSERT_EQ(rig.apply(change), "");
+    EXPECT_NE(rig.controls.take_markers().find("wait_slack_ns=2000 wait_slice_ns=-1"), std::string::npos);
     std::vector<pacer::Frame> frames;
-    for (int i = 0; i < 5; ++i) frames.push_back(controls.wait());
+    for (int i = 0; i < 5; ++i) frames.push_back(rig.pacer.wait());
 #ifdef __linux__
     // The timer waited, with the slack asked for; the slice is the thread's own.
     int64_t slept_ns = 0;
     for (const pacer::Frame& frame : frames) slept_ns += frame.slept_ns;
     EXPECT_GT(slept_ns, 0);
-    const std::string description = controls.sleeper_description();
+    const std::string description = rig.controls.sleeper_description();
     EXPECT_NE(description.find("waits with slack 2 us"), std::string::npos) << description;
     EXPECT_EQ(description.find("slice"), std::string::npos) << description;
 #endif
 
-    // Live: the old pacer's grid point, then a new pacer on a new OS sleeper.
+    // Live: the same pacer goes on with a new OS sleeper.
     Settings back;
     back.wait_slack_ns = 1;
-    ASSERT_EQ(controls.apply(back, "test"), "");
-    for (int i = 0; i < 5; ++i) frames.push_back(controls.wait());
+    ASSERT_EQ(rig.apply(back), "");
+    for (int i = 0; i < 5; ++i) frames.push_back(rig.pacer.wait());
     for (size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(frames[i].index, static_cast<int64_t>(i));
 #ifdef __linux__
-    EXPECT_NE(controls.sleeper_description().find("waits with slack 1 ns"), std::string::npos)
-        << controls.sleeper_description();
+    EXPECT_NE(rig.controls.sleeper_description().find("waits with slack 1 ns"), std::string::npos)
+        << rig.controls.sleeper_description();
 #endif
 
-    // 0 and below -1 are refused whole, before anything changes.
+    // 0 and below -1 are refused whole (by pacer::validate), before anything changes.
     for (int64_t bad_ns : {int64_t{0}, int64_t{-2}}) {
         Settings bad;
         bad.hz = 120;
         bad.wait_slice_ns = bad_ns;
-        EXPECT_NE(controls.apply(bad, "test").find("wait_slice_ns: " + std::to_string(bad_ns)), std::string::npos);
-        EXPECT_EQ(*controls.current().hz, 500);
-        EXPECT_EQ(*controls.current().wait_slice_ns, -1);
+        EXPECT_NE(rig.apply(bad).find("wait_slice_ns: " + std::to_string(bad_ns)), std::string::npos);
+        EXPECT_EQ(*rig.controls.current().hz, 500);
+        EXPECT_EQ(*rig.controls.current().wait_slice_ns, -1);
     }
 }
 
