@@ -155,7 +155,10 @@ void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
     swap_returns_ns_.push_back(platform.last_swap_return_ns());
     swap_return_of_ns_[frame_index] = platform.last_swap_return_ns();
     Presented presented;
-    while (platform.take_presented(&presented)) presented_.push_back(presented);
+    while (platform.take_presented(&presented)) {
+        presented_.push_back(presented);
+        if (trace_) trace_->displayed(presented.frame_index, presented.discarded, presented.displayed_ns);
+    }
 }
 
 int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& controls, Platform& platform,
@@ -224,6 +227,14 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, Controls& contro
     }
     info("strategy", pacer::strategy_name(*s.strategy));
     info("strategy_in_force", pacer::strategy_name(state.strategy));
+    // The decision in force at the end, and the first wake on the pacer's
+    // clock (CLOCK_MONOTONIC on Linux): tests/wayland/check_auto.py times
+    // an output change against the trace with it.
+    const pacer::Decision& decision = controls.pacer().decision();
+    info("decision_in_force", pacer::strategy_name(decision.in_force));
+    info("decision_swap_interval", std::to_string(decision.swap_interval));
+    info("decision_reason", decision.reason);
+    info("first_wake_ns", std::to_string(frames.empty() ? -1 : frames.front().wake_ns));
     info("target_hz", format("%g", *s.hz));
     info("sleeper", controls.sleeper_description());   // with what the timer waits got
     info("wait_slack_ns", std::to_string(*s.wait_slack_ns));   // asked; -1: the thread's own
