@@ -153,6 +153,8 @@ std::string validate(const Config& c) {
     first(check_or_leave("wait.timer_slack_ns", c.wait.timer_slack_ns, 1, kSecondNs));
     first(check_or_leave("wait.sched_slice_ns", c.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
 
+    first(check_or_leave("display.phase_lead_ns", c.display.phase_lead_ns, 0, kSecondNs));
+
     first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kSecondNs));
     first(check("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames));
     return problem;

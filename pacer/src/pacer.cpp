@@ -450,6 +450,8 @@ struct Pacer::Impl {
             watch(presents ? frame.present_ns - last_present_ns : frame.interval_ns);
         }
         frame.decision_seq = decision.seq;
+        frame.displayed_index = -1;
+        frame.displayed_ns = -1;
 
         stats.add(frame);
         last_wake_ns = waited.wake_ns;
@@ -554,6 +556,8 @@ WaitStatus Pacer::status() const noexcept {
     status.strategy = impl_->strategy_in_force();
     return status;
 }
+
+DisplayClock Pacer::display() const noexcept { return DisplayClock{}; }
 
 Clock& Pacer::clock() noexcept { return impl_->waiter.clock(); }
 

@@ -75,6 +75,22 @@ bool parse_strategy(std::string_view name, Strategy* out);
 bool parse_miss_policy(std::string_view name, MissPolicy* out);
 bool parse_wait_point(std::string_view name, WaitPoint* out);
 
+// Presented::flags bits, as the display states them (Wayland's wp_presentation kinds).
+inline constexpr uint32_t kPresentedVsync = 1;          // shown at a refresh, not torn
+inline constexpr uint32_t kPresentedHwClock = 2;        // displayed_ns from the display's own clock
+inline constexpr uint32_t kPresentedHwCompletion = 4;   // the display signalled completion itself
+inline constexpr uint32_t kPresentedZeroCopy = 8;       // scanned out from the engine's buffer
+
+// One frame's fate as the display reported it (Host::take_presented).
+struct Presented {
+    int64_t frame_index = -1;   // the Frame::index of the wait the frame was built after; -1 unknown
+    bool discarded = false;     // never shown (replaced before a refresh); the fields below unknown
+    int64_t displayed_ns = -1;  // when it turned visible, on the pacer's Clock (the Host converts); -1 unknown
+    int64_t refresh_ns = 0;     // the refresh period the display states (may be wrong); 0 unknown
+    uint64_t seq = 0;           // the display's refresh counter at displayed_ns; 0 unknown
+    uint32_t flags = 0;         // kPresented* bits
+};
+
 // What the engine's window system can do for vsync and auto.
 class Host {
 public:
@@ -83,6 +99,13 @@ public:
     virtual bool set_swap_interval(int interval) = 0;
     // The display's refresh rate in Hz, 0 when unknown. Read at most once a second.
     virtual double refresh_rate_hz() = 0;
+    // Optional: frames the display reports as shown or discarded, oldest first,
+    // one per call; false when none waits. Polled in every wait() until false.
+    // The only way to know what reached the screen: a swap's return does not say.
+    virtual bool take_presented(Presented* out) {
+        (void)out;
+        return false;
+    }
 };
 
 // Every default is written here, once. validate() gives each field's range.
@@ -119,6 +142,10 @@ struct Config {
         int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 1 s]
         int64_t sched_slice_ns = 100'000;       // -1: the thread's own, else [100 us, 100 ms]
     } wait;
+    struct Display {                            // the display clock (Host::take_presented)
+        int64_t phase_lead_ns = -1;             // delay bias: timer deadlines this long before the
+                                                // fitted refresh, [0, 1 s]; -1 off; see Pacer::display()
+    } display;
     struct StatsWindow {                        // Pacer::stats()
         int64_t off_tolerance_ns = 500'000;     // interval off by more is "off", [0, 1 s]
         int32_t history_frames = 1024;          // frames kept, [2, 1e6]
@@ -155,6 +182,18 @@ struct Frame {
     int64_t predicted_present_ns;   // when the frame built after this wait reaches the screen
     int32_t decision_seq;           // Decision::seq in force
     bool contended;                 // the timer counted the thread as contended
+    int64_t displayed_index;        // newest frame reported shown during this wait (its index), -1 none
+    int64_t displayed_ns;           // when that frame was shown, -1 none
+};
+
+// The display's clock as fitted from Presented reports (Pacer::display()).
+struct DisplayClock {
+    bool locked = false;            // enough consistent reports: period and phase are trustworthy
+    int64_t period_ns = 0;          // the fitted refresh period (0 unknown)
+    int64_t refresh_at_ns = -1;     // a fitted refresh: refreshes at refresh_at_ns + k * period_ns
+    double stated_hz = 0;           // what the host states (refresh_rate_hz, Presented::refresh_ns), 0 unknown
+    int32_t samples = 0;            // displayed reports in the fit (the last 64 at most)
+    double residual_ns = 0;         // rms of the fit's inliers
 };
 
 // Why the pacer paces as it does; a new one (seq + 1) at every change.
@@ -202,6 +241,7 @@ public:
     void reset_stats() noexcept;
     const Decision& decision() const noexcept;   // the decision in force and its reason
     WaitStatus status() const noexcept;
+    DisplayClock display() const noexcept;       // the display clock fitted from Host::take_presented
     Clock& clock() noexcept;
 
 private:
