@@ -26,6 +26,7 @@
 // Auto probes before it trusts vsync and leaves it when either kind reaches a
 // quarter of the window; an explicit vsync stays but says so. Every change of
 // what paces, or why, becomes a new Decision.
+#include "display_clock.h"
 #include "grid.h"
 #include "internal.h"
 #include "waiter.h"
@@ -54,6 +55,13 @@ constexpr double kSlowFraction = 1.5;            // over 1.5 periods: a refresh 
 constexpr int64_t kFirstBackoffNs = 2'000'000'000;    // auto re-probes after 2 s ...
 constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
 constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
+constexpr int kMaxReportsPerWait = 256;          // take_presented calls per wait, against a runaway host
+constexpr int kFrameMemory = 64;                 // wakes kept to match reports to their frames
+constexpr int kLatencyWindow = 32;               // wake-to-shown times behind the present prediction
+constexpr int kLatencyMin = 8;                   // ... needed before they are used
+constexpr int kCadenceWindow = 32;               // displayed frames judged for cadence under vsync
+constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
+constexpr double kBiasSlew = 0.02;               // delay bias: grid moved by at most 2 % of a period per frame
 
 std::string ms(double ns) {
     char buffer[32];
@@ -66,6 +74,10 @@ std::string hz_text(double hz) {
     std::snprintf(buffer, sizeof buffer, "%g Hz", hz);
     return buffer;
 }
+
+// A fitted rate: to 0.1 Hz, trailing zeros dropped ("59.9 Hz", "60 Hz"); a
+// fit's last digits are noise.
+std::string hz_rounded(double hz) { return hz_text(std::round(hz * 10) / 10); }
 
 std::string seconds(int64_t ns) {
     char buffer[32];
@@ -95,12 +107,14 @@ struct Pacer::Impl {
         return cfg.host != nullptr && (cfg.strategy == Strategy::Vsync || cfg.strategy == Strategy::Auto);
     }
 
-    // The vsync period of interval n at the current refresh, or of the target
-    // while the refresh is unknown.
-    double vsync_period_ns() const {
-        const double unit = refresh_hz > 0 ? 1e9 / refresh_hz : 1e9 / cfg.target_hz;
-        return unit * std::max(vsync_interval, 1);
+    // The refresh period: the display's fitted one when it was locked at the
+    // last decision, else the stated one, else the target's.
+    double refresh_unit_ns() const {
+        if (shown_hz > 0) return 1e9 / shown_hz;
+        return refresh_hz > 0 ? 1e9 / refresh_hz : 1e9 / cfg.target_hz;
     }
+    // The vsync period of interval n.
+    double vsync_period_ns() const { return refresh_unit_ns() * std::max(vsync_interval, 1); }
 
     // Asks the host for `wanted` (0: off). Returns whether vsync now paces at it.
     bool set_interval(int wanted) {
@@ -122,12 +136,16 @@ struct Pacer::Impl {
         watch_next = 0;
         skip_samples = 1;   // the first interval straddles the switch
         health = Health::Fine;
+        cadence_count = cadence_next = 0;
+        vsync_since_index = index;   // reports of frames built before now say nothing of vsync
+        probe_started_index = index;
     }
 
     // Re-evaluates from scratch: after construction, a strategy, rate or
     // refresh change, or when auto's retry time has come. `why` prefixes the
     // reason (e.g. the refresh change that caused it).
     void choose(const std::string& why) {
+        shown_hz = 0;
         waiter.set_strategy(cfg.strategy);
         waiter_strategy = waiter.state().strategy;
         next_probe_ns = -1;
@@ -149,23 +167,31 @@ struct Pacer::Impl {
                 }
             }
         } else if (cfg.strategy == Strategy::Auto) {
+            // The display's own clock, once locked, outranks what the host states.
+            shown_hz = display_model.locked() ? 1e9 / display_model.period_ns() : 0;
+            const double hz = shown_hz > 0 ? shown_hz : refresh_hz;
+            const bool lies = shown_hz > 0 && !(std::fabs(shown_hz - refresh_hz) <= kAutoRateTolerance * shown_hz);
+            const std::string says = lies ? "display says " + hz_text(refresh_hz) + " but shows frames every " +
+                                                ms(1e9 / shown_hz)
+                                          : std::string();
+            decided_hz = hz;
             if (cfg.host == nullptr) {
                 set_interval(0);
                 reason = "auto -> timer: no host to set the swap interval";
-            } else if (!(refresh_hz > 0)) {
+            } else if (!(hz > 0)) {
                 set_interval(0);
                 reason = "auto -> timer: refresh rate unknown";
             } else {
-                const long n = std::lround(refresh_hz / cfg.target_hz);
-                const bool fits = n >= 1 && std::fabs(refresh_hz / static_cast<double>(n) - cfg.target_hz) <=
+                const long n = std::lround(hz / cfg.target_hz);
+                const bool fits = n >= 1 && std::fabs(hz / static_cast<double>(n) - cfg.target_hz) <=
                                                 kAutoRateTolerance * cfg.target_hz;
                 if (!fits) {
                     set_interval(0);
-                    reason = "auto -> timer: " + hz_text(cfg.target_hz) + " is not " + hz_text(refresh_hz) + " / n";
+                    reason = "auto -> timer: " + (lies ? says : hz_text(cfg.target_hz) + " is not " + hz_text(hz) + " / n");
                 } else if (set_interval(static_cast<int>(n))) {
                     start_watch(true);
-                    reason = "auto -> vsync (probing): " + hz_text(refresh_hz) + " / " + std::to_string(n) +
-                             ", measuring presents";
+                    reason = "auto -> vsync (probing): " + (lies ? says + ", " : std::string()) + hz_rounded(hz) +
+                             " / " + std::to_string(n) + ", measuring presents";
                 } else {
                     reason = "auto -> timer: swap interval " + std::to_string(n) + " refused";
                 }
@@ -217,11 +243,17 @@ struct Pacer::Impl {
             if (watch_count < kProbeFrames) return;
             const int64_t median = median_of_last(kProbeFrames);
             const double m = static_cast<double>(median);
+            // Where the display reports what it showed, only a swap that did
+            // not block is judged by swap returns; the rest by the display.
+            if (feedback_seen && m >= (1 - kProbeTolerance) * period) {
+                judge_display_probe();
+                return;
+            }
             if (std::fabs(m - period) <= kProbeTolerance * period) {
                 probing = false;
                 watch_count = 0;   // watching starts afresh on confirmed vsync
                 watch_next = 0;
-                record("auto -> vsync: presents every " + ms(m) + " (" + hz_text(refresh_hz) + " / " +
+                record("auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz) + " / " +
                        std::to_string(vsync_interval) + ")");
             } else if (m < period) {
                 leave_vsync("vsync requested, swaps return every " + ms(m));
@@ -287,6 +319,128 @@ struct Pacer::Impl {
         for (int i = 0; i < count; ++i) last[i] = watch_ring[(watch_next + kWatchWindow - 1 - i) % kWatchWindow];
         std::nth_element(last.begin(), last.begin() + count / 2, last.begin() + count);
         return last[count / 2];
+    }
+
+    // ---- the display's own account (Host::take_presented) ----------------
+
+    // Drains the host's reports into the display model, the frame's newest
+    // shown frame, the wake-to-shown times and, under vsync, the cadence.
+    void take_presented(Frame& frame) {
+        frame.displayed_index = -1;
+        frame.displayed_ns = -1;
+        if (cfg.host == nullptr) return;
+        Presented report;
+        for (int taken = 0; taken < kMaxReportsPerWait && cfg.host->take_presented(&report); ++taken) {
+            feedback_seen = true;
+            display_model.add(report, refresh_hz);
+            const bool ours = report.frame_index > vsync_since_index + 1 && report.frame_index < index;
+            if (report.discarded) {
+                if (vsync_interval != 0 && ours) judge_cadence(false);
+                continue;
+            }
+            if (report.displayed_ns < 0) continue;
+            frame.displayed_index = report.frame_index;
+            frame.displayed_ns = report.displayed_ns;
+            const int64_t fi = report.frame_index;
+            if (fi >= 0 && fi < index && fi >= index - kFrameMemory) {
+                const auto& wake = wakes[static_cast<size_t>(fi % kFrameMemory)];
+                if (wake.index == fi && report.displayed_ns >= wake.wake_ns) {
+                    latency_ring[static_cast<size_t>(latency_next)] = report.displayed_ns - wake.wake_ns;
+                    latency_next = (latency_next + 1) % kLatencyWindow;
+                    latency_count = std::min(latency_count + 1, kLatencyWindow);
+                }
+            }
+            const double unit = display_model.period_ns();
+            if (vsync_interval != 0 && ours && fi == last_shown_index + 1 && unit > 0) {
+                const double steps = std::round(static_cast<double>(report.displayed_ns - last_shown_ns) / unit);
+                judge_cadence(steps == vsync_interval);
+            }
+            last_shown_index = fi;
+            last_shown_ns = report.displayed_ns;
+        }
+    }
+
+    // One displayed (or discarded) frame under vsync: n refreshes after the
+    // previous one, or not. Auto leaves vsync when a quarter of the window is off.
+    void judge_cadence(bool on_cadence) {
+        cadence_ring[static_cast<size_t>(cadence_next)] = on_cadence ? 0 : 1;
+        cadence_next = (cadence_next + 1) % kCadenceWindow;
+        cadence_count = std::min(cadence_count + 1, kCadenceWindow);
+        if (probing || cfg.strategy != Strategy::Auto || cadence_count < kCadenceWindow) return;
+        const int off = cadence_off();
+        if (off >= kWatchTrip)
+            leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of the last " +
+                        std::to_string(cadence_count) + " (not " + std::to_string(vsync_interval) +
+                        " refresh" + (vsync_interval == 1 ? "" : "es") + " apart)");
+    }
+
+    int cadence_off() const {
+        int off = 0;
+        for (int i = 0; i < cadence_count; ++i) off += cadence_ring[static_cast<size_t>(i)];
+        return off;
+    }
+
+    // Auto's probe where the display reports: vsync is trusted once the
+    // display clock is locked, n of its periods make the target's, and the
+    // shown frames keep that cadence.
+    void judge_display_probe() {
+        if (!display_model.locked() || cadence_count < kProbeFrames) {
+            if (index - probe_started_index >= kDisplayProbeFrames)
+                leave_vsync("vsync requested, the display reports no steady refresh in " +
+                            std::to_string(index - probe_started_index) + " frames");
+            return;
+        }
+        const double shown = display_model.period_ns() * vsync_interval;
+        const double target = 1e9 / cfg.target_hz;
+        if (std::fabs(shown - target) > kAutoRateTolerance * target) {
+            leave_vsync("display shows frames every " + ms(shown) + ", not " + ms(target));
+            return;
+        }
+        const int off = cadence_off();
+        if (off * 4 > cadence_count) {
+            leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of " +
+                        std::to_string(cadence_count));
+            return;
+        }
+        probing = false;
+        watch_count = watch_next = 0;
+        record("auto -> vsync: display shows frames every " + ms(shown) + " (" +
+               hz_rounded(1e9 / display_model.period_ns()) + " / " + std::to_string(vsync_interval) + ")");
+    }
+
+    // Auto re-decides when the display's fitted refresh departs from the one
+    // its decision rests on (a lying stated rate, a mode change).
+    void check_display() {
+        if (cfg.strategy != Strategy::Auto || cfg.host == nullptr || !display_model.locked()) return;
+        const double hz = 1e9 / display_model.period_ns();
+        if (decided_hz > 0 && std::fabs(hz - decided_hz) <= kAutoRateTolerance * decided_hz) return;
+        backoff_ns = kFirstBackoffNs;
+        choose(decided_hz > 0 ? "display refresh " + hz_rounded(decided_hz) + " -> " + hz_rounded(hz) : std::string());
+    }
+
+    // Delay bias: while a waiter paces at refresh / n and the display clock
+    // is locked, the grid takes the fitted period and slides, at most
+    // kBiasSlew of a period per frame, until each deadline falls
+    // display.phase_lead_ns before a refresh.
+    void bias_grid() {
+        const double unit = display_model.period_ns();
+        const double target = 1e9 / cfg.target_hz;
+        const long n = unit > 0 ? std::lround(target / unit) : 0;
+        const bool wanted = cfg.display.phase_lead_ns >= 0 && vsync_interval == 0 &&
+                            waiter_strategy != Strategy::Sleep && display_model.locked() && n >= 1 &&
+                            std::fabs(static_cast<double>(n) * unit - target) <= kAutoRateTolerance * target;
+        if (!wanted) {
+            if (biased) grid.anchor(grid.current(), cfg.target_hz);   // back to the target's own period
+            biased = false;
+            return;
+        }
+        const double step = static_cast<double>(n) * unit;
+        const int64_t lead = cfg.display.phase_lead_ns;
+        const int64_t next = grid.current() + std::llround(step);
+        const int64_t error = next - (display_model.nearest_refresh(next + lead) - lead);
+        const int64_t slew = std::llround(kBiasSlew * step);
+        grid.anchor(grid.current() - std::clamp<int64_t>(error, -slew, slew), 1e9 / step);
+        biased = true;
     }
 
     // Auto gives up on vsync for now: timer, and a retry after the backoff.
@@ -370,8 +524,9 @@ struct Pacer::Impl {
         if (frame.index == 0) {
             dt = grid.period_ns();
         } else if (vsync) {
-            // Snap to whole refresh periods: the display shows frames only on them.
-            const double unit = refresh_hz > 0 ? 1e9 / refresh_hz : 1e9 / cfg.target_hz;
+            // Snap to whole refresh periods: the display shows frames only on
+            // them. The fitted period where the display reports, else the stated.
+            const double unit = display_model.locked() ? display_model.period_ns() : refresh_unit_ns();
             const double periods = std::max(1.0, std::round(static_cast<double>(frame.interval_ns) / unit));
             dt = static_cast<int64_t>(std::llround(periods * unit));
         } else if (frame.resynced || waiter_strategy == Strategy::Sleep) {
@@ -383,6 +538,14 @@ struct Pacer::Impl {
     }
 
     int64_t predict_present(const Frame& frame, bool vsync) const {
+        if (display_model.locked() && latency_count >= kLatencyMin) {
+            // The display's clock: the refresh nearest to this wake plus the
+            // typical wake-to-shown time of recent frames.
+            std::array<int64_t, kLatencyWindow> recent = latency_ring;
+            const auto middle = recent.begin() + latency_count / 2;
+            std::nth_element(recent.begin(), middle, recent.begin() + latency_count);
+            return display_model.nearest_refresh(frame.wake_ns + *middle);
+        }
         if (vsync) {
             const int64_t period = std::llround(vsync_period_ns());
             // After this frame's swap, one vsync period: the swap that shows
@@ -404,9 +567,13 @@ struct Pacer::Impl {
         Clock& clock = waiter.clock();
         const int64_t t = clock.now_ns();
         const int64_t cpu_before = clock.thread_cpu_ns();
-        if (index > 0) check_host(t);
-
         Frame frame{};
+        take_presented(frame);
+        if (index > 0) {
+            check_display();
+            check_host(t);
+        }
+
         frame.index = index;
         frame.present_ns = present_ns;
         present_ns = -1;
@@ -418,6 +585,7 @@ struct Pacer::Impl {
         if (index == 0) {
             grid.anchor(t, cfg.target_hz);   // the first frame anchors the grid at now
         } else {
+            bias_grid();
             step = decide(t);
         }
 
@@ -450,10 +618,9 @@ struct Pacer::Impl {
             watch(presents ? frame.present_ns - last_present_ns : frame.interval_ns);
         }
         frame.decision_seq = decision.seq;
-        frame.displayed_index = -1;
-        frame.displayed_ns = -1;
 
         stats.add(frame);
+        wakes[static_cast<size_t>(index % kFrameMemory)] = {index, waited.wake_ns};
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;
         if (frame.present_ns >= 0) last_present_ns = frame.present_ns;
@@ -474,7 +641,10 @@ struct Pacer::Impl {
         const bool host_changed = old.host != next.host;
         // The old host's swap is left as found (off) before the new one is asked.
         if (host_changed && vsync_interval != 0) old.host->set_swap_interval(0);
-        if (host_changed) vsync_interval = 0;
+        if (host_changed) {
+            vsync_interval = 0;
+            forget_display();
+        }
         waiter.reconfigure(next);
         cfg = next;
         const bool rate_changed = old.target_hz != next.target_hz;
@@ -501,6 +671,16 @@ struct Pacer::Impl {
         return {};
     }
 
+    // A new host is a new display: nothing learnt from the old one holds.
+    void forget_display() {
+        display_model.reset();
+        feedback_seen = false;
+        latency_count = latency_next = 0;
+        cadence_count = cadence_next = 0;
+        last_shown_index = last_shown_ns = -1;
+        decided_hz = 0;
+    }
+
     Waiter waiter;
     Config cfg;
     Stats stats;
@@ -524,6 +704,24 @@ struct Pacer::Impl {
     Health health = Health::Fine;   // explicit vsync: what the last reason said
     std::array<int64_t, kWatchWindow> watch_ring{};
     int watch_count = 0, watch_next = 0, skip_samples = 0;
+
+    // the display (Host::take_presented)
+    detail::DisplayModel display_model;
+    bool feedback_seen = false;     // the host has reported at least once
+    double decided_hz = 0;          // auto: the refresh its decision rests on (0 none)
+    double shown_hz = 0;            // auto: the fitted refresh it used, 0 when the stated one
+    struct Wake {
+        int64_t index = -1, wake_ns = 0;
+    };
+    std::array<Wake, kFrameMemory> wakes{};           // by index % kFrameMemory
+    std::array<int64_t, kLatencyWindow> latency_ring{};   // shown - own wake
+    int latency_count = 0, latency_next = 0;
+    std::array<uint8_t, kCadenceWindow> cadence_ring{};   // 1: off cadence
+    int cadence_count = 0, cadence_next = 0;
+    int64_t vsync_since_index = 0;     // the frame index when vsync (re)started
+    int64_t probe_started_index = 0;
+    int64_t last_shown_index = -1, last_shown_ns = -1;
+    bool biased = false;               // the grid follows the display (delay bias)
 };
 
 Pacer::Pacer(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
@@ -557,7 +755,7 @@ WaitStatus Pacer::status() const noexcept {
     return status;
 }
 
-DisplayClock Pacer::display() const noexcept { return DisplayClock{}; }
+DisplayClock Pacer::display() const noexcept { return impl_->display_model.clock(); }
 
 Clock& Pacer::clock() noexcept { return impl_->waiter.clock(); }
 

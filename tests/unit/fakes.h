@@ -1,10 +1,13 @@
-// fakes.h: a fake clock and a fake sleeper shared by the unit tests.
+// fakes.h: a fake clock, a fake sleeper and a fake compositor shared by the
+// unit tests.
 //
 // FakeClock only moves when told to. FakeSleeper moves it the way an OS
 // would: a relative sleep lasts its duration plus an overshoot, a timer wait
 // ends at its deadline plus a lateness, and a pause costs pause_ns of CPU.
 // Overshoots and latenesses are scripted (a queue, consumed one per call) or
-// fall back to a fixed default, so every test is deterministic.
+// fall back to a fixed default, so every test is deterministic. FakeCompositor
+// shows swapped frames on a refresh clock of its own and reports them
+// (Host::take_presented), with a stated refresh that may lie.
 #pragma once
 
 #include <pacer/pacer.h>
@@ -12,6 +15,7 @@
 #include <pacer/stats.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -117,6 +121,125 @@ private:
         return value;
     }
     FakeClock& clock_;
+};
+
+// A compositor with a real refresh clock: refresh k at base + k * period_ns
+// (exact, in double). A frame swapped at t catches the first refresh at least
+// latch_ns after t. With a swap interval n accepted and `blocks`, it also
+// waits for n refreshes after the last shown frame, and swap() returns at the
+// refresh that shows it; otherwise swap() returns after nonblocking_ns and a
+// frame still waiting for the same refresh is discarded. Each frame's fate is
+// reported once its refresh has passed, with the stated refresh, seq (if
+// report_seq) and jitter on the time (a fixed pseudo-random sequence).
+class FakeCompositor final : public Host {
+public:
+    FakeCompositor(FakeClock& clock, double real_period_ns, double stated)
+        : period_ns(real_period_ns), stated_hz(stated), clock_(clock), base_ns_(static_cast<double>(clock.now_ns())) {}
+
+    bool set_swap_interval(int value) override {
+        requests.push_back(value);
+        if (!accepts) return false;
+        interval = value;
+        return true;
+    }
+    double refresh_rate_hz() override { return stated_hz; }
+    bool take_presented(Presented* out) override {
+        flush();
+        if (ready_.empty()) return false;
+        *out = ready_.front();
+        ready_.pop_front();
+        return true;
+    }
+
+    // Swaps the frame built after wait frame_index.
+    void swap(int64_t frame_index) {
+        flush();
+        int64_t k = first_refresh_from(static_cast<double>(clock_.now_ns() + latch_ns));
+        const bool vsync = interval > 0 && blocks;
+        if (vsync && last_k_ >= 0) k = std::max(k, last_k_ + interval);
+        if (!pending_.empty() && pending_.back().k >= k) {
+            // Replaced before its refresh: never shown.
+            Presented gone;
+            gone.frame_index = pending_.back().frame;
+            gone.discarded = true;
+            ready_.push_back(gone);
+            ++discarded;
+            pending_.pop_back();
+        }
+        pending_.push_back({frame_index, k});
+        last_k_ = k;
+        if (vsync) {
+            clock_.set(std::max<int64_t>(clock_.now_ns(), std::llround(refresh_time(k))) + return_ns);
+        } else {
+            clock_.advance(nonblocking_ns);
+        }
+        flush();
+    }
+    // The real period changes from the next refresh on.
+    void change_period(double new_period_ns) {
+        const int64_t k = first_refresh_from(static_cast<double>(clock_.now_ns()));
+        base_ns_ = refresh_time(k);
+        base_k_ = k;
+        period_ns = new_period_ns;
+    }
+    double refresh_time(int64_t k) const { return base_ns_ + static_cast<double>(k - base_k_) * period_ns; }
+    int64_t first_refresh_from(double t) const {
+        return base_k_ + static_cast<int64_t>(std::ceil((t - base_ns_) / period_ns - 1e-9));
+    }
+
+    // Configuration.
+    double period_ns;                     // the real refresh period
+    double stated_hz;                     // what refresh_rate_hz and Presented::refresh_ns say
+    bool accepts = true;
+    bool blocks = true;
+    bool report_seq = true;
+    int64_t latch_ns = 0;                 // a frame must arrive this long before its refresh
+    int64_t nonblocking_ns = 2'100'000;   // a swap that does not block
+    int64_t return_ns = 100'000;          // a blocking swap returns this long after its refresh
+    int64_t jitter_ns = 0;                // reported times off by up to this much either way
+    int outlier_every = 0;                // every n-th report late by outlier_ns (0: none)
+    int64_t outlier_ns = 0;
+    int interval = 0;
+    // Observations.
+    std::vector<int> requests;
+    struct Shown {
+        int64_t frame;
+        int64_t k;   // the refresh that showed it
+    };
+    std::vector<Shown> shown;
+    int discarded = 0;
+
+private:
+    void flush() {
+        while (!pending_.empty() && refresh_time(pending_.front().k) <= static_cast<double>(clock_.now_ns())) {
+            const Shown s = pending_.front();
+            pending_.pop_front();
+            shown.push_back(s);
+            Presented p;
+            p.frame_index = s.frame;
+            p.displayed_ns = std::llround(refresh_time(s.k)) + noise();
+            if (outlier_every > 0 && ++reports_ % outlier_every == 0) p.displayed_ns += outlier_ns;
+            p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;
+            p.seq = report_seq ? static_cast<uint64_t>(s.k + 1000) : 0;
+            p.flags = kPresentedVsync;
+            ready_.push_back(p);
+        }
+    }
+    int64_t noise() {
+        if (jitter_ns <= 0) return 0;
+        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+        const double u = static_cast<double>(state_ >> 11) / 9007199254740992.0;   // [0, 1)
+        return std::llround((2 * u - 1) * static_cast<double>(jitter_ns));
+    }
+
+    FakeClock& clock_;
+    double base_ns_;
+    int64_t base_k_ = 0;
+    int64_t last_k_ = -1;
+    std::deque<Shown> pending_;
+    std::deque<Presented> ready_;
+    uint64_t state_ = 12345;
+    int reports_ = 0;
 };
 
 // A zero config wired to the fakes, at target_hz with strategy.

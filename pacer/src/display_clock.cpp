@@ -1,0 +1,214 @@
+// display_clock.cpp: the display-clock fit (display_clock.h says how).
+#include "display_clock.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pacer::detail {
+
+namespace {
+
+constexpr int kMinBootstrap = 5;            // reports (4 intervals) before a first estimate
+constexpr double kStepTolerance = 0.15;     // an interval within 15 % of a whole number of steps
+constexpr double kStepAgreement = 0.8;      // ... for 80 % of the intervals
+constexpr double kStatedTolerance = 0.005;  // a stated period that divides the fitted one, within 0.5 %
+constexpr double kOutlierSigmas = 4.5;      // robust sigmas (1.4826 MAD) from the line
+constexpr double kOutlierFloorNs = 50'000;  // never tighter: timestamps carry some jitter
+constexpr double kOutlierCap = 0.25;        // never looser than a quarter period
+constexpr double kLockResidual = 0.05;      // rms residual under 5 % of the period to lock
+constexpr double kGapPeriods = 64;          // a silence this long without seq: start over
+
+template <size_t N>
+double median_of(std::array<double, N> values, int n) {
+    std::nth_element(values.begin(), values.begin() + n / 2, values.begin() + n);
+    return values[static_cast<size_t>(n / 2)];
+}
+
+// The largest step of which nearly every interval is a whole multiple: the
+// refresh period as far as the times alone can tell. 0 when none fits.
+template <size_t N>
+double common_step(std::array<double, N> d, int n) {
+    std::sort(d.begin(), d.begin() + n);
+    const double base = d[static_cast<size_t>(n / 10)];   // a low interval, past the odd early one
+    for (int m = 1; m <= 4; ++m) {
+        const double step = base / m;
+        double sum = 0, steps = 0;
+        int fit = 0;
+        for (int i = 0; i < n; ++i) {
+            const double r = std::round(d[static_cast<size_t>(i)] / step);
+            if (r >= 1 && std::fabs(d[static_cast<size_t>(i)] / step - r) <= kStepTolerance) {
+                ++fit;
+                sum += d[static_cast<size_t>(i)];
+                steps += r;
+            }
+        }
+        if (fit >= kStepAgreement * n) return sum / steps;
+    }
+    return 0;
+}
+
+}  // namespace
+
+void DisplayModel::reset() { *this = DisplayModel{}; }
+
+void DisplayModel::add(const Presented& report, double host_stated_hz) {
+    if (report.refresh_ns > 0)
+        stated_hz_ = 1e9 / static_cast<double>(report.refresh_ns);
+    else if (host_stated_hz > 0)
+        stated_hz_ = host_stated_hz;
+    if (report.discarded || report.displayed_ns < 0) return;
+    if (count_ > 0) {
+        const Sample& previous = at(count_ - 1);
+        if (report.displayed_ns <= previous.t_ns) return;
+        // Across a long silence the number of refreshes is a guess without a counter.
+        const bool counted = seq_trusted_ && report.seq != 0 && previous.seq != 0 && report.seq > previous.seq;
+        if (!counted && period_ > 0 &&
+            static_cast<double>(report.displayed_ns - previous.t_ns) > kGapPeriods * period_) {
+            count_ = 0;
+            locked_ = false;
+        }
+    }
+    ring_[static_cast<size_t>(head_)] = {report.displayed_ns, report.seq};
+    head_ = (head_ + 1) % kWindow;
+    count_ = std::min(count_ + 1, kWindow);
+    if (period_ <= 0 && !bootstrap(stated_hz_ > 0 ? 1e9 / stated_hz_ : 0)) {
+        last_inlier_ = false;
+        return;
+    }
+    fit();
+}
+
+bool DisplayModel::bootstrap(double stated_period_ns) {
+    if (count_ < kMinBootstrap) return false;
+    std::array<double, kWindow> intervals{}, per_seq{};
+    int n = 0, counted = 0;
+    for (int i = 1; i < count_; ++i) {
+        const double dt = static_cast<double>(at(i).t_ns - at(i - 1).t_ns);
+        intervals[static_cast<size_t>(n++)] = dt;
+        if (seq_trusted_ && at(i).seq != 0 && at(i - 1).seq != 0 && at(i).seq > at(i - 1).seq)
+            per_seq[static_cast<size_t>(counted++)] = dt / static_cast<double>(at(i).seq - at(i - 1).seq);
+    }
+    const double by_time = common_step(intervals, n);
+    double by_seq = counted * 4 >= n * 3 ? median_of(per_seq, counted) : 0;
+    if (by_seq > 0 && by_time > 0) {
+        // The counter must count refreshes: the times' step is a whole number of them.
+        const double ratio = by_time / by_seq;
+        const double whole = std::round(ratio);
+        if (whole < 1 || std::fabs(ratio - whole) > 0.05 * whole) {
+            seq_trusted_ = false;
+            by_seq = 0;
+        }
+    }
+    double period = by_seq > 0 ? by_seq : by_time;
+    if (!(period > 0)) return false;
+    if (by_seq <= 0 && stated_period_ns > 0) {
+        const double m = std::round(period / stated_period_ns);
+        if (m >= 2 && std::fabs(period / m - stated_period_ns) <= kStatedTolerance * stated_period_ns)
+            period /= m;
+    }
+    period_ = period;
+    return true;
+}
+
+void DisplayModel::fit() {
+    std::array<double, kWindow> x{}, y{}, residual{}, magnitude{};
+    std::array<bool, kWindow> inlier{};
+    const int n = count_;
+    const int64_t t0 = at(0).t_ns;
+    double k = 0;
+    for (int i = 0; i < n; ++i) {
+        if (i > 0) {
+            const Sample& a = at(i - 1);
+            const Sample& b = at(i);
+            const bool counted = seq_trusted_ && a.seq != 0 && b.seq != 0 && b.seq > a.seq;
+            const double steps = counted ? static_cast<double>(b.seq - a.seq)
+                                         : std::max(1.0, std::round(static_cast<double>(b.t_ns - a.t_ns) / period_));
+            k += steps;
+        }
+        x[static_cast<size_t>(i)] = k;
+        y[static_cast<size_t>(i)] = static_cast<double>(at(i).t_ns - t0);
+    }
+
+    // Start from the current period and a robust intercept; then twice:
+    // classify against the line, refit the inliers.
+    double slope = period_;
+    for (int i = 0; i < n; ++i) residual[static_cast<size_t>(i)] = y[static_cast<size_t>(i)] - slope * x[static_cast<size_t>(i)];
+    double intercept = median_of(residual, n);
+    int inliers = 0;
+    for (int pass = 0; pass < 3; ++pass) {
+        for (int i = 0; i < n; ++i) {
+            residual[static_cast<size_t>(i)] = y[static_cast<size_t>(i)] - (intercept + slope * x[static_cast<size_t>(i)]);
+            magnitude[static_cast<size_t>(i)] = std::fabs(residual[static_cast<size_t>(i)]);
+        }
+        const double sigma = 1.4826 * median_of(magnitude, n);
+        const double limit = std::min(std::max(kOutlierSigmas * sigma, kOutlierFloorNs), kOutlierCap * slope);
+        inliers = 0;
+        double sx = 0, sy = 0;
+        for (int i = 0; i < n; ++i) {
+            inlier[static_cast<size_t>(i)] = magnitude[static_cast<size_t>(i)] <= limit;
+            if (!inlier[static_cast<size_t>(i)]) continue;
+            ++inliers;
+            sx += x[static_cast<size_t>(i)];
+            sy += y[static_cast<size_t>(i)];
+        }
+        if (pass == 2 || inliers < 2) break;
+        const double mx = sx / inliers, my = sy / inliers;
+        double sxx = 0, sxy = 0;
+        for (int i = 0; i < n; ++i) {
+            if (!inlier[static_cast<size_t>(i)]) continue;
+            sxx += (x[static_cast<size_t>(i)] - mx) * (x[static_cast<size_t>(i)] - mx);
+            sxy += (x[static_cast<size_t>(i)] - mx) * (y[static_cast<size_t>(i)] - my);
+        }
+        if (sxx > 0 && sxy > 0) slope = sxy / sxx;
+        intercept = my - slope * mx;
+    }
+
+    last_inlier_ = inlier[static_cast<size_t>(n - 1)];
+    outlier_run_ = last_inlier_ ? 0 : outlier_run_ + 1;
+    if (outlier_run_ >= kResetRun) {
+        // The display changed under us: start over from the reports since.
+        count_ = kResetRun;
+        period_ = 0;
+        locked_ = false;
+        outlier_run_ = 0;
+        inliers_ = 0;
+        rms_ = 0;
+        if (bootstrap(stated_hz_ > 0 ? 1e9 / stated_hz_ : 0)) fit();
+        return;
+    }
+
+    double sum_squares = 0;
+    for (int i = 0; i < n; ++i)
+        if (inlier[static_cast<size_t>(i)]) sum_squares += residual[static_cast<size_t>(i)] * residual[static_cast<size_t>(i)];
+    period_ = slope;
+    refresh_at_ = t0 + std::llround(intercept + slope * x[static_cast<size_t>(n - 1)]);
+    inliers_ = inliers;
+    rms_ = inliers > 0 ? std::sqrt(sum_squares / inliers) : 0;
+    locked_ = inliers_ >= kLockSamples && inliers_ * 4 >= n * 3 && rms_ <= kLockResidual * period_;
+}
+
+int64_t DisplayModel::nearest_refresh(int64_t t) const {
+    if (!(period_ > 0) || refresh_at_ < 0) return t;
+    const double k = std::round(static_cast<double>(t - refresh_at_) / period_);
+    return refresh_at_ + std::llround(k * period_);
+}
+
+int64_t DisplayModel::next_refresh(int64_t t) const {
+    if (!(period_ > 0) || refresh_at_ < 0) return t;
+    const double k = std::ceil(static_cast<double>(t - refresh_at_) / period_);
+    const int64_t at_k = refresh_at_ + std::llround(k * period_);
+    return at_k < t ? refresh_at_ + std::llround((k + 1) * period_) : at_k;
+}
+
+DisplayClock DisplayModel::clock() const {
+    DisplayClock c;
+    c.locked = locked_;
+    c.period_ns = std::llround(period_);
+    c.refresh_at_ns = period_ > 0 ? refresh_at_ : -1;
+    c.stated_hz = stated_hz_;
+    c.samples = inliers_;
+    c.residual_ns = rms_;
+    return c;
+}
+
+}  // namespace pacer::detail

@@ -1,0 +1,72 @@
+// display_clock.h: the display's refresh clock, fitted from the times at which
+// frames were shown (Host::take_presented). Not installed.
+//
+// A display shows frames only at refreshes, t_k = phase + k * period. Given
+// shown times and, where the display gives it, its refresh counter (seq), the
+// model finds k for each report and fits the line by least squares over the
+// last kWindow reports:
+//   - k: from seq where it counts up, else the time since the previous report
+//     rounded to whole periods of the current estimate. The first estimate
+//     comes from the reports alone (the shortest common step of their
+//     intervals), never from the stated refresh, which may be wrong; the
+//     stated one only splits a step that is a whole multiple of it (vsync at
+//     interval 2 shows every other refresh).
+//   - outliers: a report further from the line than a few robust sigmas (MAD)
+//     is left out of the fit; kResetRun in a row mean the display changed
+//     (a new refresh rate), and the model starts over from them.
+//   - locked: at least kLockSamples inliers, three quarters of the window,
+//     and an rms residual under 5 % of the period.
+// Discarded frames carry no time and are not fitted. Drift is followed by the
+// window itself: 64 reports are about a second at 60 Hz.
+#pragma once
+
+#include <pacer/pacer.h>
+
+#include <array>
+#include <cstdint>
+
+namespace pacer::detail {
+
+class DisplayModel {
+public:
+    static constexpr int kWindow = 64;        // reports in the fit
+    static constexpr int kLockSamples = 16;   // inliers needed to lock
+    static constexpr int kResetRun = 8;       // outliers in a row that restart the fit
+
+    // One report; host_stated_hz is Host::refresh_rate_hz (0 unknown). A
+    // discarded or undated report, or one not after the previous, is ignored.
+    void add(const Presented& report, double host_stated_hz);
+    void reset();
+
+    bool locked() const { return locked_; }
+    double period_ns() const { return period_; }   // 0 unknown
+    // The refresh nearest to t, and the first at or after t (t while unknown).
+    int64_t nearest_refresh(int64_t t) const;
+    int64_t next_refresh(int64_t t) const;
+    // The newest report was an inlier of the fit.
+    bool last_was_inlier() const { return last_inlier_; }
+    DisplayClock clock() const;
+
+private:
+    struct Sample {
+        int64_t t_ns;
+        uint64_t seq;   // 0 unknown
+    };
+    const Sample& at(int i) const { return ring_[(head_ + kWindow - count_ + i) % kWindow]; }
+    bool bootstrap(double stated_period_ns);
+    void fit();
+
+    std::array<Sample, kWindow> ring_{};
+    int count_ = 0, head_ = 0;   // head_: where the next sample goes
+    bool seq_trusted_ = true;    // cleared for good when seq disagrees with the times
+    double period_ = 0;          // ns; 0 unknown
+    int64_t refresh_at_ = -1;    // a fitted refresh (the newest report's)
+    double stated_hz_ = 0;
+    int32_t inliers_ = 0;
+    double rms_ = 0;
+    bool locked_ = false;
+    bool last_inlier_ = false;
+    int outlier_run_ = 0;
+};
+
+}  // namespace pacer::detail

@@ -1,0 +1,408 @@
+// test_display.cpp: the display clock fitted from present reports, and what
+// the pacer builds on it: auto's trust in vsync, dt and predicted presents
+// from the display, the delay bias. A fake compositor shows frames on a
+// refresh clock of its own (fakes.h), under a fake clock.
+#include "display_clock.h"
+#include "fakes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace pacer;
+using pacer::testing::FakeClock;
+using pacer::testing::FakeCompositor;
+using pacer::testing::FakeSleeper;
+using pacer::testing::fake_config;
+using pacer::testing::kMs;
+using pacer::testing::kUs;
+
+namespace {
+
+constexpr int64_t kSecond = 1'000 * kMs;
+constexpr double k60 = 1e9 / 60;
+constexpr double k5994 = 1e9 / (60 / 1.001);   // 16.683 ms
+constexpr double k144 = 1e9 / 144;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// ---- the model alone -------------------------------------------------------
+
+// Reports of refreshes 0, 1, 2 ... of a display at period_ns, each shown
+// frame `every` refreshes after the last, with a scripted noise source.
+struct Feed {
+    double period_ns;
+    double phase_ns = 1e9;
+    int64_t stated_ns = 16'666'667;   // Presented::refresh_ns
+    uint64_t state = 99;
+    double uniform() {   // [0, 1)
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / 9007199254740992.0;
+    }
+    double refresh(int64_t k) const { return phase_ns + static_cast<double>(k) * period_ns; }
+    Presented at(int64_t k, int64_t jitter_ns, bool seq) {
+        Presented p;
+        p.displayed_ns = std::llround(refresh(k) + (2 * uniform() - 1) * static_cast<double>(jitter_ns));
+        p.seq = seq ? static_cast<uint64_t>(k + 1) : 0;
+        p.refresh_ns = stated_ns;
+        return p;
+    }
+};
+
+TEST(DisplayModel, ConvergesUnderJitterDiscardsAndOutliers) {
+    for (bool seq : {true, false}) {
+        detail::DisplayModel model;
+        Feed feed{k5994};
+        int64_t k = 0;
+        for (int i = 0; i < 400; ++i) {
+            // Frames every refresh, one in five two refreshes apart (a miss),
+            // one in ten discarded, one in 25 reported 3 ms late.
+            k += i % 5 == 4 ? 2 : 1;
+            if (i % 10 == 3) {
+                Presented gone;
+                gone.discarded = true;
+                model.add(gone, 60);
+            }
+            Presented p = feed.at(k, 300 * kUs, seq);
+            if (i % 25 == 7) p.displayed_ns += 3 * kMs;
+            model.add(p, 60);
+        }
+        const DisplayClock c = model.clock();
+        EXPECT_TRUE(c.locked) << seq;
+        EXPECT_NEAR(static_cast<double>(c.period_ns), k5994, k5994 * 0.0005) << seq;   // 0.05 %
+        EXPECT_NEAR(c.stated_hz, 60, 0.001);
+        EXPECT_LT(c.residual_ns, 250 * kUs);
+        EXPECT_GE(c.samples, 48);
+        // The phase: the next true refreshes are predicted within 200 us.
+        for (int64_t ahead = 1; ahead <= 4; ++ahead) {
+            const double truth = feed.refresh(k + ahead);
+            EXPECT_NEAR(static_cast<double>(model.nearest_refresh(std::llround(truth + 0.3 * k5994))), truth,
+                        200 * kUs);
+            EXPECT_NEAR(static_cast<double>(model.next_refresh(std::llround(truth - 0.3 * k5994))), truth,
+                        200 * kUs);
+        }
+    }
+}
+
+TEST(DisplayModel, TheStatedRefreshDoesNotFoolIt) {
+    // weston headless: states 60 Hz, repaints every 25.2 ms; no seq.
+    detail::DisplayModel model;
+    Feed feed{25.2e6};
+    for (int64_t k = 1; k <= 40; ++k) model.add(feed.at(k, 100 * kUs, false), 60);
+    EXPECT_TRUE(model.locked());
+    EXPECT_NEAR(model.period_ns(), 25.2e6, 25.2e6 * 0.001);
+    EXPECT_NEAR(model.clock().stated_hz, 60, 0.001);
+}
+
+TEST(DisplayModel, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
+    // Vsync at interval 2 on 120 Hz: frames 16.7 ms apart, the display's
+    // period is 8.3 ms. Without a counter the times alone cannot tell; the
+    // stated refresh, a whole divisor, can.
+    detail::DisplayModel model;
+    Feed feed{1e9 / 120};
+    feed.stated_ns = 8'333'333;
+    for (int64_t k = 2; k <= 80; k += 2) model.add(feed.at(k, 50 * kUs, false), 120);
+    EXPECT_NEAR(model.period_ns(), 1e9 / 120, 1e9 / 120 * 0.001);
+    // A stated rate that is no divisor is ignored (weston's 60 against 25.2 ms).
+    detail::DisplayModel lied_to;
+    Feed slow{25.2e6};
+    for (int64_t k = 1; k <= 40; ++k) lied_to.add(slow.at(k, 50 * kUs, false), 60);
+    EXPECT_NEAR(lied_to.period_ns(), 25.2e6, 25.2e6 * 0.001);
+}
+
+TEST(DisplayModel, FollowsDriftAndRelocksAfterARefreshChange) {
+    detail::DisplayModel model;
+    // Drift: the period moves 0.2 % over 20 s; the fit follows within 0.02 %.
+    double t = 1e9, period = k60;
+    uint64_t seq = 1;
+    for (int i = 0; i < 1200; ++i) {
+        period = k60 * (1 + 0.002 * i / 1200.0);
+        t += period;
+        Presented p;
+        p.displayed_ns = std::llround(t);
+        p.seq = ++seq;
+        model.add(p, 60);
+    }
+    EXPECT_TRUE(model.locked());
+    EXPECT_NEAR(model.period_ns(), period, period * 0.0002);
+    // 60 -> 144 Hz: the model starts over after 8 outliers in a row and
+    // locks again 16 reports later (the reset keeps the 8).
+    int reports = 0;
+    while (reports < 100) {
+        t += k144;
+        Presented p;
+        p.displayed_ns = std::llround(t);
+        p.seq = ++seq;
+        model.add(p, 60);
+        ++reports;
+        if (model.locked() && std::fabs(model.period_ns() - k144) < k144 * 0.001) break;
+    }
+    EXPECT_LE(reports, detail::DisplayModel::kResetRun + detail::DisplayModel::kLockSamples);
+}
+
+TEST(DisplayModel, IgnoresWhatCannotBeFitted) {
+    detail::DisplayModel model;
+    Presented undated;   // displayed_ns -1
+    for (int i = 0; i < 100; ++i) model.add(undated, 60);
+    EXPECT_FALSE(model.locked());
+    EXPECT_EQ(model.clock().period_ns, 0);
+    EXPECT_EQ(model.clock().refresh_at_ns, -1);
+    EXPECT_EQ(model.nearest_refresh(123), 123);
+    Feed feed{k60};
+    for (int64_t k = 1; k <= 30; ++k) model.add(feed.at(k, 0, true), 60);
+    const DisplayClock before = model.clock();
+    Presented backwards = feed.at(3, 0, true);   // not after the previous one
+    model.add(backwards, 60);
+    EXPECT_EQ(model.clock().period_ns, before.period_ns);
+    EXPECT_EQ(model.clock().samples, before.samples);
+}
+
+// ---- the pacer on a fake compositor -----------------------------------------
+
+// The engine's loop as the demo runs it: wait, swap the frame built last
+// turn, mark the present, build the next one.
+struct Rig {
+    FakeClock clock;
+    FakeSleeper sleeper{clock};
+    FakeCompositor display;
+    std::unique_ptr<Pacer> pacer;
+    int64_t built = -1;   // the frame awaiting its swap
+
+    Rig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy, int64_t lead_ns = -1)
+        : display(clock, real_period_ns, stated_hz) {
+        Config c = fake_config(clock, sleeper, target_hz, strategy);
+        c.host = &display;
+        c.display.phase_lead_ns = lead_ns;
+        pacer = std::make_unique<Pacer>(c);
+    }
+    Frame frame(int64_t work_ns = 2 * kMs) {
+        const Frame f = pacer->wait();
+        if (built >= 0) {
+            display.swap(built);
+            pacer->mark_present();
+        }
+        clock.advance_busy(work_ns);
+        built = f.index;
+        return f;
+    }
+    std::vector<Frame> run_for(int64_t duration_ns, int64_t work_ns = 2 * kMs) {
+        std::vector<Frame> frames;
+        const int64_t end = clock.now_ns() + duration_ns;
+        while (clock.now_ns() < end) frames.push_back(frame(work_ns));
+        return frames;
+    }
+    const Decision& decision() const { return pacer->decision(); }
+};
+
+TEST(DisplayAuto, AnHonestDisplayConfirmsVsyncByWhatItShows) {
+    Rig rig(k60, 60, 60, Strategy::Auto);
+    rig.display.jitter_ns = 200 * kUs;
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync (probing): 60 Hz / 1, measuring presents");
+    rig.run_for(1 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_FALSE(rig.decision().probing);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: display shows frames every 16.7 ms (60 Hz / 1)");
+    EXPECT_TRUE(rig.pacer->display().locked);
+    const int32_t seq = rig.decision().seq;
+    rig.run_for(30 * kSecond);
+    EXPECT_EQ(rig.decision().seq, seq);
+    EXPECT_EQ(rig.display.discarded, 0);
+}
+
+TEST(DisplayAuto, ClaimedVsyncWhoseSwapsDoNotBlockIsCaught) {
+    Rig rig(k60, 60, 60, Strategy::Auto);
+    rig.display.blocks = false;   // accepts interval 1, returns at once
+    rig.run_for(1 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: vsync requested, swaps return every 4.1 ms"))
+        << rig.decision().reason;
+    EXPECT_EQ(rig.display.requests, (std::vector<int>{1, 0}));
+}
+
+TEST(DisplayAuto, ADisplayThatLiesAboutItsRefreshIsCaught) {
+    // weston headless: says 60 Hz, shows a frame every 25.2 ms.
+    Rig rig(25.2e6, 60, 60, Strategy::Auto);
+    rig.display.report_seq = false;
+    rig.display.jitter_ns = 300 * kUs;
+    rig.run_for(2 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason,
+              "display refresh 60 Hz -> 39.7 Hz: auto -> timer: display says 60 Hz but shows frames every 25.2 ms");
+    EXPECT_EQ(rig.display.requests, (std::vector<int>{1, 0}));
+    // And it stays there: no retries, nothing new to say.
+    const int32_t seq = rig.decision().seq;
+    rig.run_for(60 * kSecond);
+    EXPECT_EQ(rig.decision().seq, seq);
+    EXPECT_EQ(rig.display.requests, (std::vector<int>{1, 0}));
+}
+
+TEST(DisplayAuto, AnUnstatedRefreshIsLearntFromTheDisplay) {
+    Rig rig(k60, 0, 60, Strategy::Auto);   // states nothing, reports presents
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: refresh rate unknown");
+    rig.run_for(2 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: display shows frames every 16.7 ms (60 Hz / 1)");
+}
+
+TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
+    // 60 -> 144 Hz while the host keeps saying 60: only the display tells.
+    Rig rig(k60, 60, 60, Strategy::Auto);
+    rig.run_for(1 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
+    rig.display.change_period(k144);
+    const int64_t changed = rig.clock.now_ns();
+    const int32_t seq = rig.decision().seq;
+    while (rig.clock.now_ns() - changed < 2 * kSecond && !contains(rig.decision().reason, "display refresh")) rig.frame();
+    // The bound in pacer.h: 8 + 16 displayed frames, plus the frames in flight.
+    EXPECT_LE(rig.clock.now_ns() - changed, 30 * std::llround(k144) + 2 * std::llround(k60));
+    EXPECT_GT(rig.decision().seq, seq);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason,
+              "display refresh 60 Hz -> 144 Hz: auto -> timer: display says 60 Hz but shows frames every 6.9 ms");
+    // Stated and real both change (the ordinary case): the stated rate is read within a second.
+    Rig both(k60, 60, 72, Strategy::Auto);
+    both.run_for(1 * kSecond);
+    ASSERT_EQ(both.decision().in_force, Strategy::Timer);   // 72 is not 60 / n
+    both.display.change_period(k144);
+    both.display.stated_hz = 144;
+    const int64_t at = both.clock.now_ns();
+    while (both.clock.now_ns() - at < 3 * kSecond && both.decision().in_force != Strategy::Vsync) both.frame();
+    EXPECT_LE(both.clock.now_ns() - at, 1 * kSecond + 20 * kMs);
+    both.run_for(1 * kSecond);
+    EXPECT_EQ(both.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(both.decision().swap_interval, 2);
+    EXPECT_EQ(both.decision().reason, "auto -> vsync: display shows frames every 13.9 ms (144 Hz / 2)");
+}
+
+TEST(DisplayAuto, ShownFramesOffCadenceLeaveVsync) {
+    Rig rig(k60, 60, 60, Strategy::Auto);
+    rig.run_for(1 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
+    // The compositor starts to hold every other frame a refresh longer
+    // (latch later than the frame arrives), though swaps still return on refreshes.
+    rig.display.interval = 2;   // what a compositor doing its own thing would look like
+    rig.run_for(1 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: ")) << rig.decision().reason;
+}
+
+// ---- dt and predicted presents from the display ------------------------------
+
+TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
+    // Explicit vsync on weston's lying display: swaps return every 25.2 ms.
+    // Stated-refresh snapping would give 2 * 16.7 = 33.3 ms; the display says 25.2.
+    Rig rig(25.2e6, 60, 60, Strategy::Vsync);
+    rig.display.jitter_ns = 300 * kUs;
+    rig.run_for(2 * kSecond);
+    ASSERT_TRUE(rig.pacer->display().locked);
+    std::vector<Frame> frames = rig.run_for(10 * kSecond);
+    for (const Frame& f : frames) EXPECT_NEAR(static_cast<double>(f.dt_ns), 25.2e6, 25.2e6 * 0.002);
+    // Each frame's predicted present against the time it was shown (jitter
+    // included): within 1 ms for at least 95 %.
+    std::vector<int64_t> shown_at(frames.back().index + 1, -1);
+    for (const FakeCompositor::Shown& s : rig.display.shown)
+        if (s.frame >= 0 && s.frame < static_cast<int64_t>(shown_at.size()))
+            shown_at[static_cast<size_t>(s.frame)] = std::llround(rig.display.refresh_time(s.k));
+    int compared = 0, close = 0;
+    for (const Frame& f : frames) {
+        if (shown_at[static_cast<size_t>(f.index)] < 0) continue;
+        ++compared;
+        close += std::llabs(f.predicted_present_ns - shown_at[static_cast<size_t>(f.index)]) <= 1 * kMs;
+    }
+    EXPECT_GE(compared, 390);
+    EXPECT_GE(close * 100, compared * 95) << close << " of " << compared;
+    // Frames carry the newest report their wait took.
+    const Frame last = frames.back();
+    EXPECT_GE(last.displayed_index, last.index - 4);
+    EXPECT_GT(last.displayed_ns, 0);
+}
+
+// ---- delay bias ---------------------------------------------------------------
+
+// Runs 60 s of a 60 Hz timer on a 59.94 Hz display that latches 1 ms before
+// each refresh; returns the frames shown in a refresh other than the one
+// after their deadline plus the lead, and counts discards.
+struct BiasRun {
+    int missed_intent = 0;
+    int discarded = 0;
+    int doubled_refreshes = 0;
+    int64_t max_step_ns = 0;   // the largest change of the deadline spacing
+};
+
+BiasRun run_bias(int64_t lead_ns) {
+    Rig rig(k5994, 60, 60, Strategy::Timer, lead_ns);
+    rig.display.latch_ns = 1 * kMs;
+    rig.display.jitter_ns = 100 * kUs;
+    rig.run_for(3 * kSecond);   // the model locks, the bias slides into place
+    const size_t shown_before = rig.display.shown.size();
+    const int discarded_before = rig.display.discarded;
+    std::vector<Frame> frames = rig.run_for(60 * kSecond);
+    BiasRun run;
+    run.discarded = rig.display.discarded - discarded_before;
+    std::vector<int64_t> deadline_of(frames.back().index + 2, -1);
+    for (const Frame& f : frames) deadline_of[static_cast<size_t>(f.index)] = f.deadline_ns;
+    for (size_t i = 2; i < frames.size(); ++i) {
+        const int64_t a = frames[i].deadline_ns - frames[i - 1].deadline_ns;
+        const int64_t b = frames[i - 1].deadline_ns - frames[i - 2].deadline_ns;
+        run.max_step_ns = std::max<int64_t>(run.max_step_ns, std::llabs(a - b));
+    }
+    int64_t last_k = -1;
+    for (size_t i = shown_before; i < rig.display.shown.size(); ++i) {
+        const FakeCompositor::Shown& s = rig.display.shown[i];
+        if (last_k >= 0 && s.k != last_k + 1) ++run.doubled_refreshes;   // a refresh repeated a frame
+        last_k = s.k;
+        // The frame built after wait f is swapped after wait f + 1: meant for
+        // the refresh after that deadline (plus the lead when biased).
+        const size_t swap_wait = static_cast<size_t>(s.frame + 1);
+        if (swap_wait >= deadline_of.size() || deadline_of[swap_wait] < 0) continue;
+        // The refresh nearest to the deadline plus the lead.
+        const int64_t intended = rig.display.first_refresh_from(
+            static_cast<double>(deadline_of[swap_wait] + std::max<int64_t>(lead_ns, 0)) - k5994 / 2);
+        run.missed_intent += s.k != intended;
+    }
+    return run;
+}
+
+TEST(DelayBias, WithoutItA60HzGridBeatsAgainstA5994HzDisplay) {
+    const BiasRun run = run_bias(-1);
+    // 0.06 Hz apart: the grid passes a refresh about once in 16.7 s.
+    EXPECT_GE(run.discarded + run.doubled_refreshes, 3);
+}
+
+TEST(DelayBias, WithItEveryFrameLandsInItsIntendedRefresh) {
+    const BiasRun run = run_bias(4 * kMs);
+    EXPECT_EQ(run.discarded, 0);
+    EXPECT_EQ(run.doubled_refreshes, 0);
+    EXPECT_EQ(run.missed_intent, 0);
+    // Gradual: the spacing of deadlines never changes by more than 2 % of a period.
+    EXPECT_LE(run.max_step_ns, std::llround(0.02 * k5994) * 2 + 2);
+}
+
+TEST(DelayBias, SlidesIntoPlaceWithoutAHitch) {
+    Rig rig(k5994, 60, 60, Strategy::Timer, 4 * kMs);
+    const std::vector<Frame> frames = rig.run_for(4 * kSecond);
+    for (size_t i = 1; i < frames.size(); ++i) {
+        const int64_t step = frames[i].deadline_ns - frames[i - 1].deadline_ns;
+        EXPECT_NEAR(static_cast<double>(step), k60, 0.021 * k5994 + 20 * kUs) << i;
+        EXPECT_EQ(frames[i].missed, 0);
+    }
+    // In place: each deadline 4 ms before a refresh.
+    const Frame last = frames.back();
+    const double to_refresh = rig.display.refresh_time(rig.display.first_refresh_from(static_cast<double>(last.deadline_ns))) -
+                              static_cast<double>(last.deadline_ns);
+    EXPECT_NEAR(to_refresh, 4e6, 300 * kUs);
+    EXPECT_NEAR(static_cast<double>(last.period_ns), k5994, 20 * kUs);   // the grid runs at the display's rate
+}
+
+TEST(DelayBias, OffWhenTheTargetIsNoDivisorOfTheDisplay) {
+    Rig rig(25.2e6, 60, 60, Strategy::Timer, 4 * kMs);   // 39.7 Hz real: 60 does not fit
+    const std::vector<Frame> frames = rig.run_for(3 * kSecond);
+    ASSERT_TRUE(rig.pacer->display().locked);
+    EXPECT_EQ(frames.back().period_ns, 16'666'667);
+}
+
+}  // namespace
