@@ -26,6 +26,13 @@
 // Auto probes before it trusts vsync and leaves it when either kind reaches a
 // quarter of the window; an explicit vsync stays but says so. Every change of
 // what paces, or why, becomes a new Decision.
+//
+// Where the Host reports what the display showed (take_presented, drained at
+// each wait), a DisplayModel fits the real refresh (display_clock.h). Auto
+// then decides on the fitted refresh, re-decides when it moves, and its probe
+// trusts vsync only on shown frames that keep cadence; vsync's dt and every
+// predicted present come from the fit; and the delay bias slides the timer's
+// grid onto the display's phase. docs/design.md has the rules and bounds.
 #include "display_clock.h"
 #include "grid.h"
 #include "internal.h"
@@ -463,6 +470,9 @@ struct Pacer::Impl {
         if (now_hz == refresh_hz) return false;
         const std::string why = "refresh " + hz_text(refresh_hz) + " -> " + hz_text(now_hz);
         refresh_hz = now_hz;
+        // The display changed: its old fit no longer holds (a new one locks
+        // from the reports that follow).
+        display_model.reset();
         backoff_ns = kFirstBackoffNs;
         choose(why);
         return true;

@@ -83,6 +83,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.timer.contended_margin_ns, 50'000);
     EXPECT_EQ(r.wait.timer_slack_ns, 1);
     EXPECT_EQ(r.wait.sched_slice_ns, 100'000);
+    EXPECT_EQ(r.display.phase_lead_ns, -1);
     EXPECT_EQ(r.stats.off_tolerance_ns, 500'000);
     EXPECT_EQ(r.stats.history_frames, 1024);
     EXPECT_EQ(r.clock, nullptr);
@@ -193,6 +194,10 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "wait.sched_slice_ns: 0 is out of range -1 or [100000, 100000000]");
     EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 100'000'001; }),
               "wait.sched_slice_ns: 100000001 is out of range -1 or [100000, 100000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = -2; }),
+              "display.phase_lead_ns: -2 is out of range -1 or [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 1'000'000'001; }),
+              "display.phase_lead_ns: 1000000001 is out of range -1 or [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.stats.off_tolerance_ns = -1; }),
               "stats.off_tolerance_ns: -1 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.stats.history_frames = 1; }),
@@ -228,6 +233,8 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = -1; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 100'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 100'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 0; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 1'000'000'000; }), "");
 }
 
 // Every field where 0 is legal takes 0 as given (no "zero means default").

@@ -290,6 +290,46 @@ TEST(DisplayAuto, ShownFramesOffCadenceLeaveVsync) {
     EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: ")) << rig.decision().reason;
 }
 
+TEST(DisplayHost, ARunawayHostCannotHoldAWait) {
+    // A host whose take_presented never runs dry: each wait takes at most 256.
+    struct Runaway final : Host {
+        bool set_swap_interval(int) override { return true; }
+        double refresh_rate_hz() override { return 60; }
+        bool take_presented(Presented* out) override {
+            ++calls;
+            *out = Presented{};
+            out->discarded = true;
+            return true;
+        }
+        int64_t calls = 0;
+    } host;
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.host = &host;
+    Pacer pacer(c);
+    pacer.wait();
+    pacer.wait();
+    EXPECT_EQ(host.calls, 2 * 256);
+    EXPECT_FALSE(pacer.display().locked);
+}
+
+TEST(DisplayHost, ANewHostForgetsTheOldDisplay) {
+    Rig rig(25.2e6, 60, 60, Strategy::Timer);
+    int reported = 0;   // frames whose wait took a report (not all: 60 Hz on 39.7 Hz)
+    for (const Frame& f : rig.run_for(2 * kSecond)) reported += f.displayed_index >= 0 && f.displayed_ns > 0;
+    EXPECT_TRUE(rig.pacer->display().locked);
+    EXPECT_GE(reported, 60);
+    FakeCompositor other(rig.clock, k60, 60);
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.host = &other; }), "");
+    EXPECT_FALSE(rig.pacer->display().locked);
+    EXPECT_EQ(rig.pacer->display().period_ns, 0);
+    EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.host = nullptr; }), "");
+    const Frame none = rig.pacer->wait();
+    EXPECT_EQ(none.displayed_index, -1);
+    EXPECT_EQ(none.displayed_ns, -1);
+}
+
 // ---- dt and predicted presents from the display ------------------------------
 
 TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {

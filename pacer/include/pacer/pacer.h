@@ -48,7 +48,9 @@ enum class Strategy : int {
     RobustSleep,    // "robust_sleep": whole scheduler periods minus one plus tolerance, then spin
     Timer,          // "timer": high-resolution timer to deadline - adaptive margin, then spin
     Vsync,          // "vsync": the swap blocks (Host); without a Host, as timer
-    Auto,           // "auto": vsync when the Host proves it paces, else timer; see docs/design.md
+    Auto,           // "auto": vsync when the Host proves it paces (by shown frames where it reports
+                    // them), else timer; re-decides within 1 s of a refresh change, or 24 shown
+                    // frames where reported; see docs/design.md
 };
 inline constexpr Strategy kAllStrategies[] = {
     Strategy::Sleep, Strategy::Spin,  Strategy::PreciseSleep, Strategy::RobustSleep,
@@ -83,7 +85,7 @@ inline constexpr uint32_t kPresentedZeroCopy = 8;       // scanned out from the 
 
 // One frame's fate as the display reported it (Host::take_presented).
 struct Presented {
-    int64_t frame_index = -1;   // the Frame::index of the wait the frame was built after; -1 unknown
+    int64_t frame_index = -1;   // Frame::index of the wait the frame was built after; -1 unknown
     bool discarded = false;     // never shown (replaced before a refresh); the fields below unknown
     int64_t displayed_ns = -1;  // when it turned visible, on the pacer's Clock (the Host converts); -1 unknown
     int64_t refresh_ns = 0;     // the refresh period the display states (may be wrong); 0 unknown
@@ -178,15 +180,18 @@ struct Frame {
     bool resynced;                  // the grid was re-anchored here (first frame, stall)
     Strategy strategy;              // what paced this frame
     int64_t dt_ns;                  // advance the simulation by this: the grid step (vsync:
-                                    // whole refreshes; sleep, resync: measured), <= max_dt_ns
+                                    // whole refreshes, fitted ones once Pacer::display() is
+                                    // locked; sleep, resync: measured), <= max_dt_ns
     int64_t predicted_present_ns;   // when the frame built after this wait reaches the screen
+                                    // (locked display: a fitted refresh, by recent wake-to-shown)
     int32_t decision_seq;           // Decision::seq in force
     bool contended;                 // the timer counted the thread as contended
     int64_t displayed_index;        // newest frame reported shown during this wait (its index), -1 none
     int64_t displayed_ns;           // when that frame was shown, -1 none
 };
 
-// The display's clock as fitted from Presented reports (Pacer::display()).
+// The display's clock as fitted from Presented reports (Pacer::display()):
+// least squares over the last 64 shown times, outliers left out.
 struct DisplayClock {
     bool locked = false;            // enough consistent reports: period and phase are trustworthy
     int64_t period_ns = 0;          // the fitted refresh period (0 unknown)
