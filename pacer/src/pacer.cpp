@@ -338,7 +338,10 @@ struct Pacer::Impl {
         if (cfg.host == nullptr) return;
         Presented report;
         for (int taken = 0; taken < kMaxReportsPerWait && cfg.host->take_presented(&report); ++taken) {
-            feedback_seen = true;
+            // Only a frame reported shown makes a display that can be fitted:
+            // sway 1.7 reports the odd discard and never a shown frame, and
+            // its probe must then be judged by the swaps.
+            if (!report.discarded && report.displayed_ns >= 0) feedback_seen = true;
             display_model.add(report, refresh_hz);
             const bool ours = report.frame_index > vsync_since_index + 1 && report.frame_index < index;
             if (report.discarded) {

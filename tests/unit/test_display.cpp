@@ -290,6 +290,51 @@ TEST(DisplayAuto, ShownFramesOffCadenceLeaveVsync) {
     EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: ")) << rig.decision().reason;
 }
 
+TEST(DisplayAuto, DiscardsAloneDoNotHoldTheProbe) {
+    // sway 1.7: swaps block at the refresh; the only reports are the odd
+    // "discarded", never a shown frame. The display clock cannot lock, so
+    // the probe must be judged by the swaps, as with no reports at all.
+    struct DiscardsOnly final : Host {
+        explicit DiscardsOnly(FakeCompositor& d) : display(d) {}
+        bool set_swap_interval(int value) override { return display.set_swap_interval(value); }
+        double refresh_rate_hz() override { return display.refresh_rate_hz(); }
+        bool take_presented(Presented* out) override {
+            Presented shown;
+            while (display.take_presented(&shown)) {}   // what sway never sends
+            if (discards.empty()) return false;
+            *out = Presented{};
+            out->frame_index = discards.front();
+            out->discarded = true;
+            discards.erase(discards.begin());
+            return true;
+        }
+        FakeCompositor& display;
+        std::vector<int64_t> discards;
+    };
+    FakeClock clock;
+    FakeSleeper sleeper{clock};
+    FakeCompositor display(clock, k60, 60);
+    DiscardsOnly host(display);
+    Config c = fake_config(clock, sleeper, 60, Strategy::Auto);
+    c.host = &host;
+    Pacer pacer(c);
+    int64_t built = -1;
+    for (int i = 0; i < 60; ++i) {
+        const Frame f = pacer.wait();
+        if (built >= 0) {
+            display.swap(built);
+            pacer.mark_present();
+            if (built % 5 == 2) host.discards.push_back(built);
+        }
+        clock.advance_busy(2 * kMs);
+        built = f.index;
+    }
+    EXPECT_EQ(pacer.decision().in_force, Strategy::Vsync);
+    EXPECT_FALSE(pacer.decision().probing) << pacer.decision().reason;
+    EXPECT_TRUE(contains(pacer.decision().reason, "auto -> vsync: presents every 16.7 ms")) << pacer.decision().reason;
+    EXPECT_FALSE(pacer.display().locked);
+}
+
 TEST(DisplayHost, ARunawayHostCannotHoldAWait) {
     // A host whose take_presented never runs dry: each wait takes at most 256.
     struct Runaway final : Host {
