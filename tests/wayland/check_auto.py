@@ -116,7 +116,7 @@ def main():
     os.makedirs(args.out_dir, exist_ok=True)
     summary_path = os.path.join(args.out_dir, "summary.json")
     trace_path = os.path.join(args.out_dir, "trace.csv")
-    for path in (summary_path, trace_path):
+    for path in (summary_path, trace_path, os.path.join(args.out_dir, "verdicts.txt")):
         if os.path.exists(path):
             os.remove(path)
     name = f"ctest-auto-{args.compositor}-{args.backend}-{os.getpid()}"
@@ -191,9 +191,16 @@ def main():
 
     results = {}   # check name -> (passed, line)
 
+    verdicts_path = os.path.join(args.out_dir, "verdicts.txt")   # the figures, also for passing runs
+    with open(verdicts_path, "w"):
+        pass
+
     def check(check_name, passed, line):
         results[check_name] = (passed, line)
-        print(f"check_auto: {'ok' if passed else 'FAIL'} {check_name}: {line}")
+        text = f"check_auto: {'ok' if passed else 'FAIL'} {check_name}: {line}"
+        print(text)
+        with open(verdicts_path, "a") as f:
+            f.write(text + "\n")
 
     def field(key):
         if key not in info:
