@@ -338,17 +338,15 @@ struct Pacer::Impl {
         if (cfg.host == nullptr) return;
         Presented report;
         for (int taken = 0; taken < kMaxReportsPerWait && cfg.host->take_presented(&report); ++taken) {
-            // Only a frame reported shown makes a display that can be fitted:
-            // sway 1.7 reports the odd discard and never a shown frame, and
-            // its probe must then be judged by the swaps.
-            if (!report.discarded && report.displayed_ns >= 0) feedback_seen = true;
             display_model.add(report, refresh_hz);
             const bool ours = report.frame_index > vsync_since_index + 1 && report.frame_index < index;
+            // Discards alone (sway 1.7 sends nothing else) say nothing of cadence.
             if (report.discarded) {
-                if (vsync_interval != 0 && ours) judge_cadence(false);
+                if (vsync_interval != 0 && ours && feedback_seen) judge_cadence(false);
                 continue;
             }
             if (report.displayed_ns < 0) continue;
+            feedback_seen = true;   // the host tells when frames were shown
             frame.displayed_index = report.frame_index;
             frame.displayed_ns = report.displayed_ns;
             const int64_t fi = report.frame_index;
@@ -720,7 +718,7 @@ struct Pacer::Impl {
 
     // the display (Host::take_presented)
     detail::DisplayModel display_model;
-    bool feedback_seen = false;     // the host has reported at least once
+    bool feedback_seen = false;     // the host has reported a shown frame
     double decided_hz = 0;          // auto: the refresh its decision rests on (0 none)
     double shown_hz = 0;            // auto: the fitted refresh it used, 0 when the stated one
     struct Wake {

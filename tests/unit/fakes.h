@@ -193,6 +193,7 @@ public:
     bool accepts = true;
     bool blocks = true;
     bool report_seq = true;
+    bool report_shown = true;             // false: shown frames are reported discarded (sway's lone kind)
     int64_t latch_ns = 0;                 // a frame must arrive this long before its refresh
     int64_t nonblocking_ns = 2'100'000;   // a swap that does not block
     int64_t return_ns = 100'000;          // a blocking swap returns this long after its refresh
@@ -217,6 +218,11 @@ private:
             shown.push_back(s);
             Presented p;
             p.frame_index = s.frame;
+            if (!report_shown) {
+                p.discarded = true;
+                ready_.push_back(p);
+                continue;
+            }
             p.displayed_ns = std::llround(refresh_time(s.k)) + noise();
             if (outlier_every > 0 && ++reports_ % outlier_every == 0) p.displayed_ns += outlier_ns;
             p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;

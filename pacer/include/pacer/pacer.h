@@ -145,8 +145,10 @@ struct Config {
         int64_t sched_slice_ns = 100'000;       // -1: the thread's own, else [100 us, 100 ms]
     } wait;
     struct Display {                            // the display clock (Host::take_presented)
-        int64_t phase_lead_ns = -1;             // delay bias: timer deadlines this long before the
-                                                // fitted refresh, [0, 1 s]; -1 off; see Pacer::display()
+        int64_t phase_lead_ns = -1;             // delay bias: while a waiter paces at refresh / n and
+                                                // display() is locked, deadlines this long before a
+                                                // refresh, [0, 1 s]; -1 off (the lead must cover the
+                                                // compositor's latch, which the pacer cannot see)
     } display;
     struct StatsWindow {                        // Pacer::stats()
         int64_t off_tolerance_ns = 500'000;     // interval off by more is "off", [0, 1 s]
@@ -197,7 +199,7 @@ struct DisplayClock {
     int64_t period_ns = 0;          // the fitted refresh period (0 unknown)
     int64_t refresh_at_ns = -1;     // a fitted refresh: refreshes at refresh_at_ns + k * period_ns
     double stated_hz = 0;           // what the host states (refresh_rate_hz, Presented::refresh_ns), 0 unknown
-    int32_t samples = 0;            // displayed reports in the fit (the last 64 at most)
+    int32_t samples = 0;            // inliers among the last 64 shown reports
     double residual_ns = 0;         // rms of the fit's inliers
 };
 
