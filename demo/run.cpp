@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.h"
 #include "core/files.h"
+#include "core/display_figures.h"
 #include "core/summary.h"
 #include "ui/overlay.h"
 
@@ -133,6 +134,7 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
     const std::string markers = controls.take_markers();
     const char* mode = dt_mode_name(step.mode);
     if (dt_modes_.empty() || dt_modes_.back() != mode) dt_modes_.emplace_back(mode);
+    motion_dt_ns_.push_back(step.dt_ns);
     if (trace_) {
         TraceExtra extra{decision, markers};
         extra.dt_mode = mode;
@@ -162,8 +164,11 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
 void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
     swap_returns_ns_.push_back(platform.last_swap_return_ns());
     swap_return_of_ns_[frame_index] = platform.last_swap_return_ns();
-    Presented presented;
-    while (platform.take_presented(&presented)) presented_.push_back(presented);
+    // The reports the pacer pulled in its waits (Platform keeps a copy).
+    for (const pacer::Presented& presented : platform.take_reports()) {
+        presented_.push_back(presented);
+        if (trace_) trace_->displayed(presented.frame_index, presented.discarded, presented.displayed_ns);
+    }
 }
 
 int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pacer& pacer, Controls& controls,
@@ -212,7 +217,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
         std::vector<int64_t> after_swap_ns;   // displayed minus the same frame's swap return
         int64_t discarded = 0;
         int64_t stated_refresh_ns = 0;
-        for (const Presented& p : presented_) {
+        for (const pacer::Presented& p : presented_) {
             if (p.discarded) {
                 ++discarded;
             } else {
@@ -230,8 +235,40 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
         info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns, 0.5)));
         info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns) * 1e-6));
     }
+    {
+        // PresentMon-style, from the same reports (the trace's display
+        // columns, trace.h), and the pacer's model of the display clock.
+        const DisplayFigures d = display_figures(frames, motion_dt_ns_, presented_);
+        std::vector<int64_t> abs_animation_error_ns;
+        for (int64_t e : d.animation_error_ns) abs_animation_error_ns.push_back(e < 0 ? -e : e);
+        int64_t within_1ms = 0;
+        for (int64_t e : d.prediction_error_ns) within_1ms += (e >= -1'000'000 && e <= 1'000'000) ? 1 : 0;
+        info("display_change_p5_p50_p95_ms", spread_ms(d.between_ns));
+        info("display_latency_p5_p50_p95_ms", spread_ms(d.latency_ns));
+        info("animation_error_abs_p50_p95_ms", format("%.3f %.3f", quantile_ms(abs_animation_error_ns, 0.5),
+                                                      quantile_ms(abs_animation_error_ns, 0.95)));
+        info("present_prediction_error_p5_p50_p95_ms", spread_ms(d.prediction_error_ns));
+        info("present_prediction_within_1ms_pct",
+             format("%.1f", d.prediction_error_ns.empty() ? 0.0
+                                                          : 100.0 * static_cast<double>(within_1ms) /
+                                                                static_cast<double>(d.prediction_error_ns.size())));
+        const pacer::DisplayClock clock = controls.pacer().display();
+        info("display_clock_locked", clock.locked ? "yes" : "no");
+        info("display_clock_period_ms", format("%.4f", static_cast<double>(clock.period_ns) * 1e-6));
+        info("display_clock_stated_hz", format("%g", clock.stated_hz));
+        info("display_clock_samples", std::to_string(clock.samples));
+        info("display_clock_residual_ms", format("%.4f", clock.residual_ns * 1e-6));
+    }
     info("strategy", pacer::strategy_name(*s.strategy));
     info("strategy_in_force", pacer::strategy_name(state.strategy));
+    // The decision in force at the end, and the first wake on the pacer's
+    // clock (CLOCK_MONOTONIC on Linux): tests/wayland/check_auto.py times
+    // an output change against the trace with it.
+    const pacer::Decision& decision = controls.pacer().decision();
+    info("decision_in_force", pacer::strategy_name(decision.in_force));
+    info("decision_swap_interval", std::to_string(decision.swap_interval));
+    info("decision_reason", decision.reason);
+    info("first_wake_ns", std::to_string(frames.empty() ? -1 : frames.front().wake_ns));
     info("target_hz", format("%g", *s.hz));
     info("sleeper", controls.sleeper_description());   // with what the timer waits got
     info("wait_slack_ns", std::to_string(*s.wait_slack_ns));   // asked; -1: the thread's own

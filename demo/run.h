@@ -67,7 +67,8 @@ public:
     void write_trace(const pacer::Frame& frame, const MotionStep& step, const pacer::Pacer& pacer,
                      Controls& controls, int64_t present_ns);
     // After the swap of frame_index: when it returned, and the frames the
-    // compositor reported displayed or discarded since (take_presented).
+    // compositor reported displayed or discarded since (the reports the
+    // pacer pulled through Platform::take_presented).
     void note_swap(Platform& platform, int64_t frame_index);
     // Takes the screenshot if this is its frame. "" or one line.
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
@@ -86,7 +87,8 @@ private:
     std::vector<std::string> dt_modes_;   // in the order the run used them
     std::vector<int64_t> swap_returns_ns_;          // in swap order
     std::map<int64_t, int64_t> swap_return_of_ns_;   // frame index -> its swap's return
-    std::vector<Presented> presented_;
+    std::vector<pacer::Presented> presented_;
+    std::vector<int64_t> motion_dt_ns_;              // what the scene moved by, per frame
 };
 
 }  // namespace pacer_demo

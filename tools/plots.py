@@ -19,6 +19,10 @@ Run with Debian's Python (python3-matplotlib), no display needed:
       a demo trace (pacer-demo --trace, columns in demo/core/trace.h):
         NAME-timeline.png   frame intervals over time, scenario phases shaded
         NAME-histogram.png  distribution of the intervals, per phase
+        NAME-display.png    where the display reported what it showed
+                            (MsBetweenDisplayChange, wp_presentation): the
+                            intervals between frames on screen against those
+                            between wakes, over time and as distributions
 
 Bad input (a missing file, a missing column, a value that is not a number)
 gives one line on stderr naming the file (and line and column) and exit
@@ -533,7 +537,59 @@ def plot_trace(path, out_dir, name=None, title=None):
     ax.legend(fontsize=8)
     fig.tight_layout()
     histogram = save(fig, out_dir, f"{name}-histogram.png")
-    return [timeline, histogram]
+    display = plot_display(path, out_dir, name, title)
+    return [timeline, histogram] + ([display] if display else [])
+
+
+def plot_display(path, out_dir, name, title):
+    """NAME-display.png: displayed intervals against wake intervals; None
+    when the trace has no display column or no displayed frame."""
+    t = Table(path, TRACE_COLUMNS)
+    if "MsBetweenDisplayChange" not in t.columns:
+        return None
+    time_s = t.numbers("TimeInSeconds")
+    wake = t.numbers("MsBetweenSimulationStart", allow_missing=True)
+    shown = t.numbers("MsBetweenDisplayChange", allow_missing=True)
+    latency = t.numbers("MsDisplayLatency", allow_missing=True)
+    shown_points = [(time_s[i], shown[i]) for i in range(len(time_s)) if shown[i] is not None]
+    if len(shown_points) < 2:
+        return None
+    wake_points = [(time_s[i], wake[i]) for i in range(len(time_s)) if wake[i] is not None]
+
+    def median(values):
+        values = sorted(values)
+        return values[len(values) // 2]
+
+    fig, (ax, ax_hist) = plt.subplots(1, 2, figsize=(13.5, 4.8), gridspec_kw={"width_ratios": [2.2, 1]})
+    wake_ms = [p[1] for p in wake_points]
+    shown_ms = [p[1] for p in shown_points]
+    ax.plot([p[0] for p in wake_points], wake_ms, "-", color="#1f77b4", linewidth=0.8,
+            label=f"between wakes (MsBetweenSimulationStart), median {median(wake_ms):.2f} ms")
+    ax.plot([p[0] for p in shown_points], shown_ms, "-", color="#c020c0", linewidth=1.1,
+            label=f"between frames on screen (MsBetweenDisplayChange), median {median(shown_ms):.2f} ms")
+    lat = [v for v in latency if v is not None]
+    ax.plot([], [], " ", label=f"wake to on screen (MsDisplayLatency), median {median(lat):.1f} ms")
+    values = sorted(wake_ms + shown_ms)
+    top = values[min(len(values) - 1, int(0.995 * len(values)))] * 1.3
+    ax.set_ylim(0, top)
+    ax.set_xlabel("time since the first frame (s)")
+    ax.set_ylabel("interval (ms)")
+    ax.set_title(f"Displayed vs wake intervals: {title}")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    edges_hi = top
+    edges = [edges_hi * k / 60 for k in range(61)]
+    ax_hist.hist([min(v, edges_hi) for v in wake_ms], bins=edges, histtype="step", color="#1f77b4", linewidth=1.4,
+                 label=f"wakes ({len(wake_ms)})")
+    ax_hist.hist([min(v, edges_hi) for v in shown_ms], bins=edges, histtype="step", color="#c020c0", linewidth=1.4,
+                 label=f"on screen ({len(shown_ms)})")
+    ax_hist.set_yscale("log")
+    ax_hist.set_xlabel("interval (ms)")
+    ax_hist.set_ylabel("frames (log)")
+    ax_hist.grid(alpha=0.3)
+    ax_hist.legend(fontsize=8)
+    fig.tight_layout()
+    return save(fig, out_dir, f"{name}-display.png")
 
 
 # --- command line ------------------------------------------------------------

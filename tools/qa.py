@@ -272,7 +272,7 @@ def run_one(demo, scenario, duration_s, backend, out, chrome, render_args, manif
         result["problems"].append("no Chrome trace written")
     if os.path.isfile(files["trace"]):
         try:
-            for name in (key + "-timeline.png", key + "-histogram.png"):
+            for name in (key + "-timeline.png", key + "-histogram.png", key + "-display.png"):
                 manifest.own(os.path.join(out, "plots", name))
                 manifest.own(os.path.join(out, "plots", name + ".tmp.png"))
             result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key,
@@ -427,6 +427,20 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
             info = r.get("run_info", {})
             lines.append(f"**{r['backend']}**: {r['status']}, {r['wall_s']:.1f} s; swap interval: "
                          f"{info.get('swap_interval', 'n/a')}; " + " · ".join(links))
+            lines.append("")
+            # The display's side (demo/core/trace.h, docs/wayland.md): what the
+            # compositor reported showing, where it reports (none under Xvfb).
+            feedback = info.get("present_feedback", "n/a")
+            if info.get("presented_frames", "0") not in ("0", ""):
+                lines.append(f"- display ({feedback}): {info.get('presented_frames')} shown, "
+                             f"{info.get('discarded_frames', 'n/a')} discarded; between display changes p5/p50/p95 "
+                             f"{info.get('display_change_p5_p50_p95_ms', 'n/a')} ms; wake to on screen "
+                             f"{info.get('display_latency_p5_p50_p95_ms', 'n/a')} ms; |animation error| p50/p95 "
+                             f"{info.get('animation_error_abs_p50_p95_ms', 'n/a')} ms; display clock "
+                             f"{info.get('display_clock_period_ms', 'n/a')} ms "
+                             f"({'locked' if info.get('display_clock_locked') == 'yes' else 'not locked'})")
+            else:
+                lines.append(f"- display: no feedback ({feedback}); the display columns are NA")
             lines.append("")
             for p in r["problems"]:
                 lines.append(f"- problem: {p}")

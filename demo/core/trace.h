@@ -42,7 +42,18 @@
 //   MsPredictedPresent        pacer::Frame::predicted_present_ns - the wake
 //   Contended                 1 when the timer counted the thread as contended
 //                             on this wait (pacer::Frame::contended)
+//   The display, where the compositor reports what it showed (displayed();
+//   wp_presentation under weston); NA where it says nothing (X11, sway 1.7):
+//   DisplayedFrame            1 shown, 0 discarded (replaced before a refresh), NA no report
+//   MsBetweenDisplayChange    this frame's time on screen minus the previous shown frame's
+//   MsDisplayLatency          this wake to this frame on screen
+//   MsAnimationError          the scene's advance since the previous shown frame (MsDt of
+//                             the frames since, this one included) minus
+//                             MsBetweenDisplayChange: > 0, the motion ran ahead of the screen
+//   MsPresentPredictionError  on screen minus pacer::Frame::predicted_present_ns
 // Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
+// A row waits in memory until its frame's report arrives, at most
+// kHoldRows rows (then its display columns are NA); close() writes the rest.
 //
 // FILES
 //   Rows go to a new PATH.tmp-XXXXXX, renamed to PATH by close() (atomic_file.h):
@@ -55,6 +66,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <string>
 #include <string_view>
 
@@ -88,9 +100,13 @@ public:
 
     // Appends one row. Does nothing once an error happened (error() says it).
     void write(const pacer::Frame& frame, const TraceExtra& extra = {});
+    // What the display reported about a frame written or still to be written:
+    // shown at displayed_ns (pacer::OsClock's timeline), or discarded.
+    void displayed(int64_t frame_index, bool discarded, int64_t displayed_ns);
+    static constexpr std::size_t kHoldRows = 32;
     // Flushes, closes and renames the temporary file to PATH. Returns error(); after a
     // failure the temporary file is removed.
-    std::string close() { return out_.close(); }
+    std::string close();
 
     int64_t rows() const { return rows_; }
     const std::string& path() const { return out_.path(); }
@@ -98,7 +114,22 @@ public:
     static const char* header();
 
 private:
+    struct Held {
+        int64_t index, wake_ns, motion_dt_ns, predicted_present_ns;
+        std::string text;   // the columns before the display's
+    };
+    struct Fate {
+        int64_t index;
+        bool discarded;
+        int64_t displayed_ns;
+    };
+    void flush_(bool all);
+    void put_row_(const Held& row);
     AtomicFile out_;
+    std::deque<Held> held_;
+    std::deque<Fate> fates_;            // reports not yet matched to a written row
+    int64_t last_shown_ns_ = -1;        // the previous shown frame's time on screen
+    int64_t advance_since_shown_ns_ = 0;   // MsDt summed since it
     int64_t rows_ = 0;
     int64_t origin_ns_ = 0;
     int64_t previous_present_ns_ = -1;

@@ -63,8 +63,11 @@ void Platform::request_presented_(int64_t frame_index) {
     if (present_feedback_) present_feedback_->request(frame_index);
 }
 
-bool Platform::take_presented(Presented* out) {
-    return present_feedback_ && present_feedback_->take(out);
+bool Platform::take_presented(pacer::Presented* out) {
+    if (!present_feedback_ || !present_feedback_->take(out)) return false;
+    // Bounded, in case nobody drains it (a run without outputs keeps none).
+    if (reports_.size() < kMaxReports) reports_.push_back(*out);
+    return true;
 }
 
 bool Platform::set_swap_interval(int interval) {

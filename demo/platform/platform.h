@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
@@ -38,16 +40,6 @@ const char* swap_answer_name(SwapAnswer answer);   // "accepted", "refused", ...
 struct SwapIntervalState {
     int requested;       // 0 off, n every n-th refresh, -1 adaptive
     SwapAnswer answer;
-};
-
-// One frame's fate as the compositor reported it (Platform::take_presented).
-struct Presented {
-    int64_t frame_index = -1;   // the index given to the swap that committed it
-    bool discarded = false;     // never shown (replaced before a refresh); the fields below stay 0
-    int64_t displayed_ns = 0;   // when it turned visible, on pacer::OsClock's timeline; -1 unknown
-    int64_t refresh_ns = 0;     // the output's refresh period as the compositor states it; 0 unknown
-    uint64_t seq = 0;           // the output's refresh counter, when flags holds vsync
-    uint32_t flags = 0;         // wp_presentation kind bits: 1 vsync, 2 hw_clock, 4 hw_completion, 8 zero_copy
 };
 
 struct WindowConfig {
@@ -87,12 +79,14 @@ public:
     double refresh_rate_hz() override = 0;   // 0 when unknown
     SwapIntervalState swap_interval_state() const { return swap_state_; }
 
-    // When frames were really displayed, where the compositor tells
-    // (Wayland's wp_presentation: weston does, sway 1.7 never does; X11
-    // tells nothing). One frame per call, in the order the fates arrived;
-    // false when none is waiting. A swap's return says only that the window
-    // system took the frame, not when it was shown.
-    bool take_presented(Presented* out);
+    // pacer::Host::take_presented: when frames were really displayed, where
+    // the compositor tells (Wayland's wp_presentation: weston does, sway 1.7
+    // never does; X11 tells nothing), with Presented::frame_index the index
+    // given to swap(). The pacer pulls these in every wait; each report it
+    // pulls is also kept for the demo's trace and summary (take_reports).
+    bool take_presented(pacer::Presented* out) override;
+    // The reports the pacer pulled since the last call, oldest first.
+    std::vector<pacer::Presented> take_reports() { return std::exchange(reports_, {}); }
     // Where take_presented's times come from ("wp_presentation, clock
     // CLOCK_MONOTONIC_RAW"), or why there are none.
     const std::string& present_feedback_source() const { return present_feedback_source_; }
@@ -114,9 +108,11 @@ protected:
     int64_t last_swap_return_ns_ = -1;
 
 private:
+    static constexpr std::size_t kMaxReports = 4096;   // about a minute at 60 Hz undrained
     SwapIntervalState swap_state_{0, SwapAnswer::None};
     std::unique_ptr<PresentFeedback> present_feedback_;
     std::string present_feedback_source_ = "none: not asked";
+    std::vector<pacer::Presented> reports_;   // the tee of what take_presented gave
 };
 
 // SIGINT and SIGTERM as close requests, the same on every backend: the first

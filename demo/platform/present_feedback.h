@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-namespace pacer_demo {
+#include <pacer/pacer.h>
 
-struct Presented;
+namespace pacer_demo {
 
 class PresentFeedback {
 public:
@@ -21,7 +21,7 @@ public:
     virtual void request(int64_t frame_index) = 0;
     // The oldest frame whose fate arrived; reads the connection without
     // blocking. false when none is waiting.
-    virtual bool take(Presented* out) = 0;
+    virtual bool take(pacer::Presented* out) = 0;
     // The compositor's presentation clock, e.g. "CLOCK_MONOTONIC_RAW".
     virtual const char* clock_name() const = 0;
 };

@@ -123,7 +123,7 @@ public:
         pending_.push_back(std::move(pending));
     }
 
-    bool take(Presented* out) override {
+    bool take(pacer::Presented* out) override {
         read_events();
         if (ready_.empty()) return false;
         *out = ready_.front();
@@ -160,7 +160,7 @@ private:
         wl_display_dispatch_queue_pending(display_, queue_);
     }
 
-    void finish(Pending* pending, const Presented& presented) {
+    void finish(Pending* pending, const pacer::Presented& presented) {
         ready_.push_back(presented);
         wp_presentation_feedback_destroy(pending->feedback);
         pending_.erase(std::find_if(pending_.begin(), pending_.end(),
@@ -194,7 +194,7 @@ private:
         WaylandPresentFeedback* self = pending->self;
         const int64_t sec = static_cast<int64_t>((static_cast<uint64_t>(tv_sec_hi) << 32) | tv_sec_lo);
         self->map_.refresh();
-        Presented presented;
+        pacer::Presented presented;
         presented.frame_index = pending->frame_index;
         presented.displayed_ns = self->map_.valid()
                                      ? self->map_.to_monotonic_ns(sec * 1'000'000'000 + tv_nsec)
@@ -207,7 +207,7 @@ private:
 
     static void on_discarded(void* data, struct wp_presentation_feedback*) {
         auto* pending = static_cast<Pending*>(data);
-        Presented presented;
+        pacer::Presented presented;
         presented.frame_index = pending->frame_index;
         presented.discarded = true;
         pending->self->finish(pending, presented);
@@ -220,7 +220,7 @@ private:
     Clock clock_;
     ClockMap map_{CLOCK_MONOTONIC};
     std::deque<std::unique_ptr<Pending>> pending_;   // requested, fate unknown
-    std::deque<Presented> ready_;    // fate known, not yet taken
+    std::deque<pacer::Presented> ready_;    // fate known, not yet taken
 };
 
 }  // namespace

@@ -19,6 +19,7 @@ constexpr ImU32 kClassColours[] = {
     IM_COL32(235, 200, 50, 255),   // late
     IM_COL32(230, 60, 50, 255),    // missed
 };
+constexpr ImU32 kDisplayLineColour = IM_COL32(240, 120, 240, 255);   // the display's intervals
 
 ImU32 frame_colour(const pacer::Frame& frame, int64_t tolerance_ns) {
     return kClassColours[static_cast<int>(
@@ -192,6 +193,24 @@ void Overlay::draw_frame_graph_(const View& view) {
                             ImVec2(x + std::max(bar_width - 1, 1.0f), origin.y + height),
                             frame_colour(frame, view.stats->off_tolerance_ns()));
     }
+    // The display's own intervals, where it reports what it showed
+    // (wp_presentation): a line over the wake bars, one point per shown frame
+    // at the wait that learnt of it. Wake bars even and this line uneven (or
+    // the reverse) is what swap returns alone cannot show.
+    std::vector<ImVec2> shown;
+    int64_t previous_shown_ns = -1;
+    for (std::size_t i = first; i < all.size(); ++i) {
+        const pacer::Frame& frame = all[i];
+        if (frame.displayed_ns < 0) continue;
+        if (previous_shown_ns >= 0 && frame.displayed_ns > previous_shown_ns) {
+            const double fraction = std::min(ms(frame.displayed_ns - previous_shown_ns) / scale_ms, 1.0);
+            shown.emplace_back(origin.x + (static_cast<float>(i - first) + 0.5f) * bar_width,
+                               origin.y + height * static_cast<float>(1 - fraction));
+        }
+        previous_shown_ns = frame.displayed_ns;
+    }
+    if (shown.size() >= 2)
+        draw->AddPolyline(shown.data(), static_cast<int>(shown.size()), kDisplayLineColour, ImDrawFlags_None, 2.0f);
     const float target_y = origin.y + height * static_cast<float>(1 - period_ms / scale_ms);
     draw->AddLine(ImVec2(origin.x, target_y), ImVec2(origin.x + width, target_y), IM_COL32(255, 255, 255, 200));
     // Labels at the right, on a dark backing so they read over the bars.
@@ -205,6 +224,13 @@ void Overlay::draw_frame_graph_(const View& view) {
     };
     label(target_y - ImGui::GetTextLineHeight() - 1, IM_COL32(255, 255, 255, 230), "target %.2f ms", period_ms);
     label(origin.y + 2, IM_COL32(200, 200, 200, 220), "%.1f ms", scale_ms);
+    if (shown.size() >= 2) {
+        ImGui::TextColored(ImColor(kDisplayLineColour).Value, "line: between frames on screen");
+        ImGui::SameLine();
+        ImGui::TextDisabled("bars: between wakes");
+    } else {
+        ImGui::TextDisabled("bars: between wakes (no display feedback)");
+    }
 }
 
 void Overlay::draw_histogram_(const View& view) {

@@ -91,7 +91,10 @@ TEST(TraceWriter, HeaderNamesEveryColumn) {
         "Decision",       "Marker",
         // added later, at the end, so that readers of the first 17 keep working
         "MsDt", "DtMode", "MsPacerDt", "FixedSteps", "FixedAlpha", "WaitPoint", "MsWakeToPresent",
-        "MsPredictedPresent", "Contended"};
+        "MsPredictedPresent", "Contended",
+        // the display's report (wp_presentation), NA without one
+        "DisplayedFrame", "MsBetweenDisplayChange", "MsDisplayLatency", "MsAnimationError",
+        "MsPresentPredictionError"};
     EXPECT_EQ(columns, expected);
 }
 
@@ -134,7 +137,7 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_FALSE(has_temp(path));
     const auto rows = read_csv(path);
     ASSERT_EQ(rows.size(), 4u);
-    for (const auto& row : rows) EXPECT_EQ(row.size(), 26u);
+    for (const auto& row : rows) EXPECT_EQ(row.size(), 31u);
 
     const auto& r0 = rows[1];
     EXPECT_EQ(r0[0], "0");
@@ -148,7 +151,8 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_EQ(r0[16], "set strategy=timer hz=100");
     // Without the app's motion and loop facts: NA; the pacer's own always.
     const std::vector<std::string> tail0(r0.begin() + 17, r0.end());
-    EXPECT_EQ(tail0, (std::vector<std::string>{"NA", "NA", "0.000000", "NA", "NA", "NA", "NA", "-5000.0000", "0"}));
+    EXPECT_EQ(tail0, (std::vector<std::string>{"NA", "NA", "0.000000", "NA", "NA", "NA", "NA", "-5000.0000", "0",
+                                               "NA", "NA", "NA", "NA", "NA"}));
 
     const auto& r1 = rows[2];
     EXPECT_EQ(r1[1], "0.010000");
@@ -173,7 +177,43 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_EQ(r2[16], "mark \"quoted\", and comma");
     const std::vector<std::string> tail2(r2.begin() + 17, r2.end());
     EXPECT_EQ(tail2, (std::vector<std::string>{"20.000001", "fixed", "20.000000", "2", "0.250000", "before_present",
-                                               "1.5000", "10.0000", "1"}));
+                                               "1.5000", "10.0000", "1", "NA", "NA", "NA", "NA", "NA"}));
+}
+
+// The display's reports join their frames' rows, which wait for them: shown
+// frames get the time since the previous shown one, the latency from their
+// wake, the animation error (the scene's advance since the previous shown
+// frame minus that time) and the prediction's error; a discarded frame's
+// advance counts toward the next shown one; a frame without a report is NA.
+TEST(TraceWriter, DisplayReportsJoinTheirRows) {
+    const std::string path = temp_path("displayed.csv");
+    {
+        TraceWriter trace(path);
+        ASSERT_TRUE(trace.ok());
+        for (int64_t i = 0; i < 5; ++i) {
+            pacer::Frame f = frame_at(i, 1'000 * kMs + i * 16 * kMs, i == 0 ? 0 : 16 * kMs);
+            f.predicted_present_ns = f.wake_ns + 40 * kMs;
+            TraceExtra extra{"", ""};
+            extra.motion_dt_ns = 16 * kMs;
+            trace.write(f, extra);
+        }
+        trace.displayed(0, false, 1'040 * kMs);                    // wake 1000
+        trace.displayed(1, true, 0);                               // discarded
+        trace.displayed(2, false, 1'073 * kMs);                    // wake 1032: 33 ms after frame 0
+        trace.displayed(4, false, 1'105 * kMs);                    // 3 has none
+        trace.displayed(9, false, 1'200 * kMs);                    // never traced: ignored
+        EXPECT_EQ(trace.close(), "");
+    }
+    const auto rows = read_csv(path);
+    ASSERT_EQ(rows.size(), 6u);
+    auto tail = [&](std::size_t row) { return std::vector<std::string>(rows[row].begin() + 26, rows[row].end()); };
+    EXPECT_EQ(tail(1), (std::vector<std::string>{"1", "NA", "40.0000", "NA", "0.0000"}));
+    EXPECT_EQ(tail(2), (std::vector<std::string>{"0", "NA", "NA", "NA", "NA"}));
+    // frames 1 and 2 moved the scene by 32 ms; the screen moved on by 33 ms
+    EXPECT_EQ(tail(3), (std::vector<std::string>{"1", "33.0000", "41.0000", "-1.0000", "1.0000"}));
+    EXPECT_EQ(tail(4), (std::vector<std::string>{"NA", "NA", "NA", "NA", "NA"}));
+    // frames 3 and 4: 32 ms of motion against 32 ms on screen
+    EXPECT_EQ(tail(5), (std::vector<std::string>{"1", "32.0000", "41.0000", "0.0000", "1.0000"}));
 }
 
 TEST(TraceWriter, AbandonedTraceLeavesNothing) {

@@ -1,0 +1,301 @@
+#!/usr/bin/python3
+"""check_auto.py: runs pacer-demo under a headless Wayland compositor and
+checks what the pacer decided and what the display did.
+
+Starts its own compositor instance with tools/wayland.sh (a name of its own,
+stopped at the end whatever happens), runs the demo with a trace and a
+summary, and checks, as asked:
+
+  --expect-strategy S [--expect-interval N] [--expect-reason RE]
+      the decision in force at the end of the run: what paced (vsync, timer),
+      the swap interval the pacer kept, and a regular expression its reason
+      must match (the Decision column's last entry);
+  --wake-median-ms P [--wake-tolerance-pct T]
+      the median interval between frame starts over the last half of the run
+      is within T % of P: the cadence the user asked for;
+  --swap-median-ms P [--swap-tolerance-pct T]
+      the median interval between swap returns is within T % of P: the
+      output's real rate, where the swap blocks;
+  --set-hz-at S:HZ --redecide-within-s W --redecide-reason RE
+      S seconds after the first frame, the output's rate is changed (sway,
+      tools/wayland.sh set-hz); a new decision whose reason matches RE must
+      appear in the trace within W seconds of the change;
+  --display-model-pct P
+      with present feedback (weston): the pacer's display clock is locked and
+      its period within P % of the median present-to-present interval;
+  --prediction-within-ms M [--prediction-pct Q]
+      the predicted present (the trace's MsPresentPredictionError) is within
+      M ms of the real one for at least Q % (95) of the displayed frames;
+  --present-median-ms P [--present-tolerance-pct T]
+      the median present-to-present interval (feedback) is within T % of P.
+
+Every check runs and prints one line; the run fails when any fails. With
+--expect-fail NAME the run passes only when the check NAME failed: a negative
+test, showing the checker catches what it should (a broken setup still fails:
+the demo must run and the check must have been made).
+Exit 77 (ctest's skip) when the compositor is not installed or we are not root.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import check_wayland
+
+SKIP = 77
+
+
+def die(message):
+    print("check_auto: FAIL: " + message)
+    sys.exit(1)
+
+
+def median(values):
+    values = sorted(values)
+    if not values:
+        return 0.0
+    return values[len(values) // 2]
+
+
+def read_trace(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def number_or_none(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wayland-sh", required=True)
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--compositor", choices=["sway", "weston"], required=True)
+    parser.add_argument("--hz", type=float, default=60)
+    parser.add_argument("--size", default="320x240")
+    parser.add_argument("--seat-module", default="")
+    parser.add_argument("--backend", choices=["sdl2", "glfw"], required=True)
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("--env", action="append", default=[], help="K=V for the demo's environment")
+    parser.add_argument("--expect-strategy", default="")
+    parser.add_argument("--expect-interval", type=int, default=-1)
+    parser.add_argument("--expect-reason", default="")
+    parser.add_argument("--wake-median-ms", type=float, default=0)
+    parser.add_argument("--wake-tolerance-pct", type=float, default=2)
+    parser.add_argument("--swap-median-ms", type=float, default=0)
+    parser.add_argument("--swap-tolerance-pct", type=float, default=2)
+    parser.add_argument("--present-median-ms", type=float, default=0)
+    parser.add_argument("--present-tolerance-pct", type=float, default=2)
+    parser.add_argument("--set-hz-at", default="", help="S:HZ")
+    parser.add_argument("--redecide-within-s", type=float, default=0)
+    parser.add_argument("--redecide-reason", default="")
+    parser.add_argument("--display-model-pct", type=float, default=0)
+    parser.add_argument("--prediction-within-ms", type=float, default=0)
+    parser.add_argument("--prediction-pct", type=float, default=95)
+    parser.add_argument("--expect-fail", default="", help="the name of the check that must fail")
+    parser.add_argument("demo_args", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    demo_args = args.demo_args[1:] if args.demo_args[:1] == ["--"] else args.demo_args
+
+    if shutil.which(args.compositor) is None:
+        print(f"check_auto: SKIP: {args.compositor} is not installed (tools/setup.sh installs it)")
+        return SKIP
+    if os.geteuid() != 0:
+        print(f"check_auto: SKIP: tools/wayland.sh starts {args.compositor} as nobody, which needs root")
+        return SKIP
+
+    os.makedirs(args.out_dir, exist_ok=True)
+    summary_path = os.path.join(args.out_dir, "summary.json")
+    trace_path = os.path.join(args.out_dir, "trace.csv")
+    for path in (summary_path, trace_path, os.path.join(args.out_dir, "verdicts.txt")):
+        if os.path.exists(path):
+            os.remove(path)
+    name = f"ctest-auto-{args.compositor}-{args.backend}-{os.getpid()}"
+    start = [args.wayland_sh, "start", args.compositor, "--name", name, "--hz", f"{args.hz:g}", "--size", args.size]
+    if args.seat_module:
+        start += ["--seat-module", args.seat_module]
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    if args.backend == "sdl2":
+        env["SDL_VIDEODRIVER"] = "wayland"
+    else:
+        glfw = check_wayland.run([args.wayland_sh, "glfw-wayland"])
+        if glfw.returncode != 0:
+            die("the Wayland build of GLFW is not available:\n" + glfw.stdout)
+        lib_dir = glfw.stdout.strip().splitlines()[-1]
+        env["LD_LIBRARY_PATH"] = lib_dir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    for pair in args.env:
+        if "=" not in pair:
+            die(f"--env {pair}: expected K=V")
+        key, value = pair.split("=", 1)
+        env[key] = value
+
+    set_hz_at_s, set_hz = 0.0, 0.0
+    if args.set_hz_at:
+        try:
+            at, hz = args.set_hz_at.split(":")
+            set_hz_at_s, set_hz = float(at), float(hz)
+        except ValueError:
+            die(f"--set-hz-at {args.set_hz_at}: expected SECONDS:HZ")
+
+    set_hz_monotonic = None
+    started = check_wayland.run(start)
+    print(started.stdout, end="")
+    try:
+        if started.returncode != 0:
+            die(f"{args.compositor} did not start")
+        env.update(check_wayland.parse_env(started.stdout))
+        cmd = check_wayland.priority_prefix() + [args.demo, "--backend", args.backend, "--summary",
+                                                 "--summary-json", summary_path, "--trace", trace_path] + demo_args
+        print("check_auto: " + " ".join(cmd))
+        launched = time.monotonic()
+        demo = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if args.set_hz_at:
+            # The first frame comes after the window opens (well under a
+            # second here); the time of the change is taken from the clock the
+            # pacer uses (CLOCK_MONOTONIC, Python's time.monotonic), so the
+            # window's start-up does not blur the measure.
+            time.sleep(set_hz_at_s + 0.3)
+            changed = check_wayland.run([args.wayland_sh, "set-hz", f"{set_hz:g}", "--name", name])
+            set_hz_monotonic = time.monotonic()
+            print(changed.stdout, end="")
+            if changed.returncode != 0:
+                demo.kill()
+                die(f"set-hz {set_hz:g} failed")
+        try:
+            output, _ = demo.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            demo.kill()
+            die("pacer-demo did not end within 90 s")
+        print(output, end="")
+        print(f"check_auto: the demo ran {time.monotonic() - launched:.1f} s")
+        if demo.returncode != 0:
+            die(f"pacer-demo exited {demo.returncode}")
+    finally:
+        print(check_wayland.run([args.wayland_sh, "stop", "--name", name]).stdout, end="")
+
+    with open(summary_path) as f:
+        info = json.load(f)["run"]
+    rows = read_trace(trace_path)
+    if len(rows) < 20:
+        die(f"the trace holds {len(rows)} rows, too few to judge")
+
+    results = {}   # check name -> (passed, line)
+
+    verdicts_path = os.path.join(args.out_dir, "verdicts.txt")   # the figures, also for passing runs
+    with open(verdicts_path, "w"):
+        pass
+
+    def check(check_name, passed, line):
+        results[check_name] = (passed, line)
+        text = f"check_auto: {'ok' if passed else 'FAIL'} {check_name}: {line}"
+        print(text)
+        with open(verdicts_path, "a") as f:
+            f.write(text + "\n")
+
+    def field(key):
+        if key not in info:
+            die(f"the summary has no '{key}'")
+        return info[key]
+
+    if args.expect_strategy:
+        in_force = field("decision_in_force")
+        interval = int(field("decision_swap_interval"))
+        reason = field("decision_reason")
+        line = f"ended on {in_force}, swap interval {interval}: \"{reason}\""
+        passed = in_force == args.expect_strategy
+        if args.expect_interval >= 0:
+            passed = passed and interval == args.expect_interval
+        if args.expect_reason:
+            passed = passed and re.search(args.expect_reason, reason) is not None
+        want = f"expected {args.expect_strategy}" + (f", interval {args.expect_interval}" if args.expect_interval >= 0 else "") + \
+            (f", reason matching /{args.expect_reason}/" if args.expect_reason else "")
+        check("decision", passed, line + "; " + want)
+
+    if args.wake_median_ms > 0:
+        half = rows[len(rows) // 2:]
+        wakes = [v for v in (number_or_none(r["MsBetweenSimulationStart"]) for r in half) if v is not None]
+        m = median(wakes)
+        off = abs(m - args.wake_median_ms) / args.wake_median_ms * 100
+        check("wake_cadence", off <= args.wake_tolerance_pct,
+              f"median frame-start interval over the last {len(wakes)} frames {m:.3f} ms, {off:.2f} % off "
+              f"{args.wake_median_ms:.3f} ms (allowed {args.wake_tolerance_pct:g} %)")
+
+    if args.swap_median_ms > 0:
+        m = float(field("swap_return_interval_median_ms"))
+        off = abs(m - args.swap_median_ms) / args.swap_median_ms * 100
+        check("swap_rate", off <= args.swap_tolerance_pct,
+              f"median swap-return interval {m:.3f} ms, {off:.2f} % off {args.swap_median_ms:.3f} ms "
+              f"(allowed {args.swap_tolerance_pct:g} %)")
+
+    if args.present_median_ms > 0:
+        m = float(field("present_interval_median_ms"))
+        presented = int(field("presented_frames"))
+        off = abs(m - args.present_median_ms) / args.present_median_ms * 100
+        check("present_rate", presented >= 20 and off <= args.present_tolerance_pct,
+              f"{presented} frames presented, median present-to-present {m:.3f} ms, {off:.2f} % off "
+              f"{args.present_median_ms:.3f} ms (allowed {args.present_tolerance_pct:g} %)")
+
+    if args.set_hz_at:
+        first_wake_s = int(field("first_wake_ns")) * 1e-9
+        changed_at = set_hz_monotonic - first_wake_s
+        pattern = re.compile(args.redecide_reason or ".")
+        found = None
+        for r in rows:
+            t = float(r["TimeInSeconds"])
+            if t >= changed_at - 0.05 and r["Decision"] and pattern.search(r["Decision"]):
+                found = (t, r["Decision"])
+                break
+        if found is None:
+            check("redecide", False, f"the output went to {set_hz:g} Hz at {changed_at:.3f} s; no decision matching "
+                  f"/{args.redecide_reason}/ after it in the trace")
+        else:
+            delay = found[0] - changed_at
+            check("redecide", delay <= args.redecide_within_s,
+                  f"the output went to {set_hz:g} Hz at {changed_at:.3f} s; at {found[0]:.3f} s (+{delay:.3f} s, "
+                  f"allowed {args.redecide_within_s:g} s): \"{found[1]}\"")
+
+    if args.display_model_pct > 0:
+        present_ms = float(field("present_interval_median_ms"))
+        model_ms = float(field("display_clock_period_ms"))
+        locked = field("display_clock_locked")
+        off = abs(model_ms - present_ms) / present_ms * 100 if present_ms > 0 else 100
+        check("display_model_period", locked == "yes" and off <= args.display_model_pct,
+              f"display clock {'locked' if locked == 'yes' else 'NOT locked'}, period {model_ms:.4f} ms against "
+              f"the median present-to-present {present_ms:.4f} ms: {off:.3f} % off (allowed {args.display_model_pct:g} %)")
+    if args.prediction_within_ms > 0:
+        errors = [v for v in (number_or_none(r.get("MsPresentPredictionError")) for r in rows) if v is not None]
+        within = sum(1 for e in errors if abs(e) <= args.prediction_within_ms)
+        pct = 100.0 * within / len(errors) if errors else 0.0
+        check("display_model_prediction", len(errors) >= 20 and pct >= args.prediction_pct,
+              f"predicted present within {args.prediction_within_ms:g} ms of the real one for {within} of "
+              f"{len(errors)} displayed frames ({pct:.1f} %, needed {args.prediction_pct:g} %); "
+              f"median |error| {median([abs(e) for e in errors]):.3f} ms")
+
+    if not results:
+        die("no check was asked for")
+    failed = [n for n, (passed, _) in results.items() if not passed]
+    if args.expect_fail:
+        if args.expect_fail not in results:
+            die(f"--expect-fail {args.expect_fail}: that check was not made")
+        if args.expect_fail in failed:
+            print(f"check_auto: OK: the check '{args.expect_fail}' failed, as this negative test expects")
+            return 0
+        die(f"the check '{args.expect_fail}' passed; this negative test expects the checker to catch it")
+    if failed:
+        die(", ".join(failed))
+    print("check_auto: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
