@@ -252,7 +252,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
              format("%.1f", d.prediction_error_ns.empty() ? 0.0
                                                           : 100.0 * static_cast<double>(within_1ms) /
                                                                 static_cast<double>(d.prediction_error_ns.size())));
-        const pacer::DisplayClock clock = controls.pacer().display();
+        const pacer::DisplayClock clock = pacer.display();
         info("display_clock_locked", clock.locked ? "yes" : "no");
         info("display_clock_period_ms", format("%.4f", static_cast<double>(clock.period_ns) * 1e-6));
         info("display_clock_stated_hz", format("%g", clock.stated_hz));
@@ -264,7 +264,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
     // The decision in force at the end, and the first wake on the pacer's
     // clock (CLOCK_MONOTONIC on Linux): tests/wayland/check_auto.py times
     // an output change against the trace with it.
-    const pacer::Decision& decision = controls.pacer().decision();
+    const pacer::Decision& decision = pacer.decision();
     info("decision_in_force", pacer::strategy_name(decision.in_force));
     info("decision_swap_interval", std::to_string(decision.swap_interval));
     info("decision_reason", decision.reason);
