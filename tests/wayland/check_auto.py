@@ -165,8 +165,10 @@ def main():
             # pacer uses (CLOCK_MONOTONIC, Python's time.monotonic), so the
             # window's start-up does not blur the measure.
             time.sleep(set_hz_at_s + 0.3)
-            changed = check_wayland.run([args.wayland_sh, "set-hz", f"{set_hz:g}", "--name", name])
+            # Timed from the call: the output changes while swaymsg runs, and
+            # a client may see it before the call returns.
             set_hz_monotonic = time.monotonic()
+            changed = check_wayland.run([args.wayland_sh, "set-hz", f"{set_hz:g}", "--name", name])
             print(changed.stdout, end="")
             if changed.returncode != 0:
                 demo.kill()
@@ -252,7 +254,7 @@ def main():
         found = None
         for r in rows:
             t = float(r["TimeInSeconds"])
-            if t >= changed_at - 0.05 and r["Decision"] and pattern.search(r["Decision"]):
+            if t >= changed_at and r["Decision"] and pattern.search(r["Decision"]):
                 found = (t, r["Decision"])
                 break
         if found is None:
