@@ -76,7 +76,6 @@ int run_app(const AppOptions& options) {
     Scene scene;
     MotionClock motion;                  // the scene's time in the dt mode in force
     pacer::Stats stats;                  // the overlay's window of recent frames
-    std::vector<pacer::Frame> frames;    // the whole run, for the summary
     int64_t first_wake_ns = 0;
     int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
 
@@ -127,10 +126,9 @@ int run_app(const AppOptions& options) {
         if (*controls.current().wait_point == pacer::WaitPoint::FrameStart) present();
 
         stats.add(frame);
-        frames.push_back(frame);
         outputs.write_trace(frame, step, controls, platform->last_swap_return_ns());
     }
-    return outputs.finish(frames, controls, *platform, renderer);
+    return outputs.finish(controls, *platform, renderer);
 }
 
 }  // namespace pacer_demo
