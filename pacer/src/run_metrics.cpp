@@ -119,7 +119,7 @@ void RunMetrics::add(const Frame& f) {
     ++frames_;
     last_wake_ns_ = f.wake_ns;
     last_period_ns_ = f.period_ns;
-    missed_ = sat_add(missed_, f.missed);
+    missed_ = sat_add(missed_, std::max<int32_t>(f.missed, 0));
     const int64_t late_ns = std::max<int64_t>(f.lateness_ns, 0);
     lateness_us_.add(static_cast<double>(late_ns) / kNsPerUs);
     lateness_ns_.add(late_ns);

@@ -52,15 +52,20 @@ struct Summary {
 // are computed on demand.
 class Stats {
 public:
-    // Throws std::invalid_argument unless capacity >= 1 and off_tolerance_ns >= 0.
+    static constexpr int32_t kMaxCapacity = 1'000'000;        // frames, about 130 MB
+    static constexpr int32_t kMaxHistogramBins = 1'000'000;
+    // Throws std::invalid_argument unless capacity is in [1, kMaxCapacity]
+    // and off_tolerance_ns >= 0.
     explicit Stats(int32_t capacity = 1024, int64_t off_tolerance_ns = 500'000);
-    void add(const Frame& frame);
+    void add(const Frame& frame);   // never throws; sums saturate at INT64_MAX
     void reset();
     // Keeps the newest frames that fit and the totals (Pacer::reconfigure).
+    // Throws std::invalid_argument as the constructor, changing nothing.
     void resize(int32_t capacity, int64_t off_tolerance_ns);
     Summary summarize() const;
     // Interval histogram: bins of bin_us from lower_us; intervals outside are
-    // not counted. Throws std::invalid_argument unless bins >= 1 and bin_us > 0.
+    // not counted. Throws std::invalid_argument unless bins is in [1,
+    // kMaxHistogramBins] and bin_us > 0 (both finite, as lower_us).
     std::vector<HistogramBin> interval_histogram(double lower_us, double bin_us, int bins) const;
 
     std::size_t size() const;                 // frames in the window
