@@ -246,7 +246,7 @@ int RunOutputs::finish(Controls& controls, Platform& platform, const Renderer& r
         info("screenshot_time_s", format("%.9f", scene_.screenshot_time_s));
     }
 
-    report.stats = compute_run_stats(*run_metrics_, success_tolerance_ms());
+    report.stats = run_stats(*run_metrics_, success_tolerance_ms());
     if (options_->scenario) {
         report.verdicts = evaluate(options_->scenario->expectations, metric_values(report.stats));
     }

@@ -75,7 +75,7 @@ pacer::RunMetrics make_run_metrics(double success_tolerance_ms) {
     return pacer::RunMetrics(options, kOffToleranceNs);
 }
 
-RunStats compute_run_stats(const pacer::RunMetrics& run, double success_tolerance_ms) {
+RunStats run_stats(const pacer::RunMetrics& run, double success_tolerance_ms) {
     RunStats out{};
     out.summary = run.summary();
     out.metrics = run.metrics();
@@ -88,7 +88,7 @@ RunStats compute_run_stats(const pacer::RunMetrics& run, double success_toleranc
 RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms) {
     pacer::RunMetrics run = make_run_metrics(success_tolerance_ms);
     for (const pacer::Frame& frame : frames) run.add(frame);
-    return compute_run_stats(run, success_tolerance_ms);
+    return run_stats(run, success_tolerance_ms);
 }
 
 const std::vector<std::string>& metric_keys() {

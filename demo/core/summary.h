@@ -51,9 +51,9 @@ struct RunStats {
     double success_pct;                // metrics.success_pct; NaN with no interval
 };
 
-// The accumulator a run feeds, frame by frame, for compute_run_stats.
+// The accumulator a run feeds, frame by frame, and its figures.
 pacer::RunMetrics make_run_metrics(double success_tolerance_ms);
-RunStats compute_run_stats(const pacer::RunMetrics& run, double success_tolerance_ms);
+RunStats run_stats(const pacer::RunMetrics& run, double success_tolerance_ms);
 // The same from every frame of a run, in order (tests).
 RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms);
 
