@@ -58,6 +58,8 @@ void LogHistogram::clear() {
 int64_t LogHistogram::at_rank(int64_t rank) const {
     if (count_ == 0) return 0;
     rank = std::clamp<int64_t>(rank, 1, count_);
+    if (rank == 1) return min_;        // the extremes are known exactly
+    if (rank == count_) return max_;
     int64_t seen = 0;
     for (int b = 0; b < kBins; ++b) {
         seen += counts_[static_cast<std::size_t>(b)];

@@ -172,5 +172,36 @@ TEST(RunMetrics, SkipsWhatComputeMetricsWouldRefuse) {
     EXPECT_EQ(run.frames(), 3);
 }
 
+TEST(RunMetrics, HostileFramesSaturateAndNeverThrow) {
+    // INT64_MIN/MAX in every field (test_hostile_api.cpp does the same to Stats).
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+    RunMetrics run;
+    for (int64_t v : {kMin, kMin + 1, int64_t{-1}, int64_t{0}, int64_t{1}, kMax - 1, kMax}) {
+        Frame f{};
+        f.index = f.deadline_ns = f.wake_ns = f.lateness_ns = f.interval_ns = f.period_ns = v;
+        f.work_ns = f.slept_ns = f.spun_ns = f.wait_cpu_ns = f.present_ns = f.dt_ns = v;
+        f.missed = v > 0 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::min();
+        EXPECT_NO_THROW(run.add(f));
+        EXPECT_NO_THROW(run.add(f));
+    }
+    const Summary s = run.summary();
+    EXPECT_EQ(s.frames, 14);
+    EXPECT_GE(s.missed, 0);
+    EXPECT_FALSE(std::isnan(s.fps));
+    EXPECT_GE(s.interval_error.p99_us, 0);
+    const FrameTimeMetrics m = run.metrics();
+    EXPECT_GE(m.frame_time_max_ms, 0);
+    EXPECT_GE(m.low_1pct_fps, 0);
+    LogHistogram h;
+    h.add(kMin);
+    h.add(kMax);
+    EXPECT_EQ(h.at_rank(1), 0);
+    EXPECT_EQ(h.at_rank(2), kMax);
+    EXPECT_EQ(h.at_rank(kMax), kMax);
+    EXPECT_EQ(h.at_rank(kMin), 0);
+    EXPECT_EQ(h.nearest_rank(99, 100), kMax);
+    EXPECT_GT(h.sum_of_largest(kMax), 9e18);
+}
+
 }  // namespace
 }  // namespace pacer

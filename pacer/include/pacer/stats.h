@@ -153,7 +153,8 @@ FrameTimeMetrics compute_window_metrics(const Stats& stats, const MetricsOptions
 // 256 each have their own bin; above, each power of two is split into 256
 // bins of equal width, 1/256 of the octave's lower edge (e.g. 65.5 us wide at
 // 16.8 ms). A value is reported as its bin's middle, clamped to the smallest
-// and largest values added: at most 1/512 of it away. Negative values count as 0.
+// and largest values added (ranks 1 and count are those exactly): at most 1/512
+// of it away. Negative values count as 0.
 class LogHistogram {
 public:
     static constexpr int kSubBins = 256;
