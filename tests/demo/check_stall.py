@@ -9,9 +9,10 @@ it is stopped STOPS times at different points of its frame (the main thread's
 state just before the stop says where: S sleeping in the wait, R running its
 work or the spin tail) and continued after STALL_S. The trace must show, for
 each stop, one frame whose interval spans the stall, and that frame must be
-the resynced one (Resynced=1) with its dt clamped (MsDt <= 100); the frame
-after it is an ordinary one. Any other resynced frame must have an interval
-over the resync threshold (a stall of the shared machine, not an invention).
+the resynced one (Resynced=1) with its dt clamped (MsDt <= 100). Any other
+resynced frame, the one after a stall included, must have an interval over the
+resync threshold: a hitch of its own on the shared machine (Xvfb catching up
+after the stop can take a few hundred ms), not the same stall reported again.
 """
 
 import argparse
@@ -95,8 +96,8 @@ def check(rows, states, mode, hz):
                 fail(f"{mode}: frame {row['Frame']}: a {interval:.0f} ms interval with Resynced=0")
             if dt > MAX_DT_MS:
                 fail(f"{mode}: frame {row['Frame']}: MsDt {dt} after a {interval:.0f} ms stall, over {MAX_DT_MS}")
-            if i + 1 < len(rows) and rows[i + 1]["Resynced"] == "1":
-                fail(f"{mode}: frame {rows[i + 1]['Frame']}: resynced again, the frame after the stall")
+            # The frame after may resync only for a hitch of its own (the
+            # rule below): the old late resync came on a short interval.
         elif resynced and interval < threshold_ms:
             fail(f"{mode}: frame {row['Frame']}: resynced after only {interval:.1f} ms "
                  f"(threshold {threshold_ms:.0f} ms)")
