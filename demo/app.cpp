@@ -76,7 +76,6 @@ int run_app(const AppOptions& options) {
 
     Scene scene;
     MotionClock motion;                  // the scene's time in the dt mode in force
-    std::vector<pacer::Frame> frames;    // the whole run, for the summary
     int64_t first_wake_ns = 0;
     int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
 
@@ -126,10 +125,9 @@ int run_app(const AppOptions& options) {
         //    next turn's wait comes first.
         if (pacer->config().wait_point == pacer::WaitPoint::FrameStart) present();
 
-        frames.push_back(frame);
         outputs.write_trace(frame, step, *pacer, controls, platform->last_swap_return_ns());
     }
-    return outputs.finish(frames, *pacer, controls, *platform, renderer);
+    return outputs.finish(*pacer, controls, *platform, renderer);
 }
 
 }  // namespace pacer_demo

@@ -22,24 +22,28 @@ std::string format(const char* fmt, Args... args) {
     return text;
 }
 
-// The q-quantile (nearest rank) of values, in ms; 0 when there are none.
-double quantile_ms(std::vector<int64_t> values_ns, double q) {
-    if (values_ns.empty()) return 0;
-    const auto k = static_cast<std::size_t>(q * static_cast<double>(values_ns.size() - 1) + 0.5);
-    std::nth_element(values_ns.begin(), values_ns.begin() + k, values_ns.end());
-    return static_cast<double>(values_ns[k]) * 1e-6;
-}
-
-// The positive gaps between successive times.
-std::vector<int64_t> intervals_ns(const std::vector<int64_t>& times_ns) {
-    std::vector<int64_t> gaps;
-    for (std::size_t i = 1; i < times_ns.size(); ++i) {
-        if (times_ns[i - 1] >= 0 && times_ns[i] > times_ns[i - 1]) gaps.push_back(times_ns[i] - times_ns[i - 1]);
-    }
-    return gaps;
+// The q-quantile of binned values (rank round(q * (n - 1)), 0-based), in ms; 0 when none.
+double quantile_ms(const pacer::LogHistogram& values_ns, double q) {
+    if (values_ns.count() == 0) return 0;
+    const auto k = static_cast<int64_t>(q * static_cast<double>(values_ns.count() - 1) + 0.5);
+    return static_cast<double>(values_ns.at_rank(k + 1)) * 1e-6;
 }
 
 // "p5 p50 p95" of intervals, in ms.
+std::string spread_ms(const pacer::LogHistogram& values_ns) {
+    return format("%.3f %.3f %.3f", quantile_ms(values_ns, 0.05), quantile_ms(values_ns, 0.5),
+                  quantile_ms(values_ns, 0.95));
+}
+
+// The same over a bounded sample that may hold negative values (the
+// display figures of the newest frames).
+double quantile_ms(std::vector<int64_t> values_ns, double q) {
+    if (values_ns.empty()) return 0;
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(values_ns.size() - 1) + 0.5);
+    std::nth_element(values_ns.begin(), values_ns.begin() + static_cast<std::ptrdiff_t>(k), values_ns.end());
+    return static_cast<double>(values_ns[k]) * 1e-6;
+}
+
 std::string spread_ms(const std::vector<int64_t>& values_ns) {
     return format("%.3f %.3f %.3f", quantile_ms(values_ns, 0.05), quantile_ms(values_ns, 0.5),
                   quantile_ms(values_ns, 0.95));
@@ -89,6 +93,7 @@ std::string RunOutputs::open(const AppOptions& options) {
 
 std::string RunOutputs::open_(const AppOptions& options) {
     options_ = &options;
+    run_metrics_ = std::make_unique<pacer::RunMetrics>(make_run_metrics(success_tolerance_ms()));
     // Every output, checked before any is opened: each a regular file or new
     // (files.h), none the same file as another output or as the scenario.
     struct Output {
@@ -132,9 +137,16 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
         decision = pacer.decision().reason;
     }
     const std::string markers = controls.take_markers();
+    run_metrics_->add(frame);
     const char* mode = dt_mode_name(step.mode);
     if (dt_modes_.empty() || dt_modes_.back() != mode) dt_modes_.emplace_back(mode);
+    if (first_wake_ns_ < 0) first_wake_ns_ = frame.wake_ns;
+    recent_frames_.push_back(frame);
     motion_dt_ns_.push_back(step.dt_ns);
+    if (recent_frames_.size() > kDisplayFrames) {
+        recent_frames_.pop_front();
+        motion_dt_ns_.pop_front();
+    }
     if (trace_) {
         TraceExtra extra{decision, markers};
         extra.dt_mode = mode;
@@ -162,17 +174,31 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
 }
 
 void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
-    swap_returns_ns_.push_back(platform.last_swap_return_ns());
-    swap_return_of_ns_[frame_index] = platform.last_swap_return_ns();
+    const int64_t swap_ns = platform.last_swap_return_ns();
+    if (last_swap_return_ns_ >= 0 && swap_ns > last_swap_return_ns_) swap_intervals_ns_.add(swap_ns - last_swap_return_ns_);
+    last_swap_return_ns_ = swap_ns;
+    swap_return_of_ns_[static_cast<std::size_t>(frame_index) % kSwapsRemembered] = {frame_index, swap_ns};
     // The reports the pacer pulled in its waits (Platform keeps a copy).
-    for (const pacer::Presented& presented : platform.take_reports()) {
-        presented_.push_back(presented);
-        if (trace_) trace_->displayed(presented.frame_index, presented.discarded, presented.displayed_ns);
+    for (const pacer::Presented& p : platform.take_reports()) {
+        if (trace_) trace_->displayed(p.frame_index, p.discarded, p.displayed_ns);
+        presented_.push_back(p);
+        if (presented_.size() > kDisplayFrames) presented_.pop_front();
+        if (p.discarded) {
+            ++discarded_frames_;
+            continue;
+        }
+        ++presented_frames_;
+        stated_refresh_ns_ = p.refresh_ns;
+        if (last_displayed_ns_ >= 0 && p.displayed_ns > last_displayed_ns_)
+            present_intervals_ns_.add(p.displayed_ns - last_displayed_ns_);
+        last_displayed_ns_ = p.displayed_ns;
+        const auto& swap = swap_return_of_ns_[static_cast<std::size_t>(p.frame_index) % kSwapsRemembered];
+        if (p.frame_index >= 0 && swap.first == p.frame_index) after_swap_ns_.add(p.displayed_ns - swap.second);
     }
 }
 
-int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pacer& pacer, Controls& controls,
-                       Platform& platform, const Renderer& renderer) {
+int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& platform,
+                       const Renderer& renderer) {
     int code = 0;
     if (trace_) {
         if (std::string problem = trace_->close(); !problem.empty()) {
@@ -208,37 +234,22 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
     info("vsync_setting", vsync_mode_name(*s.vsync));
     // Swap returns against what the compositor said was displayed: the
     // medians of both intervals, and the counts (tests/wayland/check_wayland.py).
-    const std::vector<int64_t> swap_intervals_ns = intervals_ns(swap_returns_ns_);
-    info("swap_return_interval_median_ms", format("%.4f", quantile_ms(swap_intervals_ns, 0.5)));
-    info("swap_return_interval_p5_p50_p95_ms", spread_ms(swap_intervals_ns));
+    info("swap_return_interval_median_ms", format("%.4f", quantile_ms(swap_intervals_ns_, 0.5)));
+    info("swap_return_interval_p5_p50_p95_ms", spread_ms(swap_intervals_ns_));
     info("present_feedback", platform.present_feedback_source());
-    {
-        std::vector<int64_t> displayed_ns;
-        std::vector<int64_t> after_swap_ns;   // displayed minus the same frame's swap return
-        int64_t discarded = 0;
-        int64_t stated_refresh_ns = 0;
-        for (const pacer::Presented& p : presented_) {
-            if (p.discarded) {
-                ++discarded;
-            } else {
-                displayed_ns.push_back(p.displayed_ns);
-                stated_refresh_ns = p.refresh_ns;
-                const auto swap = swap_return_of_ns_.find(p.frame_index);
-                if (swap != swap_return_of_ns_.end()) after_swap_ns.push_back(p.displayed_ns - swap->second);
-            }
-        }
-        info("presented_frames", std::to_string(displayed_ns.size()));
-        info("discarded_frames", std::to_string(discarded));
-        const std::vector<int64_t> present_intervals_ns = intervals_ns(displayed_ns);
-        info("present_interval_median_ms", format("%.4f", quantile_ms(present_intervals_ns, 0.5)));
-        info("present_interval_p5_p50_p95_ms", spread_ms(present_intervals_ns));
-        info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns, 0.5)));
-        info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns) * 1e-6));
-    }
+    info("presented_frames", std::to_string(presented_frames_));
+    info("discarded_frames", std::to_string(discarded_frames_));
+    info("present_interval_median_ms", format("%.4f", quantile_ms(present_intervals_ns_, 0.5)));
+    info("present_interval_p5_p50_p95_ms", spread_ms(present_intervals_ns_));
+    info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns_, 0.5)));
+    info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns_) * 1e-6));
     {
         // PresentMon-style, from the same reports (the trace's display
-        // columns, trace.h), and the pacer's model of the display clock.
-        const DisplayFigures d = display_figures(frames, motion_dt_ns_, presented_);
+        // columns, trace.h) over the newest kDisplayFrames frames, and the
+        // pacer's model of the display clock.
+        const DisplayFigures d = display_figures({recent_frames_.begin(), recent_frames_.end()},
+                                                 {motion_dt_ns_.begin(), motion_dt_ns_.end()},
+                                                 {presented_.begin(), presented_.end()});
         std::vector<int64_t> abs_animation_error_ns;
         for (int64_t e : d.animation_error_ns) abs_animation_error_ns.push_back(e < 0 ? -e : e);
         int64_t within_1ms = 0;
@@ -268,7 +279,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
     info("decision_in_force", pacer::strategy_name(decision.in_force));
     info("decision_swap_interval", std::to_string(decision.swap_interval));
     info("decision_reason", decision.reason);
-    info("first_wake_ns", std::to_string(frames.empty() ? -1 : frames.front().wake_ns));
+    info("first_wake_ns", std::to_string(first_wake_ns_));
     info("target_hz", format("%g", *s.hz));
     info("sleeper", controls.sleeper_description());   // with what the timer waits got
     info("wait_slack_ns", std::to_string(*s.wait_slack_ns));   // asked; -1: the thread's own
@@ -308,8 +319,7 @@ int RunOutputs::finish(const std::vector<pacer::Frame>& frames, const pacer::Pac
         info("screenshot_time_s", format("%.9f", scene_.screenshot_time_s));
     }
 
-    const double tolerance_ms = options_->scenario ? options_->scenario->success_tolerance_ms : 1.0;
-    report.stats = compute_run_stats(frames, tolerance_ms);
+    report.stats = run_stats(*run_metrics_, success_tolerance_ms());
     if (options_->scenario) {
         report.verdicts = evaluate(options_->scenario->expectations, metric_values(report.stats));
     }

@@ -5,8 +5,8 @@
 #pragma once
 
 #include <array>
-#include <map>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,7 +63,8 @@ public:
     // One frame's row: the pacer's frame, what the scene moved by, the
     // pacer's decision when it changed, the markers Controls collected (taken
     // here), and when the swap that followed the frame's wake returned (-1 or
-    // earlier: none).
+    // earlier: none). The frame also goes into the run's summary figures
+    // (bounded memory).
     void write_trace(const pacer::Frame& frame, const MotionStep& step, const pacer::Pacer& pacer,
                      Controls& controls, int64_t present_ns);
     // After the swap of frame_index: when it returned, and the frames the
@@ -74,21 +75,34 @@ public:
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
     // Closes the trace, prints and writes the summary. Returns the exit code.
-    int finish(const std::vector<pacer::Frame>& frames, const pacer::Pacer& pacer, Controls& controls,
-               Platform& platform, const Renderer& renderer);
+    int finish(const pacer::Pacer& pacer, Controls& controls, Platform& platform, const Renderer& renderer);
 
 private:
     std::string open_(const AppOptions& options);
+    double success_tolerance_ms() const {   // the ± of success_pct
+        return options_->scenario ? options_->scenario->success_tolerance_ms : 1.0;
+    }
     const AppOptions* options_ = nullptr;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;
     SceneRecord scene_;
     int32_t decision_seq_ = 0;            // the last decision written; 0: none yet
     std::vector<std::string> dt_modes_;   // in the order the run used them
-    std::vector<int64_t> swap_returns_ns_;          // in swap order
-    std::map<int64_t, int64_t> swap_return_of_ns_;   // frame index -> its swap's return
-    std::vector<pacer::Presented> presented_;
-    std::vector<int64_t> motion_dt_ns_;              // what the scene moved by, per frame
+    // Everything below stays the same size however long the run: the
+    // summary's figures are streamed, intervals binned (pacer::LogHistogram).
+    std::unique_ptr<pacer::RunMetrics> run_metrics_;
+    pacer::LogHistogram swap_intervals_ns_, present_intervals_ns_, after_swap_ns_;
+    int64_t first_wake_ns_ = -1, last_swap_return_ns_ = -1, last_displayed_ns_ = -1;
+    int64_t presented_frames_ = 0, discarded_frames_ = 0, stated_refresh_ns_ = 0;
+    // Frame index -> its swap's return, for the feedback still in flight.
+    static constexpr std::size_t kSwapsRemembered = 1024;
+    std::array<std::pair<int64_t, int64_t>, kSwapsRemembered> swap_return_of_ns_{};
+    // The display figures (display_figures.h) join frames to their reports:
+    // they are computed over the newest kDisplayFrames frames only.
+    static constexpr std::size_t kDisplayFrames = 4096;
+    std::deque<pacer::Frame> recent_frames_;
+    std::deque<int64_t> motion_dt_ns_;               // what the scene moved by, per recent frame
+    std::deque<pacer::Presented> presented_;         // the reports of about those frames
 };
 
 }  // namespace pacer_demo

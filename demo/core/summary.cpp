@@ -69,20 +69,26 @@ bool compare(double actual, Comparison comparison, double threshold) {
 
 }  // namespace
 
-RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms) {
-    const auto capacity = static_cast<int32_t>(
-        std::clamp<std::size_t>(frames.size(), 1, static_cast<std::size_t>(std::numeric_limits<int32_t>::max())));
-    pacer::Stats stats(capacity, kOffToleranceNs);
-    for (const pacer::Frame& frame : frames) stats.add(frame);
-    RunStats out{};
-    out.summary = stats.summarize();
+pacer::RunMetrics make_run_metrics(double success_tolerance_ms) {
     pacer::MetricsOptions options{};
     options.tolerance_ms = success_tolerance_ms;
-    out.metrics = pacer::compute_metrics(frames, options);
+    return pacer::RunMetrics(options, kOffToleranceNs);
+}
+
+RunStats run_stats(const pacer::RunMetrics& run, double success_tolerance_ms) {
+    RunStats out{};
+    out.summary = run.summary();
+    out.metrics = run.metrics();
     out.success_tolerance_ms = success_tolerance_ms;
     // Without an interval there is nothing to succeed at: not measured.
     out.success_pct = out.metrics.frames > 0 ? out.metrics.success_pct : std::numeric_limits<double>::quiet_NaN();
     return out;
+}
+
+RunStats compute_run_stats(const std::vector<pacer::Frame>& frames, double success_tolerance_ms) {
+    pacer::RunMetrics run = make_run_metrics(success_tolerance_ms);
+    for (const pacer::Frame& frame : frames) run.add(frame);
+    return run_stats(run, success_tolerance_ms);
 }
 
 const std::vector<std::string>& metric_keys() {

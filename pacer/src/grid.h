@@ -8,7 +8,10 @@
 // [0, 1) whose product with k stays far below 2^53 for any k a program reaches
 // (k < 2^53 frames is 28 years at 10 kHz). Every deadline is then the exact
 // grid point rounded to the nanosecond, for as long as int64 ns last (292 years).
+// Past that (a clock near the int64 limits) the points saturate at the limit.
 #pragma once
+
+#include "saturate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -31,11 +34,15 @@ public:
     }
     // The k-th grid point since the anchor.
     int64_t at(int64_t k) const {
-        return anchor_ns_ + k * whole_ns_ + std::llround(static_cast<double>(k) * fraction_ns_);
+        const int64_t offset = sat_add(sat_mul(k, whole_ns_),
+                                       sat_from_double(std::round(static_cast<double>(k) * fraction_ns_)));
+        // An offset at a limit lies beyond the range whatever the anchor.
+        if (offset == kInt64Max || offset == kInt64Min) return offset;
+        return sat_add(anchor_ns_, offset);
     }
     int64_t current() const { return at(step_); }        // the last deadline aimed at
-    int64_t next() const { return at(step_ + 1); }
-    void advance(int64_t steps) { step_ += steps; }
+    int64_t next() const { return at(sat_add(step_, 1)); }
+    void advance(int64_t steps) { step_ = sat_add(step_, steps); }
     int64_t step() const { return step_; }
     int64_t anchor_ns() const { return anchor_ns_; }
     // The period rounded to the nanosecond, for reports.

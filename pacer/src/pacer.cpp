@@ -11,6 +11,12 @@
 //   - t - next >= one period, CatchUp: aim at next anyway (returns at once);
 //     the following waits do the same until the grid is ahead of t again.
 //   - otherwise: wait until next (at once if it has passed).
+//   - a wait that wakes resync_after_periods periods or more after its
+//     deadline (the process was stopped, or starved, inside it) is a stall
+//     too: the grid is re-anchored at the wake and this frame says so, so the
+//     stall is reported on the first frame after it, whatever it hit.
+// Times are saturating (saturate.h): a clock or a caller's value near the
+// int64 limits clamps at the limit instead of overflowing.
 // sleep and vsync are relative: next = previous wake + period. For sleep that
 // is the point (its error accumulates); for vsync the swap already blocked, so
 // wait() does not wait, and missed counts the whole periods past next. The
@@ -36,6 +42,7 @@
 #include "display_clock.h"
 #include "grid.h"
 #include "internal.h"
+#include "saturate.h"
 #include "waiter.h"
 
 #include <pacer/platform.h>
@@ -69,6 +76,9 @@ constexpr int kLatencyMin = 8;                   // ... needed before they are u
 constexpr int kCadenceWindow = 32;               // displayed frames judged for cadence under vsync
 constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 constexpr double kBiasSlew = 0.02;               // delay bias: grid moved by at most 2 % of a period per frame
+constexpr int64_t kMaxPresentAheadNs = 1'000'000'000;   // mark_present: later is not a time of this clock
+constexpr double kMinRefreshHz = 1;                   // a host's refresh outside this range, or
+constexpr double kMaxRefreshHz = 10'000;              // not finite, is taken as unknown (0)
 
 std::string ms(double ns) {
     char buffer[32];
@@ -94,13 +104,23 @@ std::string seconds(int64_t ns) {
 
 }  // namespace
 
+using detail::sat_add;
+using detail::sat_mul;
+using detail::sat_sub;
+
 struct Pacer::Impl {
     explicit Impl(const Config& config)
         : waiter(config), cfg(config), stats(cfg.stats.history_frames, cfg.stats.off_tolerance_ns) {
         grid.anchor(0, cfg.target_hz);
-        if (cfg.host != nullptr) refresh_hz = cfg.host->refresh_rate_hz();
-        next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
+        if (cfg.host != nullptr) refresh_hz = read_refresh_hz();
+        next_refresh_poll_ns = sat_add(waiter.clock().now_ns(), kRefreshPollNs);
         choose("");
+    }
+
+    // The host's refresh rate, 0 (unknown) for one no display has.
+    double read_refresh_hz() const {
+        const double hz = cfg.host->refresh_rate_hz();
+        return hz >= kMinRefreshHz && hz <= kMaxRefreshHz ? hz : 0.0;
     }
 
     ~Impl() {
@@ -456,7 +476,7 @@ struct Pacer::Impl {
         set_interval(0);
         probing = false;
         const int64_t now = waiter.clock().now_ns();
-        next_probe_ns = now + backoff_ns;
+        next_probe_ns = sat_add(now, backoff_ns);
         std::string reason = "auto -> timer: " + why + "; retry in " + seconds(backoff_ns);
         if (waiter_strategy == Strategy::Timer && waiter.state().timer_fell_back)
             reason += " (no high-resolution timer: robust_sleep)";
@@ -466,8 +486,8 @@ struct Pacer::Impl {
 
     // Reads the refresh rate; when it changed, starts over from it.
     bool refresh_changed() {
-        next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
-        const double now_hz = cfg.host->refresh_rate_hz();
+        next_refresh_poll_ns = sat_add(waiter.clock().now_ns(), kRefreshPollNs);
+        const double now_hz = read_refresh_hz();
         if (now_hz == refresh_hz) return false;
         const std::string why = "refresh " + hz_text(refresh_hz) + " -> " + hz_text(now_hz);
         refresh_hz = now_hz;
@@ -501,9 +521,9 @@ struct Pacer::Impl {
         // which is sleep's point; vsync's pacing is the display's); the rest
         // follow the absolute grid.
         const bool relative = vsync_interval != 0 || waiter_strategy == Strategy::Sleep;
-        const int64_t next = relative ? last_wake_ns + period : grid.next();
-        const int64_t late = t - next;
-        if (late >= static_cast<int64_t>(cfg.resync_after_periods) * period) {
+        const int64_t next = relative ? sat_add(last_wake_ns, period) : grid.next();
+        const int64_t late = sat_sub(t, next);
+        if (late >= resync_after_ns()) {
             grid.anchor(t, cfg.target_hz);
             return {t, clamp_count(ceil_div(late, period)), true};
         }
@@ -516,7 +536,7 @@ struct Pacer::Impl {
         if (late >= period && cfg.miss_policy == MissPolicy::Skip) {
             // Skip every grid point strictly before t; a point at t is on time.
             int64_t skipped = std::max<int64_t>(late / period - 1, 0);
-            while (grid.at(grid.step() + 1 + skipped) < t) ++skipped;
+            while (grid.at(sat_add(grid.step(), 1 + skipped)) < t) ++skipped;
             grid.advance(skipped + 1);
             return {grid.current(), clamp_count(skipped), false};
         }
@@ -525,7 +545,10 @@ struct Pacer::Impl {
         return {grid.current(), 0, false};
     }
 
-    static int64_t ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
+    // Late by this much (or more) is a stall.
+    int64_t resync_after_ns() const { return sat_mul(cfg.resync_after_periods, grid.period_ns()); }
+
+    static int64_t ceil_div(int64_t a, int64_t b) { return a <= 0 ? 0 : a / b + (a % b != 0 ? 1 : 0); }
     static int32_t clamp_count(int64_t n) { return static_cast<int32_t>(std::min<int64_t>(n, INT32_MAX)); }
 
     // ---- the engine's clock ----------------------------------------------------
@@ -539,11 +562,11 @@ struct Pacer::Impl {
             // them. The fitted period where the display reports, else the stated.
             const double unit = display_model.locked() ? display_model.period_ns() : refresh_unit_ns();
             const double periods = std::max(1.0, std::round(static_cast<double>(frame.interval_ns) / unit));
-            dt = static_cast<int64_t>(std::llround(periods * unit));
+            dt = detail::sat_from_double(std::round(std::min(periods * unit, static_cast<double>(cfg.max_dt_ns))));
         } else if (frame.resynced || waiter_strategy == Strategy::Sleep) {
             dt = frame.interval_ns;
         } else {
-            dt = frame.deadline_ns - last_deadline_ns;
+            dt = sat_sub(frame.deadline_ns, last_deadline_ns);
         }
         return std::clamp<int64_t>(dt, 0, cfg.max_dt_ns);
     }
@@ -558,20 +581,20 @@ struct Pacer::Impl {
             return display_model.nearest_refresh(frame.wake_ns + *middle);
         }
         if (vsync) {
-            const int64_t period = std::llround(vsync_period_ns());
+            const int64_t period = detail::sat_from_double(std::round(vsync_period_ns()));
             // After this frame's swap, one vsync period: the swap that shows
             // it waits for the refresh after the one the last present took.
             if (frame.present_ns >= 0)
-                return frame.present_ns + (cfg.wait_point == WaitPoint::BeforePresent ? 2 : 1) * period;
-            return frame.wake_ns + period;
+                return sat_add(frame.present_ns, sat_mul(cfg.wait_point == WaitPoint::BeforePresent ? 2 : 1, period));
+            return sat_add(frame.wake_ns, period);
         }
         if (cfg.wait_point == WaitPoint::BeforePresent) {
             // The swap right after this wake shows the previous frame; the one
             // being built goes out after the next wait.
             const bool relative = waiter_strategy == Strategy::Sleep;
-            return relative || frame.resynced ? frame.wake_ns + grid.period_ns() : grid.next();
+            return relative || frame.resynced ? sat_add(frame.wake_ns, grid.period_ns()) : grid.next();
         }
-        return frame.wake_ns + build_ns;
+        return sat_add(frame.wake_ns, build_ns);
     }
 
     Frame wait() {
@@ -590,7 +613,7 @@ struct Pacer::Impl {
         present_ns = -1;
         // FrameStart: the last frame's wake-to-present is the next one's estimate.
         if (frame.present_ns >= 0 && index > 0 && frame.present_ns >= last_wake_ns)
-            build_ns = frame.present_ns - last_wake_ns;
+            build_ns = sat_sub(frame.present_ns, last_wake_ns);
 
         Step step{t, 0, true};
         if (index == 0) {
@@ -602,18 +625,27 @@ struct Pacer::Impl {
 
         const bool vsync = vsync_interval != 0;
         WaitResult waited{t, 0, 0};
-        if (!vsync && !step.resynced) waited = waiter.wait_until(step.deadline_ns);
+        if (!vsync && !step.resynced) {
+            waited = waiter.wait_until(step.deadline_ns);
+            // Stopped or starved inside the wait: a stall like one before it,
+            // re-anchored here so that this frame, not the next, reports it.
+            const int64_t late = sat_sub(waited.wake_ns, step.deadline_ns);
+            if (late >= resync_after_ns()) {
+                grid.anchor(waited.wake_ns, cfg.target_hz);
+                step = {waited.wake_ns, clamp_count(sat_add(step.missed, ceil_div(late, grid.period_ns()))), true};
+            }
+        }
 
         const int64_t cpu_after = clock.thread_cpu_ns();
         frame.deadline_ns = step.deadline_ns;
         frame.wake_ns = waited.wake_ns;
-        frame.lateness_ns = waited.wake_ns - step.deadline_ns;
-        frame.interval_ns = index == 0 ? 0 : waited.wake_ns - last_wake_ns;
+        frame.lateness_ns = sat_sub(waited.wake_ns, step.deadline_ns);
+        frame.interval_ns = index == 0 ? 0 : sat_sub(waited.wake_ns, last_wake_ns);
         frame.period_ns = grid.period_ns();
-        frame.work_ns = index == 0 ? 0 : t - last_wake_ns;
+        frame.work_ns = index == 0 ? 0 : sat_sub(t, last_wake_ns);
         frame.slept_ns = waited.slept_ns;
         frame.spun_ns = waited.spun_ns;
-        frame.wait_cpu_ns = cpu_before >= 0 && cpu_after >= 0 ? cpu_after - cpu_before : -1;
+        frame.wait_cpu_ns = cpu_before >= 0 && cpu_after >= cpu_before ? cpu_after - cpu_before : -1;
         frame.missed = step.missed;
         frame.resynced = step.resynced;
         frame.strategy = strategy_in_force();
@@ -626,7 +658,7 @@ struct Pacer::Impl {
         // the wakes (the swap blocks right next to the wait either way).
         if (vsync && index > 0 && !step.resynced) {
             const bool presents = frame.present_ns >= 0 && last_present_ns >= 0;
-            watch(presents ? frame.present_ns - last_present_ns : frame.interval_ns);
+            watch(presents ? sat_sub(frame.present_ns, last_present_ns) : frame.interval_ns);
         }
         frame.decision_seq = decision.seq;
 
@@ -666,8 +698,8 @@ struct Pacer::Impl {
         }
         // The refresh is read only while vsync or auto is in force: read it afresh.
         if ((host_changed || strategy_changed) && wants_host()) {
-            refresh_hz = cfg.host->refresh_rate_hz();
-            next_refresh_poll_ns = waiter.clock().now_ns() + kRefreshPollNs;
+            refresh_hz = read_refresh_hz();
+            next_refresh_poll_ns = sat_add(waiter.clock().now_ns(), kRefreshPollNs);
         }
         const bool waiter_paces = cfg.strategy != Strategy::Vsync && cfg.strategy != Strategy::Auto;
         const bool sleeper_changed = old.sleeper != next.sleeper || old.wait.timer_slack_ns != next.wait.timer_slack_ns ||
@@ -750,7 +782,11 @@ std::unique_ptr<Pacer> Pacer::create(const Config& config, std::string* error) {
 Frame Pacer::wait() noexcept { return impl_->wait(); }
 
 void Pacer::mark_present(int64_t present_ns) noexcept {
-    impl_->present_ns = present_ns == -1 ? impl_->waiter.clock().now_ns() : present_ns;
+    const int64_t now = impl_->waiter.clock().now_ns();
+    if (present_ns == -1) present_ns = now;
+    // Not a time of this clock: ignored, as if none had been marked.
+    if (present_ns < 0 || present_ns > sat_add(now, kMaxPresentAheadNs)) return;
+    impl_->present_ns = present_ns;
 }
 
 std::string Pacer::reconfigure(const Config& config) noexcept { return impl_->reconfigure(config); }

@@ -1,6 +1,7 @@
 // simulated_scheduler.cpp: a Sleeper that behaves like an OS with a coarse
 // scheduler tick, on top of a real (or fake) one.
 #include "internal.h"
+#include "saturate.h"
 
 #include <pacer/platform.h>
 
@@ -33,13 +34,12 @@ uint64_t next_random(uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// The first multiple of period at or after t (floor division, so also right
-// for a clock whose timeline starts below zero).
+// The first multiple of period at or after t, also for a clock whose
+// timeline starts below zero; INT64_MAX when that multiple lies beyond it.
 int64_t tick_at_or_after(int64_t t, int64_t period) {
-    int64_t q = t / period;
-    if (q * period > t) --q;   // truncation went up for negative t
-    int64_t tick = q * period;
-    return tick < t ? tick + period : tick;
+    const int64_t r = t % period;   // the sign of t
+    if (r == 0) return t;
+    return r > 0 ? detail::sat_add(t, period - r) : t - r;
 }
 
 }  // namespace
@@ -54,6 +54,7 @@ int64_t SimulatedScheduler::quantise_(int64_t wake_ns) {
     while (q > 0) {
         const double u = static_cast<double>(next_random(rng_state_) >> 11) * 0x1.0p-53;
         if (u >= q) break;
+        if (wake_ns == detail::kInt64Max) break;   // no tick after the end of time
         wake_ns = tick_at_or_after(wake_ns + 1, config_.period_ns);
         ++preemptions_;
     }
@@ -62,11 +63,12 @@ int64_t SimulatedScheduler::quantise_(int64_t wake_ns) {
 
 void SimulatedScheduler::sleep_ns(int64_t duration_ns) {
     const int64_t now = clock_.now_ns();
-    const int64_t wake = quantise_(tick_at_or_after(now + std::max<int64_t>(duration_ns, 0), config_.period_ns));
+    const int64_t wake =
+        quantise_(tick_at_or_after(detail::sat_add(now, std::max<int64_t>(duration_ns, 0)), config_.period_ns));
     // Really wait: precisely on the inner timer when there is one, else with
     // the inner relative sleep (whose own overshoot then adds on top).
     if (inner_.has_high_res_timer() && inner_.sleep_until_ns(wake)) return;
-    const int64_t remaining = wake - clock_.now_ns();
+    const int64_t remaining = detail::sat_sub(wake, clock_.now_ns());
     if (remaining > 0) inner_.sleep_ns(remaining);
 }
 

@@ -1,6 +1,7 @@
 // stats.cpp: the per-frame ring, its summaries, and nearest-rank percentiles.
 // add() only writes one slot and bumps two totals; everything that needs a
 // sort is done on demand by summarize(), off the frame loop's hot path.
+#include "saturate.h"
 #include "stats_internal.h"
 
 #include <algorithm>
@@ -49,12 +50,21 @@ Percentiles percentiles(std::vector<double> sample_us) {
     return {s.mean, s.sd, s.p50, s.p95, s.p99, s.max};
 }
 
-Stats::Stats(int32_t capacity, int64_t off_tolerance_ns) : off_tolerance_ns_(off_tolerance_ns) {
-    if (capacity < 1)
-        throw std::invalid_argument("Stats: capacity " + std::to_string(capacity) + " must be at least 1");
+namespace {
+
+void check_window(const char* who, int32_t capacity, int64_t off_tolerance_ns) {
+    if (capacity < 1 || capacity > Stats::kMaxCapacity)
+        throw std::invalid_argument(std::string(who) + ": capacity " + std::to_string(capacity) +
+                                    " is out of range [1, " + std::to_string(Stats::kMaxCapacity) + "]");
     if (off_tolerance_ns < 0)
-        throw std::invalid_argument("Stats: off_tolerance_ns " + std::to_string(off_tolerance_ns) +
+        throw std::invalid_argument(std::string(who) + ": off_tolerance_ns " + std::to_string(off_tolerance_ns) +
                                     " must not be negative");
+}
+
+}  // namespace
+
+Stats::Stats(int32_t capacity, int64_t off_tolerance_ns) : off_tolerance_ns_(off_tolerance_ns) {
+    check_window("Stats", capacity, off_tolerance_ns);
     ring_.resize(static_cast<std::size_t>(capacity));
 }
 
@@ -63,10 +73,12 @@ void Stats::add(const Frame& frame) {
     head_ = (head_ + 1) % ring_.size();
     if (count_ < ring_.size()) ++count_;
     ++total_frames_;
-    total_missed_ += frame.missed;
+    // A hostile missed count saturates; a negative one adds nothing.
+    total_missed_ = detail::sat_add(total_missed_, std::max<int32_t>(frame.missed, 0));
 }
 
 void Stats::resize(int32_t capacity, int64_t off_tolerance_ns) {
+    check_window("Stats::resize", capacity, off_tolerance_ns);
     off_tolerance_ns_ = off_tolerance_ns;
     if (capacity == this->capacity()) return;
     const std::size_t keep = std::min(count_, static_cast<std::size_t>(capacity));
@@ -112,10 +124,10 @@ Summary Stats::summarize() const {
     bool cpu_known = true;
     for (std::size_t i = 0; i < count_; ++i) {
         const Frame& f = at(i);
-        s.missed += f.missed;
+        s.missed = detail::sat_add(s.missed, std::max<int32_t>(f.missed, 0));
         lateness.push_back(static_cast<double>(std::max<int64_t>(f.lateness_ns, 0)) / kNsPerUs);
         if (detail::has_interval(f)) {
-            const int64_t error_ns = std::llabs(f.interval_ns - f.period_ns);
+            const int64_t error_ns = detail::sat_abs_diff(f.interval_ns, f.period_ns);
             intervals.push_back(static_cast<double>(f.interval_ns) / kNsPerUs);
             errors.push_back(static_cast<double>(error_ns) / kNsPerUs);
             if (error_ns > off_tolerance_ns_) ++off;
@@ -123,9 +135,9 @@ Summary Stats::summarize() const {
         // The oldest frame's wait ended at the window's first wake, so it lies
         // before the wall-time span; every later wait lies inside it.
         if (i > 0) {
-            spun_ns += f.spun_ns;
+            spun_ns = detail::sat_add(spun_ns, f.spun_ns);
             if (f.wait_cpu_ns < 0) cpu_known = false;
-            else cpu_ns += f.wait_cpu_ns;
+            else cpu_ns = detail::sat_add(cpu_ns, f.wait_cpu_ns);
         }
     }
     s.interval = percentiles(intervals);
@@ -133,7 +145,7 @@ Summary Stats::summarize() const {
     s.lateness = percentiles(std::move(lateness));
     s.off_pct = intervals.empty() ? 0.0 : 100.0 * static_cast<double>(off) / static_cast<double>(intervals.size());
 
-    const int64_t wall_ns = newest.wake_ns - oldest.wake_ns;
+    const int64_t wall_ns = detail::sat_sub(newest.wake_ns, oldest.wake_ns);
     if (wall_ns > 0) {
         const double wall = static_cast<double>(wall_ns);
         s.spin_pct = 100.0 * static_cast<double>(spun_ns) / wall;
@@ -146,8 +158,9 @@ Summary Stats::summarize() const {
 }
 
 std::vector<HistogramBin> Stats::interval_histogram(double lower_us, double bin_us, int bins) const {
-    if (bins < 1 || !(std::isfinite(bin_us) && bin_us > 0) || !std::isfinite(lower_us))
-        throw std::invalid_argument("Stats::interval_histogram: needs bins >= 1 (got " + std::to_string(bins) +
+    if (bins < 1 || bins > kMaxHistogramBins || !(std::isfinite(bin_us) && bin_us > 0) || !std::isfinite(lower_us))
+        throw std::invalid_argument("Stats::interval_histogram: needs bins in [1, " +
+                                    std::to_string(kMaxHistogramBins) + "] (got " + std::to_string(bins) +
                                     ") and a finite bin_us > 0 and lower_us");
     std::vector<HistogramBin> histogram(static_cast<std::size_t>(bins));
     for (int b = 0; b < bins; ++b) histogram[static_cast<std::size_t>(b)].lower_us = lower_us + b * bin_us;

@@ -1,10 +1,13 @@
 // waiter.cpp: the waiting strategies. Each is one function of Waiter::Impl
 // with the state it keeps; wait_until dispatches. They wait only through the
 // Sleeper and read time only from the Clock, so fakes make them deterministic.
+// Differences of times saturate (saturate.h): a deadline at the int64 limits
+// waits until the clock reaches it, or not at all.
 #include "waiter.h"
 
 #include "internal.h"
 #include "os.h"
+#include "saturate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +16,9 @@
 #include <vector>
 
 namespace pacer {
+
+using detail::sat_add;
+using detail::sat_sub;
 
 struct Waiter::Impl {
     explicit Impl(const Config& config) {
@@ -108,7 +114,7 @@ struct Waiter::Impl {
             sleeper->pause();
             now = clock->now_ns();
         }
-        result.spun_ns += now - start;
+        result.spun_ns = sat_add(result.spun_ns, sat_sub(now, start));
         return now;
     }
 
@@ -117,13 +123,13 @@ struct Waiter::Impl {
         const int64_t start = clock->now_ns();
         sleeper->sleep_ns(duration_ns);
         const int64_t end = clock->now_ns();
-        result.slept_ns += end - start;
+        result.slept_ns = sat_add(result.slept_ns, sat_sub(end, start));
         return end;
     }
 
     // sleep: the naive relative sleep of whatever is left.
     void wait_sleep(int64_t deadline_ns, WaitResult& result) {
-        const int64_t remaining = deadline_ns - clock->now_ns();
+        const int64_t remaining = sat_sub(deadline_ns, clock->now_ns());
         if (remaining > 0) timed_sleep(remaining, result);
         result.wake_ns = clock->now_ns();
     }
@@ -133,10 +139,10 @@ struct Waiter::Impl {
     // is why one long first real sleep inflates sigma for good.
     void wait_precise(int64_t deadline_ns, WaitResult& result) {
         int64_t now = clock->now_ns();
-        while (static_cast<double>(deadline_ns - now) > estimate_ns) {
+        while (static_cast<double>(sat_sub(deadline_ns, now)) > estimate_ns) {
             const int64_t start = now;
             now = timed_sleep(kOneMsNs, result);
-            const double observed = static_cast<double>(now - start);
+            const double observed = static_cast<double>(sat_sub(now, start));
             ++count;
             const double delta = observed - mean_ns;
             mean_ns += delta / static_cast<double>(count);
@@ -151,7 +157,8 @@ struct Waiter::Impl {
     // plus the tolerance; the scheduler's round-up then cannot overshoot.
     void wait_robust(int64_t deadline_ns, WaitResult& result) {
         const int64_t period = period_ns;
-        const int64_t sleepable = deadline_ns - clock->now_ns() - (period + cfg.robust.tolerance_ns);
+        const int64_t sleepable =
+            sat_sub(sat_sub(deadline_ns, clock->now_ns()), sat_add(period, cfg.robust.tolerance_ns));
         if (sleepable > 0) {
             const int64_t periods = sleepable / period;
             if (periods > 0) timed_sleep(periods * period, result);
@@ -242,19 +249,19 @@ struct Waiter::Impl {
         // the budget; else wait on the timer to the deadline itself, or every
         // such frame would spin, and the timer's wakes would stop teaching
         // the window (a frame rate the margin outgrew would spin for good).
-        const int64_t remaining = deadline_ns - start;
+        const int64_t remaining = sat_sub(deadline_ns, start);
         if (remaining <= margin && remaining > spin_budget_ns(last_period_ns)) margin = 0;
         if (remaining > margin) {
             const int64_t target = deadline_ns - margin;
             if (sleeper->sleep_until_ns(target)) {
                 const int64_t woke = clock->now_ns();
-                result.slept_ns += woke - start;
+                result.slept_ns = sat_add(result.slept_ns, sat_sub(woke, start));
                 // The timer's own lateness: what the thread then spent waiting
                 // for a CPU is contention, which no margin wins back.
-                int64_t lateness = woke - target;
+                int64_t lateness = sat_sub(woke, target);
                 const int64_t runqueue_after = clock->thread_runqueue_wait_ns();
                 if (runqueue_before >= 0 && runqueue_after >= runqueue_before)
-                    lateness = std::max<int64_t>(lateness - (runqueue_after - runqueue_before), 0);
+                    lateness = std::max<int64_t>(sat_sub(lateness, runqueue_after - runqueue_before), 0);
                 record_lateness(lateness);
             } else {
                 // The sleeper lost its timer since we asked: wait as the fallback does.

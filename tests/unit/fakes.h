@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -46,17 +47,19 @@ public:
     // -1 (unknown) until a test sets runqueue_ns to a count.
     int64_t thread_runqueue_wait_ns() override { return runqueue_ns; }
 
+    // Time stops at the int64 limits rather than wrapping, so that the
+    // hostile-input tests can wait for INT64_MAX on it.
     // Wall time passes while the thread does not run (sleeping, preempted).
-    void advance(int64_t duration_ns) { now_ += duration_ns; }
+    void advance(int64_t duration_ns) { now_ = plus(now_, duration_ns); }
     // Wall time passes while the thread runs (work, spinning): CPU time too.
     void advance_busy(int64_t duration_ns) {
-        now_ += duration_ns;
-        cpu_ += duration_ns;
+        now_ = plus(now_, duration_ns);
+        cpu_ = plus(cpu_, duration_ns);
     }
     // Wall time passes while the thread waits runnable for a CPU (contention).
     void advance_runnable(int64_t duration_ns) {
-        now_ += duration_ns;
-        if (runqueue_ns >= 0) runqueue_ns += duration_ns;
+        now_ = plus(now_, duration_ns);
+        if (runqueue_ns >= 0) runqueue_ns = plus(runqueue_ns, duration_ns);
     }
     void set(int64_t now_ns) { now_ = now_ns; }
     int64_t cpu_ns() const { return cpu_; }
@@ -65,6 +68,12 @@ public:
     int64_t runqueue_ns = -1;   // the run-queue wait so far; -1: unknown
 
 private:
+    static int64_t plus(int64_t a, int64_t b) {
+        constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+        if (b > 0 && a > kMax - b) return kMax;
+        if (b < 0 && a < kMin - b) return kMin;
+        return a + b;
+    }
     int64_t now_;
     int64_t cpu_ = 0;
 };
@@ -76,7 +85,8 @@ public:
     // sleep_ns: duration + the next scripted overshoot (else sleep_overshoot_ns).
     void sleep_ns(int64_t duration_ns) override {
         sleep_requests.push_back(duration_ns);
-        clock_.advance(std::max<int64_t>(duration_ns, 0) + next_(sleep_overshoots, sleep_overshoot_ns));
+        clock_.advance(std::max<int64_t>(duration_ns, 0));
+        clock_.advance(next_(sleep_overshoots, sleep_overshoot_ns));
     }
     bool has_high_res_timer() const override { return high_res_timer; }
     // sleep_until_ns: to max(now, deadline) + the next scripted lateness
@@ -85,8 +95,8 @@ public:
     bool sleep_until_ns(int64_t deadline_ns) override {
         if (!high_res_timer) return false;
         until_requests.push_back(deadline_ns);
-        int64_t wake = std::max(clock_.now_ns(), deadline_ns) + next_(timer_latenesses, timer_lateness_ns);
-        clock_.set(wake);
+        clock_.set(std::max(clock_.now_ns(), deadline_ns));
+        clock_.advance(next_(timer_latenesses, timer_lateness_ns));
         // Then, under contention, the woken thread waits for a CPU.
         clock_.advance_runnable(next_(timer_runqueue_waits, 0));
         return true;

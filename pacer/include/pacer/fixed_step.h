@@ -52,17 +52,19 @@ public:
     }
 
     // Adds a frame's dt (a negative one counts as 0) and returns the number of
-    // steps to simulate now, at most max_steps_per_frame().
+    // steps to simulate now, at most max_steps_per_frame(). Any dt is safe:
+    // the sums stop at INT64_MAX rather than overflow.
     int32_t advance(int64_t dt_ns) {
-        if (dt_ns > 0) accumulator_ns_ += dt_ns;
+        if (dt_ns > 0) accumulator_ns_ = saturating_add(accumulator_ns_, dt_ns);
         int64_t steps = accumulator_ns_ / step_ns_;
-        accumulator_ns_ -= steps * step_ns_;
+        accumulator_ns_ %= step_ns_;
         if (steps > max_steps_) {
-            dropped_ns_ += (steps - max_steps_) * step_ns_;
+            // (steps - max) * step <= steps * step, which fit in the accumulator.
+            dropped_ns_ = saturating_add(dropped_ns_, (steps - max_steps_) * step_ns_);
             ++capped_frames_;
             steps = max_steps_;
         }
-        steps_total_ += steps;
+        steps_total_ = saturating_add(steps_total_, steps);
         return static_cast<int32_t>(steps);
     }
 
@@ -80,6 +82,9 @@ public:
     void reset() { accumulator_ns_ = steps_total_ = dropped_ns_ = capped_frames_ = 0; }
 
 private:
+    static int64_t saturating_add(int64_t a, int64_t b) {   // b >= 0
+        return a > INT64_MAX - b ? INT64_MAX : a + b;
+    }
 
     int64_t step_ns_;
     int32_t max_steps_;

@@ -99,7 +99,8 @@ public:
     virtual ~Host() = default;
     // Swap interval: 0 off, n every n-th refresh. Returns whether it was accepted.
     virtual bool set_swap_interval(int interval) = 0;
-    // The display's refresh rate in Hz, 0 when unknown. Read at most once a second.
+    // The display's refresh rate in Hz, 0 when unknown (as is any value
+    // outside [1, 10000] or not finite). Read at most once a second.
     virtual double refresh_rate_hz() = 0;
     // Optional: frames the display reports as shown or discarded, oldest first,
     // one per call; false when none waits. Polled in every wait() until false.
@@ -238,7 +239,9 @@ public:
     Pacer& operator=(const Pacer&) = delete;
 
     Frame wait() noexcept;                          // to the next deadline; once per frame
-    void mark_present(int64_t present_ns = -1) noexcept;   // the swap returned (-1: now)
+    // The swap returned (-1: now). A negative time, or one more than 1 s
+    // after now, is no time of this clock: ignored.
+    void mark_present(int64_t present_ns = -1) noexcept;
     // Applies any change at the next wait; the grid, the frame index and the
     // statistics continue. "" or validate()'s line (then nothing changes);
     // Config::clock cannot change. The same config again does nothing.

@@ -52,15 +52,20 @@ struct Summary {
 // are computed on demand.
 class Stats {
 public:
-    // Throws std::invalid_argument unless capacity >= 1 and off_tolerance_ns >= 0.
+    static constexpr int32_t kMaxCapacity = 1'000'000;        // frames, about 130 MB
+    static constexpr int32_t kMaxHistogramBins = 1'000'000;
+    // Throws std::invalid_argument unless capacity is in [1, kMaxCapacity]
+    // and off_tolerance_ns >= 0.
     explicit Stats(int32_t capacity = 1024, int64_t off_tolerance_ns = 500'000);
-    void add(const Frame& frame);
+    void add(const Frame& frame);   // never throws; sums saturate at INT64_MAX
     void reset();
     // Keeps the newest frames that fit and the totals (Pacer::reconfigure).
+    // Throws std::invalid_argument as the constructor, changing nothing.
     void resize(int32_t capacity, int64_t off_tolerance_ns);
     Summary summarize() const;
     // Interval histogram: bins of bin_us from lower_us; intervals outside are
-    // not counted. Throws std::invalid_argument unless bins >= 1 and bin_us > 0.
+    // not counted. Throws std::invalid_argument unless bins is in [1,
+    // kMaxHistogramBins] and bin_us > 0 (both finite, as lower_us).
     std::vector<HistogramBin> interval_histogram(double lower_us, double bin_us, int bins) const;
 
     std::size_t size() const;                 // frames in the window
@@ -127,5 +132,87 @@ FrameTimeMetrics compute_metrics(const std::vector<double>& frame_times_ms,
 FrameTimeMetrics compute_metrics(const std::vector<Frame>& frames, const MetricsOptions& options = {});
 // Over a Stats window (named apart so compute_metrics({16, 10}) cannot mean Stats(16, 10)).
 FrameTimeMetrics compute_window_metrics(const Stats& stats, const MetricsOptions& options = {});
+
+// ---------------------------------------------------------------------------
+// Figures of a run of any length in bounded memory (under 1 MiB, fixed at
+// construction; add() never allocates or throws). RunMetrics takes a run's
+// frames one at a time and gives what Stats::summarize() over all of them and
+// compute_metrics(all frames) would:
+//   exact     counts, sums, mean and sd (Welford), max, avg_fps, success_pct,
+//             error mean, rms and max, off_pct, missed, spin/cpu %, fps, the
+//             delta histogram, and stutter while the stutter window holds at
+//             most kStutterWindowFrames frames (older ones are then dropped)
+//   binned    p50, p95, p99 and the 1 % / 0.1 % lows, from a LogHistogram:
+//             within 1/512 (0.2 %) of the exact figure (0.5 ns below 256 ns)
+// Frames with a negative interval, or no period when there is no fixed
+// target, are left out of the FrameTimeMetrics and counted (skipped_frames)
+// where compute_metrics would throw.
+// ---------------------------------------------------------------------------
+
+// Counts of non-negative int64 values (ns) in log-spaced bins: values below
+// 256 each have their own bin; above, each power of two is split into 256
+// bins of equal width, 1/256 of the octave's lower edge (e.g. 65.5 us wide at
+// 16.8 ms). A value is reported as its bin's middle, clamped to the smallest
+// and largest values added (ranks 1 and count are those exactly): at most 1/512
+// of it away. Negative values count as 0.
+class LogHistogram {
+public:
+    static constexpr int kSubBins = 256;
+    static constexpr int kBins = 56 * kSubBins;   // up to INT64_MAX; 112 KiB
+    LogHistogram();
+    void add(int64_t value);
+    void clear();
+    int64_t count() const { return count_; }
+    int64_t min() const { return min_; }           // 0 when empty
+    int64_t max() const { return max_; }           // 0 when empty
+    // The value of 1-based rank r of the sorted values (clamped to [1, count]); 0 when empty.
+    int64_t at_rank(int64_t rank) const;
+    // Nearest rank ceil(count * num / den), as percentiles().
+    int64_t nearest_rank(int64_t num, int64_t den) const;
+    // The sum of the k largest values (k clamped to [0, count]).
+    double sum_of_largest(int64_t k) const;
+
+private:
+    std::vector<int64_t> counts_;
+    int64_t count_ = 0, min_ = 0, max_ = 0;
+};
+
+class RunMetrics {
+public:
+    static constexpr int32_t kStutterWindowFrames = 32'768;   // 1000 ms at 32 kHz
+    // Throws std::invalid_argument for a bad option, as compute_metrics, or
+    // off_tolerance_ns < 0 (Summary::off_pct, as Stats).
+    explicit RunMetrics(const MetricsOptions& options = {}, int64_t off_tolerance_ns = 500'000);
+    void add(const Frame& frame);              // in order; O(1)
+    Summary summary() const;                   // as Stats::summarize() over every frame added
+    FrameTimeMetrics metrics() const;          // as compute_metrics() of every frame added
+    int64_t frames() const { return frames_; }
+    int64_t skipped_frames() const { return skipped_; }   // left out of metrics()
+
+private:
+    struct Moments {   // Welford's running mean and sum of squared deviations
+        int64_t n = 0;
+        double mean = 0, m2 = 0, max = 0;
+        void add(double x);
+        double sd() const;
+    };
+    MetricsOptions options_;
+    int64_t off_tolerance_ns_;
+    // Summary
+    int64_t frames_ = 0, missed_ = 0, spun_ns_ = 0, cpu_ns_ = 0, off_ = 0;
+    bool cpu_known_ = true;
+    int64_t first_wake_ns_ = 0, last_wake_ns_ = 0, last_period_ns_ = 0;
+    Moments interval_us_, interval_error_us_, lateness_us_;
+    LogHistogram interval_ns_, interval_error_ns_, lateness_ns_;
+    // FrameTimeMetrics
+    int64_t skipped_ = 0, times_ = 0, successes_ = 0, stutters_ = 0;
+    double duration_ms_ = 0, squares_ms2_ = 0, previous_ms_ = 0;
+    Moments time_ms_, error_ms_;
+    LogHistogram time_ns_, error_ns_;
+    std::array<int64_t, kDeltaBinUpperMs.size() + 1> deltas_{};
+    std::vector<double> window_ms_;      // ring of the stutter window's frame times
+    std::size_t window_first_ = 0, window_size_ = 0;
+    double window_sum_ms_ = 0;
+};
 
 }  // namespace pacer
