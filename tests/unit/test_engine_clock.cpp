@@ -248,10 +248,13 @@ TEST(FixedStep, DefaultsAndBadInput) {
     EXPECT_EQ(steps.max_steps_per_frame(), 8);
     EXPECT_EQ(steps.advance(-5 * kMs), 0);   // a negative dt counts as nothing
     EXPECT_EQ(steps.accumulator_ns(), 0);
+    EXPECT_EQ(validate(FixedStepConfig{}), "");
     FixedStepConfig bad{};
     bad.step_ns = -1;
+    EXPECT_EQ(validate(bad), "FixedStep: step_ns -1 must be positive");
     EXPECT_THROW(FixedStep{bad}, std::invalid_argument);
-    bad.step_ns = 0;
+    bad.step_ns = 1;
     bad.max_steps_per_frame = -2;
+    EXPECT_EQ(validate(bad), "FixedStep: max_steps_per_frame -2 must be positive");
     EXPECT_THROW(FixedStep{bad}, std::invalid_argument);
 }

@@ -28,7 +28,6 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 namespace pacer {
@@ -38,18 +37,15 @@ struct FixedStepConfig {
     int32_t max_steps_per_frame = 8;   // whole steps beyond it in one frame are dropped, > 0
 };
 
+// "" when valid, else one line naming the field, e.g.
+// "FixedStep: step_ns 0 must be positive".
+std::string validate(const FixedStepConfig& config);
+
 class FixedStep {
 public:
-    // Throws std::invalid_argument for a field that is not positive.
-    explicit FixedStep(const FixedStepConfig& config = {}) {
-        if (config.step_ns <= 0)
-            throw std::invalid_argument("FixedStep: step_ns " + std::to_string(config.step_ns) + " must be positive");
-        if (config.max_steps_per_frame <= 0)
-            throw std::invalid_argument("FixedStep: max_steps_per_frame " +
-                                        std::to_string(config.max_steps_per_frame) + " must be positive");
-        step_ns_ = config.step_ns;
-        max_steps_ = config.max_steps_per_frame;
-    }
+    // Throws std::invalid_argument with validate()'s line; an engine built
+    // without exceptions checks validate() first.
+    explicit FixedStep(const FixedStepConfig& config = {});
 
     // Adds a frame's dt (a negative one counts as 0) and returns the number of
     // steps to simulate now, at most max_steps_per_frame(). Any dt is safe:
