@@ -99,7 +99,7 @@ private:
     std::array<std::pair<int64_t, int64_t>, kSwapsRemembered> swap_return_of_ns_{};
     // The display figures (display_figures.h) join frames to their reports:
     // they are computed over the newest kDisplayFrames frames only.
-    static constexpr std::size_t kDisplayFrames = 4096;
+    static constexpr std::size_t kDisplayFrames = 2048;
     std::deque<pacer::Frame> recent_frames_;
     std::deque<int64_t> motion_dt_ns_;               // what the scene moved by, per recent frame
     std::deque<pacer::Presented> presented_;         // the reports of about those frames
