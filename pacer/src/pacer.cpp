@@ -352,12 +352,8 @@ struct Pacer::Impl {
             const int64_t fi = report.frame_index;
             if (fi >= 0 && fi < index && fi >= index - kFrameMemory) {
                 const auto& wake = wakes[static_cast<size_t>(fi % kFrameMemory)];
-                const double period = display_model.period_ns();
-                if (wake.index == fi && report.displayed_ns >= wake.wake_ns && period > 0) {
-                    // Whole refreshes from the frame's anchor to the one that showed it.
-                    const int64_t first = refresh_anchor(wake.wake_ns, wake.present_ns);
-                    latency_ring[static_cast<size_t>(latency_next)] =
-                        std::llround(static_cast<double>(report.displayed_ns - first) / period);
+                if (wake.index == fi && report.displayed_ns >= wake.wake_ns) {
+                    latency_ring[static_cast<size_t>(latency_next)] = {wake.wake_ns, wake.present_ns, report.displayed_ns};
                     latency_next = (latency_next + 1) % kLatencyWindow;
                     latency_count = std::min(latency_count + 1, kLatencyWindow);
                 }
@@ -571,13 +567,20 @@ struct Pacer::Impl {
             // most common; on a tie the newest). Whole refreshes, not a time:
             // where a wake falls within its refresh then cannot round the
             // prediction into a neighbour.
+            // Counted with the current fit, so that reports from before the
+            // first estimate count too.
+            const double period = display_model.period_ns();
+            std::array<int64_t, kLatencyWindow> refreshes{};
+            for (int back = 1; back <= latency_count; ++back) {
+                const Shown& s = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
+                refreshes[static_cast<size_t>(back - 1)] =
+                    std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns)) / period);
+            }
             int64_t best = 0;
             int best_count = 0;
-            for (int back = 1; back <= latency_count; ++back) {
-                const int64_t m = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
-                int count = 0;
-                for (int i = 0; i < latency_count; ++i) count += latency_ring[static_cast<size_t>(i)] == m;
-                if (count > best_count) best = m, best_count = count;
+            for (int i = 0; i < latency_count; ++i) {   // newest first: a tie keeps the newest
+                const int count = static_cast<int>(std::count(refreshes.begin(), refreshes.begin() + latency_count, refreshes[static_cast<size_t>(i)]));
+                if (count > best_count) best = refreshes[static_cast<size_t>(i)], best_count = count;
             }
             return refresh_anchor(frame.wake_ns, frame.present_ns) + std::llround(static_cast<double>(best) * display_model.period_ns());
         }
@@ -750,7 +753,10 @@ struct Pacer::Impl {
         int64_t present_ns = -1;   // the swap return before the wake (Frame::present_ns)
     };
     std::array<Wake, kFrameMemory> wakes{};           // by index % kFrameMemory
-    std::array<int64_t, kLatencyWindow> latency_ring{};   // refreshes from the frame's anchor to shown
+    struct Shown {
+        int64_t wake_ns, present_ns, shown_ns;   // a frame's wake, the swap return before it, when shown
+    };
+    std::array<Shown, kLatencyWindow> latency_ring{};   // the newest shown frames of ours
     int latency_count = 0, latency_next = 0;
     std::array<uint8_t, kCadenceWindow> cadence_ring{};   // 1: off cadence
     int cadence_count = 0, cadence_next = 0;
