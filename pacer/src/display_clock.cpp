@@ -16,6 +16,8 @@ constexpr double kOutlierSigmas = 4.5;      // robust sigmas (1.4826 MAD) from t
 constexpr double kOutlierFloorNs = 50'000;  // never tighter: timestamps carry some jitter
 constexpr double kOutlierCap = 0.25;        // never looser than a quarter period
 constexpr double kLockResidual = 0.05;      // rms residual under 5 % of the period to lock
+constexpr int kPhaseReports = 8;            // newest reports behind a fixed clock's phase
+constexpr double kWanderRatio = 3;          // offsets spread this much wider than intervals: a wandering timer
 constexpr double kGapPeriods = 64;          // a silence this long without seq: start over
 
 template <size_t N>
@@ -111,59 +113,40 @@ bool DisplayModel::bootstrap(double stated_period_ns) {
 }
 
 void DisplayModel::fit() {
-    std::array<double, kWindow> x{}, y{}, residual{}, magnitude{};
+    std::array<double, kWindow> steps{}, dt{}, magnitude{}, residual{};
     std::array<bool, kWindow> inlier{};
     const int n = count_;
-    const int64_t t0 = at(0).t_ns;
-    double k = 0;
-    for (int i = 0; i < n; ++i) {
-        if (i > 0) {
-            const Sample& a = at(i - 1);
-            const Sample& b = at(i);
-            const bool counted = seq_trusted_ && a.seq != 0 && b.seq != 0 && b.seq > a.seq;
-            const double steps = counted ? static_cast<double>(b.seq - a.seq)
-                                         : std::max(1.0, std::round(static_cast<double>(b.t_ns - a.t_ns) / period_));
-            k += steps;
-        }
-        x[static_cast<size_t>(i)] = k;
-        y[static_cast<size_t>(i)] = static_cast<double>(at(i).t_ns - t0);
+    for (int i = 1; i < n; ++i) {
+        const Sample& a = at(i - 1);
+        const Sample& b = at(i);
+        const bool counted = seq_trusted_ && a.seq != 0 && b.seq != 0 && b.seq > a.seq;
+        const auto u = static_cast<size_t>(i);
+        dt[u] = static_cast<double>(b.t_ns - a.t_ns);
+        steps[u] = counted ? static_cast<double>(b.seq - a.seq) : std::max(1.0, std::round(dt[u] / period_));
+        magnitude[u - 1] = std::fabs(dt[u] - steps[u] * period_);
     }
 
-    // Start from the current period and a robust intercept; then twice:
-    // classify against the line, refit the inliers.
-    double slope = period_;
-    for (int i = 0; i < n; ++i) residual[static_cast<size_t>(i)] = y[static_cast<size_t>(i)] - slope * x[static_cast<size_t>(i)];
-    double intercept = median_of(residual, n);
+    // The period: the intervals that are whole numbers of the current one,
+    // within a few robust sigmas, summed and divided by their refreshes. On
+    // a fixed clock that is the slope from the oldest to the newest report
+    // (jitter shrinks with the window); where the refresh is a timer dated
+    // from the previous one (weston headless), a late refresh moves every
+    // later one and is a single odd interval, left out.
+    const double sigma = n > 1 ? 1.4826 * median_of(magnitude, n - 1) : 0;
+    const double limit = std::min(std::max(kOutlierSigmas * sigma, kOutlierFloorNs), kOutlierCap * period_);
+    double sum_dt = 0, sum_steps = 0;
     int inliers = 0;
-    for (int pass = 0; pass < 3; ++pass) {
-        for (int i = 0; i < n; ++i) {
-            residual[static_cast<size_t>(i)] = y[static_cast<size_t>(i)] - (intercept + slope * x[static_cast<size_t>(i)]);
-            magnitude[static_cast<size_t>(i)] = std::fabs(residual[static_cast<size_t>(i)]);
-        }
-        const double sigma = 1.4826 * median_of(magnitude, n);
-        const double limit = std::min(std::max(kOutlierSigmas * sigma, kOutlierFloorNs), kOutlierCap * slope);
-        inliers = 0;
-        double sx = 0, sy = 0;
-        for (int i = 0; i < n; ++i) {
-            inlier[static_cast<size_t>(i)] = magnitude[static_cast<size_t>(i)] <= limit;
-            if (!inlier[static_cast<size_t>(i)]) continue;
-            ++inliers;
-            sx += x[static_cast<size_t>(i)];
-            sy += y[static_cast<size_t>(i)];
-        }
-        if (pass == 2 || inliers < 2) break;
-        const double mx = sx / inliers, my = sy / inliers;
-        double sxx = 0, sxy = 0;
-        for (int i = 0; i < n; ++i) {
-            if (!inlier[static_cast<size_t>(i)]) continue;
-            sxx += (x[static_cast<size_t>(i)] - mx) * (x[static_cast<size_t>(i)] - mx);
-            sxy += (x[static_cast<size_t>(i)] - mx) * (y[static_cast<size_t>(i)] - my);
-        }
-        if (sxx > 0 && sxy > 0) slope = sxy / sxx;
-        intercept = my - slope * mx;
+    for (int i = 1; i < n; ++i) {
+        const auto u = static_cast<size_t>(i);
+        inlier[u] = std::fabs(dt[u] - steps[u] * period_) <= limit;
+        if (!inlier[u]) continue;
+        ++inliers;
+        sum_dt += dt[u];
+        sum_steps += steps[u];
     }
+    const double period = sum_steps > 0 ? sum_dt / sum_steps : period_;
 
-    last_inlier_ = inlier[static_cast<size_t>(n - 1)];
+    last_inlier_ = n > 1 && inlier[static_cast<size_t>(n - 1)];
     outlier_run_ = last_inlier_ ? 0 : outlier_run_ + 1;
     if (outlier_run_ >= kResetRun) {
         // The display changed under us: start over from the reports since.
@@ -177,14 +160,35 @@ void DisplayModel::fit() {
         return;
     }
 
-    double sum_squares = 0;
-    for (int i = 0; i < n; ++i)
-        if (inlier[static_cast<size_t>(i)]) sum_squares += residual[static_cast<size_t>(i)] * residual[static_cast<size_t>(i)];
-    period_ = slope;
-    refresh_at_ = t0 + std::llround(intercept + slope * x[static_cast<size_t>(n - 1)]);
+    // The phase: each report's offset from the period's grid. On a fixed
+    // clock they scatter round one value (the median of the newest few is
+    // the phase); on a timer dated from its last tick they wander, and only
+    // the newest says where the grid is now. Which one: the offsets' spread
+    // against the intervals' (a wander spreads the offsets far wider).
+    double k = 0, squares = 0, mean = 0;
+    for (int i = 0; i < n; ++i) {
+        const auto u = static_cast<size_t>(i);
+        if (i > 0) {
+            k += steps[u];
+            if (inlier[u]) squares += (dt[u] - steps[u] * period) * (dt[u] - steps[u] * period);
+        }
+        residual[u] = static_cast<double>(at(i).t_ns - at(0).t_ns) - k * period;
+        mean += residual[u] / n;
+    }
+    const double interval_rms = inliers > 0 ? std::sqrt(squares / inliers) : 0;
+    double spread = 0;
+    for (int i = 0; i < n; ++i) spread += (residual[static_cast<size_t>(i)] - mean) * (residual[static_cast<size_t>(i)] - mean) / n;
+    const bool wanders = std::sqrt(spread) > kWanderRatio * std::max(interval_rms, kOutlierFloorNs);
+    const int newest = std::min(n, kPhaseReports);
+    std::array<double, kWindow> recent{};
+    for (int i = 0; i < newest; ++i) recent[static_cast<size_t>(i)] = residual[static_cast<size_t>(n - 1 - i)];
+    const double offset = wanders ? residual[static_cast<size_t>(n - 1)] : median_of(recent, newest);
+
+    period_ = period;
+    refresh_at_ = at(0).t_ns + std::llround(offset + k * period);
     inliers_ = inliers;
-    rms_ = inliers > 0 ? std::sqrt(sum_squares / inliers) : 0;
-    locked_ = inliers_ >= kLockSamples && inliers_ * 4 >= n * 3 && rms_ <= kLockResidual * period_;
+    rms_ = interval_rms / std::sqrt(2.0);   // per report, where each interval carries two reports' jitter
+    locked_ = inliers_ >= kLockSamples && inliers_ * 4 >= (n - 1) * 3 && rms_ <= kLockResidual * period_;
 }
 
 int64_t DisplayModel::nearest_refresh(int64_t t) const {

@@ -3,19 +3,25 @@
 //
 // A display shows frames only at refreshes, t_k = phase + k * period. Given
 // shown times and, where the display gives it, its refresh counter (seq), the
-// model finds k for each report and fits the line by least squares over the
-// last kWindow reports:
-//   - k: from seq where it counts up, else the time since the previous report
-//     rounded to whole periods of the current estimate. The first estimate
-//     comes from the reports alone (the shortest common step of their
-//     intervals), never from the stated refresh, which may be wrong; the
-//     stated one only splits a step that is a whole multiple of it (vsync at
-//     interval 2 shows every other refresh).
-//   - outliers: a report further from the line than a few robust sigmas (MAD)
-//     is left out of the fit; kResetRun in a row mean the display changed
-//     (a new refresh rate), and the model starts over from them.
-//   - locked: at least kLockSamples inliers, three quarters of the window,
-//     and an rms residual under 5 % of the period.
+// model finds the refreshes between consecutive reports and, over the last
+// kWindow reports:
+//   - steps: from seq where it counts up, else the interval rounded to whole
+//     periods of the current estimate. The first estimate comes from the
+//     reports alone (the shortest common step of their intervals), never from
+//     the stated refresh, which may be wrong; the stated one only splits a
+//     step that is a whole multiple of it (vsync at interval 2 shows every
+//     other refresh).
+//   - period: the inlier intervals' sum over their refreshes. An interval
+//     further from whole periods than a few robust sigmas (MAD) is an
+//     outlier; kResetRun in a row mean the display changed (a new refresh
+//     rate), and the model starts over from them.
+//   - phase: on a fixed clock the reports' offsets from the period's grid
+//     scatter round one value, taken as the median of the newest few; on a
+//     compositor whose refresh is a timer armed from the previous one
+//     (weston headless) a late refresh moves all later ones, the offsets
+//     wander, and the newest report is the phase.
+//   - locked: at least kLockSamples inlier intervals, three quarters of the
+//     window, and an rms jitter under 5 % of the period.
 // Discarded frames carry no time and are not fitted. Drift is followed by the
 // window itself: 64 reports are about a second at 60 Hz.
 #pragma once

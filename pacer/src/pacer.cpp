@@ -71,8 +71,8 @@ constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
 constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
 constexpr int kMaxReportsPerWait = 256;          // take_presented calls per wait, against a runaway host
 constexpr int kFrameMemory = 64;                 // wakes kept to match reports to their frames
-constexpr int kLatencyWindow = 32;               // wake-to-shown times behind the present prediction
-constexpr int kLatencyMin = 8;                   // ... needed before they are used
+constexpr int kLatencyWindow = 16;               // refreshes from wake to shown behind the present prediction
+constexpr int kLatencyMin = 3;                   // ... needed before they are used
 constexpr int kCadenceWindow = 32;               // displayed frames judged for cadence under vsync
 constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 constexpr double kBiasSlew = 0.02;               // delay bias: grid moved by at most 2 % of a period per frame
@@ -373,7 +373,7 @@ struct Pacer::Impl {
             if (fi >= 0 && fi < index && fi >= index - kFrameMemory) {
                 const auto& wake = wakes[static_cast<size_t>(fi % kFrameMemory)];
                 if (wake.index == fi && report.displayed_ns >= wake.wake_ns) {
-                    latency_ring[static_cast<size_t>(latency_next)] = report.displayed_ns - wake.wake_ns;
+                    latency_ring[static_cast<size_t>(latency_next)] = {wake.wake_ns, wake.present_ns, report.displayed_ns};
                     latency_next = (latency_next + 1) % kLatencyWindow;
                     latency_count = std::min(latency_count + 1, kLatencyWindow);
                 }
@@ -571,14 +571,41 @@ struct Pacer::Impl {
         return std::clamp<int64_t>(dt, 0, cfg.max_dt_ns);
     }
 
+    // The refresh a frame's present is counted from: the one the swap before
+    // its wake returned at, where there was one (a blocking swap returns on a
+    // refresh, so a wake that runs late does not move it), else the first
+    // after the wake.
+    int64_t refresh_anchor(int64_t wake_ns, int64_t present_ns) const {
+        return present_ns >= 0 ? display_model.nearest_refresh(present_ns) : display_model.next_refresh(wake_ns);
+    }
+
     int64_t predict_present(const Frame& frame, bool vsync) const {
-        if (display_model.locked() && latency_count >= kLatencyMin) {
-            // The display's clock: the refresh nearest to this wake plus the
-            // typical wake-to-shown time of recent frames.
-            std::array<int64_t, kLatencyWindow> recent = latency_ring;
-            const auto middle = recent.begin() + latency_count / 2;
-            std::nth_element(recent.begin(), middle, recent.begin() + latency_count);
-            return display_model.nearest_refresh(frame.wake_ns + *middle);
+        // From the display's first estimate on, not only once it locks: its
+        // fallbacks below know nothing of a compositor's queue, which on
+        // weston holds a frame three refreshes (Pacer::display().locked says
+        // when the fit is trusted for decisions).
+        if (display_model.period_ns() > 0 && latency_count >= kLatencyMin) {
+            // The display's clock: the frame's anchor refresh plus the number
+            // of refreshes recent frames took from theirs to the screen (the
+            // most common; on a tie the newest). Whole refreshes, not a time:
+            // where a wake falls within its refresh then cannot round the
+            // prediction into a neighbour.
+            // Counted with the current fit, so that reports from before the
+            // first estimate count too.
+            const double period = display_model.period_ns();
+            std::array<int64_t, kLatencyWindow> refreshes{};
+            for (int back = 1; back <= latency_count; ++back) {
+                const Shown& s = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
+                refreshes[static_cast<size_t>(back - 1)] =
+                    std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns)) / period);
+            }
+            int64_t best = 0;
+            int best_count = 0;
+            for (int i = 0; i < latency_count; ++i) {   // newest first: a tie keeps the newest
+                const int count = static_cast<int>(std::count(refreshes.begin(), refreshes.begin() + latency_count, refreshes[static_cast<size_t>(i)]));
+                if (count > best_count) best = refreshes[static_cast<size_t>(i)], best_count = count;
+            }
+            return refresh_anchor(frame.wake_ns, frame.present_ns) + std::llround(static_cast<double>(best) * display_model.period_ns());
         }
         if (vsync) {
             const int64_t period = detail::sat_from_double(std::round(vsync_period_ns()));
@@ -663,7 +690,7 @@ struct Pacer::Impl {
         frame.decision_seq = decision.seq;
 
         stats.add(frame);
-        wakes[static_cast<size_t>(index % kFrameMemory)] = {index, waited.wake_ns};
+        wakes[static_cast<size_t>(index % kFrameMemory)] = {index, waited.wake_ns, frame.present_ns};
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;
         if (frame.present_ns >= 0) last_present_ns = frame.present_ns;
@@ -755,9 +782,13 @@ struct Pacer::Impl {
     double shown_hz = 0;            // auto: the fitted refresh it used, 0 when the stated one
     struct Wake {
         int64_t index = -1, wake_ns = 0;
+        int64_t present_ns = -1;   // the swap return before the wake (Frame::present_ns)
     };
     std::array<Wake, kFrameMemory> wakes{};           // by index % kFrameMemory
-    std::array<int64_t, kLatencyWindow> latency_ring{};   // shown - own wake
+    struct Shown {
+        int64_t wake_ns, present_ns, shown_ns;   // a frame's wake, the swap return before it, when shown
+    };
+    std::array<Shown, kLatencyWindow> latency_ring{};   // the newest shown frames of ours
     int latency_count = 0, latency_next = 0;
     std::array<uint8_t, kCadenceWindow> cadence_ring{};   // 1: off cadence
     int cadence_count = 0, cadence_next = 0;

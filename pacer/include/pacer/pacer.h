@@ -202,7 +202,7 @@ struct DisplayClock {
     int64_t refresh_at_ns = -1;     // a fitted refresh: refreshes at refresh_at_ns + k * period_ns
     double stated_hz = 0;           // what the host states (refresh_rate_hz, Presented::refresh_ns), 0 unknown
     int32_t samples = 0;            // inliers among the last 64 shown reports
-    double residual_ns = 0;         // rms of the fit's inliers
+    double residual_ns = 0;         // rms jitter of a report, from the inlier intervals
 };
 
 // Why the pacer paces as it does; a new one (seq + 1) at every change.
