@@ -30,7 +30,8 @@
 // classifies each against the vsync period n / refresh: fast (under half: the
 // swap did not block), slow (over 1.5 times: a refresh was missed) or fine.
 // Auto probes before it trusts vsync and leaves it when either kind reaches a
-// quarter of the window; an explicit vsync stays but says so. Every change of
+// quarter of the window, or when the window's median is off the period by as
+// much as a failed probe's; an explicit vsync stays but says so. Every change of
 // what paces, or why, becomes a new Decision.
 //
 // Where the Host reports what the display showed (take_presented, drained at
@@ -253,7 +254,7 @@ struct Pacer::Impl {
 
     // ---- watching vsync ---------------------------------------------------
 
-    enum class Health { Fine, Fast, Slow };
+    enum class Health { Fine, Fast, Slow, OffRate };
 
     // One present interval while the swap paces.
     void watch(int64_t interval_ns) {
@@ -296,20 +297,30 @@ struct Pacer::Impl {
             if (x < kFastFraction * period) ++fast;
             if (x > kSlowFraction * period) ++slow;
         }
-        // A display change explains both at once: re-read the refresh before
+        // The probe's rule over the whole window: swaps that block, but at
+        // another rate than the stated refresh implies (a display whose change
+        // the host does not report, e.g. SDL2 on Wayland going 60 -> 144 Hz,
+        // whose swaps then return every 7-10 ms: neither fast nor slow above).
+        const int64_t median = watch_count == kWatchWindow ? median_of_last(watch_count) : 0;
+        const bool off_rate = median > 0 && std::fabs(static_cast<double>(median) - period) > kProbeTolerance * period;
+        // A display change explains all three: re-read the refresh before
         // blaming vsync (the regular read may be up to a second away).
-        if ((fast >= kWatchTrip || slow >= kWatchTrip) && refresh_changed()) return;
+        if ((fast >= kWatchTrip || slow >= kWatchTrip || off_rate) && refresh_changed()) return;
         const std::string of = " of the last " + std::to_string(watch_count);
         // What the fast ones say: the typical time between swaps that did not block.
         const auto fast_median = [&] {
             return ms(static_cast<double>(median_where([&](double x) { return x < kFastFraction * period; })));
         };
+        const std::string off_rate_text = "every " + ms(static_cast<double>(median)) + " (median" + of + "), not " +
+                                          ms(period);
         if (cfg.strategy == Strategy::Auto) {
             if (fast >= kWatchTrip)
                 leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of +
                             " under half the vsync period)");
             else if (slow >= kWatchTrip)
                 leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of + " frames");
+            else if (off_rate)
+                leave_vsync("swaps return " + off_rate_text);
             return;
         }
         // Explicit vsync stays (the user asked for it) but says what it sees,
@@ -317,7 +328,10 @@ struct Pacer::Impl {
         Health now = health;
         if (fast >= kWatchTrip) now = Health::Fast;
         else if (slow >= kWatchTrip) now = Health::Slow;
-        else if (fast <= kWatchClear && slow <= kWatchClear) now = Health::Fine;
+        else if (off_rate) now = Health::OffRate;
+        else if (fast <= kWatchClear && slow <= kWatchClear &&
+                 std::fabs(static_cast<double>(median) - period) <= 0.5 * kProbeTolerance * period)
+            now = Health::Fine;
         if (now == health) return;
         health = now;
         const std::string head = "vsync: swap interval " + std::to_string(vsync_interval) + ", ";
@@ -325,6 +339,8 @@ struct Pacer::Impl {
             record(head + "but swaps return every " + fast_median() + " (not blocking)");
         else if (now == Health::Slow)
             record(head + "but missed refreshes in " + std::to_string(slow) + of + " frames");
+        else if (now == Health::OffRate)
+            record(head + "but swaps return " + off_rate_text);
         else
             record(head + "presents every " + ms(static_cast<double>(median_of_last(watch_count))));
     }

@@ -43,7 +43,7 @@ public:
         if (interval > 0 && blocks && refresh > 0) {
             // The first vblank at or after now, and n vblanks (less half a
             // period, for rounding) after the last present.
-            const double vblank_ns = 1e9 / refresh;
+            const double vblank_ns = 1e9 / (actual_hz > 0 ? actual_hz : refresh);
             double earliest = static_cast<double>(clock_.now_ns());
             if (last_present_ns >= 0)
                 earliest = std::max(earliest, static_cast<double>(last_present_ns) + (interval - 0.5) * vblank_ns);
@@ -56,6 +56,7 @@ public:
 
     FakeClock& clock_;
     double refresh;
+    double actual_hz = 0;   // vblanks at this rate, not the stated one (a change the host hides); 0: stated
     bool accepts = true;
     bool blocks = true;
     int64_t nonblocking_ns = 2'100'000;   // what Xvfb does at "interval 1"
@@ -264,6 +265,26 @@ TEST(AutoWatch, VsyncThatStopsBlockingIsLeftAndFoundAgainWhenItRecovers) {
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0, 1}));
 }
 
+// SDL2 on Wayland keeps stating 60 Hz after the output went faster: the swaps
+// still block, at 10 ms, neither under half nor over 1.5 vsync periods.
+TEST(AutoWatch, SwapsAtAnotherRateThanStatedAreLeft) {
+    Rig rig(60, 60);
+    rig.frames(10);
+    ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
+    rig.display.actual_hz = 100;
+    rig.frames(20);   // the window still holds more 16.7 ms intervals than 10 ms ones
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    rig.frames(20);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason,
+              "auto -> timer: swaps return every 10.0 ms (median of the last 32), not 16.7 ms; retry in 2 s");
+    // The retry probes, sees the same, and stays on the timer.
+    rig.run_for(2 * kSecond + 200 * kMs);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(rig.decision().reason, "auto -> timer: vsync requested, swaps return every 10.0 ms; retry in 4 s");
+    EXPECT_EQ(rig.display.requests, (Intervals{1, 0, 1, 0}));
+}
+
 TEST(AutoWatch, WithoutMarkPresentTheWakesAreTheEvidence) {
     Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
     for (int i = 0; i < 10; ++i) {   // no mark_present
@@ -342,6 +363,20 @@ TEST(ExplicitVsync, NonBlockingSwapsAreReportedButVsyncStays) {
     rig.frames(12);
     EXPECT_EQ(rig.decision().seq, 3);
     EXPECT_EQ(rig.decision().reason, "vsync: swap interval 1, presents every 16.7 ms");
+}
+
+TEST(ExplicitVsync, SwapsAtAnotherRateThanStatedAreReported) {
+    Rig rig(60, 60, Strategy::Vsync);
+    rig.frames(40);
+    rig.display.actual_hz = 100;
+    rig.frames(40);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
+    EXPECT_EQ(rig.decision().reason,
+              "vsync: swap interval 1, but swaps return every 10.0 ms (median of the last 32), not 16.7 ms");
+    rig.display.actual_hz = 0;
+    rig.frames(40);
+    EXPECT_EQ(rig.decision().reason, "vsync: swap interval 1, presents every 16.7 ms");
+    EXPECT_EQ(rig.display.requests, Intervals{1});
 }
 
 TEST(ExplicitVsync, RefusedOrHostlessSaysWhy) {
