@@ -38,6 +38,12 @@ bool timer_slack_set(int64_t slack_ns);
 // started (Linux: /proc/thread-self/schedstat, 2nd field), or -1 where unknown.
 int64_t thread_runqueue_wait_ns();
 
+// Threads running or waiting for a CPU right now, system-wide, the caller
+// included (Linux: /proc/loadavg, 4th field), or -1 where unknown. And the
+// CPUs online, read once (-1 unknown).
+int32_t runnable_threads();
+int32_t online_cpus();
+
 // The calling thread's scheduling settings (Linux sched_getattr and
 // sched_setattr). os_policy is the OS's own value, kept opaque so that a
 // restore writes back exactly what was read; fifo says whether it is SCHED_FIFO.

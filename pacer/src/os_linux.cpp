@@ -142,6 +142,32 @@ int64_t thread_runqueue_wait_ns() {
     return wait_ns;
 }
 
+// One /proc/loadavg for the process ("0.50 0.40 0.30 3/150 1234": the 3 is
+// runnable now): pread on a shared descriptor is safe from any thread.
+int32_t runnable_threads() {
+    static const int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[128];
+    const ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    const char* p = text;
+    for (int field = 0; field < 3; ++field) {   // past the three load averages
+        while (*p != '\0' && *p != ' ') ++p;
+        while (*p == ' ') ++p;
+    }
+    char* end = nullptr;
+    const long running = std::strtol(p, &end, 10);
+    if (end == p || *end != '/' || running < 0 || running > INT32_MAX) return -1;
+    return static_cast<int32_t>(running);
+}
+
+// glibc reads /sys for this on every call; CPUs going on or off line is rare.
+int32_t online_cpus() {
+    static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && cpus <= INT32_MAX ? static_cast<int32_t>(cpus) : -1;
+}
+
 // glibc 2.36 has no sched_attr and the kernel's header clashes with
 // <sched.h>, so the layout (SCHED_ATTR_SIZE_VER1, 56 bytes) is spelled here.
 namespace {

@@ -12,9 +12,11 @@
 #include "os.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <ctime>
 
 #include <mach/mach_time.h>
+#include <unistd.h>
 
 namespace pacer::os {
 
@@ -102,6 +104,11 @@ bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
 
 int64_t thread_runqueue_wait_ns() { return -1; }
+int32_t runnable_threads() { return -1; }
+int32_t online_cpus() {
+    static const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > 0 && cpus <= INT32_MAX ? static_cast<int32_t>(cpus) : -1;
+}
 int sched_get(int64_t /*thread*/, SchedSettings* /*out*/) { return ENOSYS; }
 int sched_set(int64_t /*thread*/, const SchedSettings& /*settings*/) { return ENOSYS; }
 int64_t thread_id() { return 0; }

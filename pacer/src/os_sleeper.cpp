@@ -13,6 +13,8 @@ namespace pacer {
 int64_t OsClock::now_ns() { return os::now_ns(); }
 int64_t OsClock::thread_cpu_ns() { return os::thread_cpu_ns(); }
 int64_t OsClock::thread_runqueue_wait_ns() { return os::thread_runqueue_wait_ns(); }
+int32_t OsClock::runnable_threads() { return os::runnable_threads(); }
+int32_t OsClock::online_cpus() { return os::online_cpus(); }
 
 // What a timer wait runs with (Options::wait_timer_slack_ns and
 // wait_sched_slice_ns). Each control is tried at the first wait; once the OS

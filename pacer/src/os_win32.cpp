@@ -212,8 +212,14 @@ int64_t timer_period_now_ns() {
 bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
 
-// Run-queue wait and sched_setattr's settings are Linux notions too.
+// Run-queue wait, the runnable count and sched_setattr's settings are Linux
+// notions too.
 int64_t thread_runqueue_wait_ns() { return -1; }
+int32_t runnable_threads() { return -1; }
+int32_t online_cpus() {
+    const DWORD cpus = GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
+    return cpus > 0 && cpus <= INT32_MAX ? static_cast<int32_t>(cpus) : -1;
+}
 int sched_get(int64_t /*thread*/, SchedSettings* /*out*/) { return ENOSYS; }
 int sched_set(int64_t /*thread*/, const SchedSettings& /*settings*/) { return ENOSYS; }
 int64_t thread_id() { return 0; }

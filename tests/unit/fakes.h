@@ -46,6 +46,15 @@ public:
     int64_t thread_cpu_ns() override { return cpu_known ? cpu_ : -1; }
     // -1 (unknown) until a test sets runqueue_ns to a count.
     int64_t thread_runqueue_wait_ns() override { return runqueue_ns; }
+    // -1 (unknown) until a test sets them; a script of runnable counts is
+    // consumed one per call before `runnable` holds.
+    int32_t runnable_threads() override {
+        if (runnable_script.empty()) return runnable;
+        const int32_t value = runnable_script.front();
+        runnable_script.pop_front();
+        return value;
+    }
+    int32_t online_cpus() override { return cpus; }
 
     // Time stops at the int64 limits rather than wrapping, so that the
     // hostile-input tests can wait for INT64_MAX on it.
@@ -66,6 +75,9 @@ public:
 
     bool cpu_known = true;
     int64_t runqueue_ns = -1;   // the run-queue wait so far; -1: unknown
+    int32_t runnable = -1;      // what runnable_threads() says once the script is spent
+    std::deque<int32_t> runnable_script;
+    int32_t cpus = -1;          // what online_cpus() says
 
 private:
     static int64_t plus(int64_t a, int64_t b) {

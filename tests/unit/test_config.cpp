@@ -75,11 +75,11 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.timer.margin_ns, 200'000);
     EXPECT_EQ(r.timer.min_margin_ns, 10'000);
     EXPECT_EQ(r.timer.max_margin_ns, 2'000'000);
-    EXPECT_EQ(r.timer.margin_quantile, 0.99);
+    EXPECT_EQ(r.timer.margin_quantile, 0.998);
     EXPECT_EQ(r.timer.margin_headroom, 1.1);
     EXPECT_EQ(r.timer.margin_pad_ns, 5'000);
     EXPECT_EQ(r.timer.margin_window, 512);
-    EXPECT_EQ(r.timer.max_spin_ns, 100'000);
+    EXPECT_EQ(r.timer.max_spin_ns, 120'000);
     EXPECT_EQ(r.timer.max_spin_pct, 1.0);
     EXPECT_EQ(r.timer.contention_wait_ns, 500'000);
     EXPECT_EQ(r.wait.timer_slack_ns, 1);
@@ -93,7 +93,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(validate(r), "");
     // Braces give the same defaults.
     const Config braced{};
-    EXPECT_EQ(braced.timer.max_spin_ns, 100'000);
+    EXPECT_EQ(braced.timer.max_spin_ns, 120'000);
     EXPECT_EQ(braced.target_hz, 60.0);
 }
 

@@ -133,11 +133,11 @@ struct Config {
         int64_t margin_ns = 200'000;            // starting margin, [min_margin_ns, max_margin_ns]
         int64_t min_margin_ns = 10'000;         // the margin's floor
         int64_t max_margin_ns = 2'000'000;      // the margin's ceiling, >= min_margin_ns
-        double margin_quantile = 0.99;          // of the timer's own recent lateness, (0, 1]
+        double margin_quantile = 0.998;         // of the timer's own recent lateness, (0, 1]
         double margin_headroom = 1.1;           // margin = headroom * quantile + pad, [1, 10]
         int64_t margin_pad_ns = 5'000;          // added to that
         int32_t margin_window = 512;            // wakes in the quantile's window, [1, 1e6]
-        int64_t max_spin_ns = 100'000;          // spin budget per frame, on average (0: no spin)
+        int64_t max_spin_ns = 120'000;          // spin budget per frame, on average (0: no spin)
         double max_spin_pct = 1;                // and at most this % of the frame period, [0, 100]
         int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that means contended
                                                 // (then no spin), [1 ns, 1 s]

@@ -22,6 +22,11 @@ public:
     // Time the calling thread has waited runnable for a CPU, in total (-1
     // unknown). The timer strategy tells contention from a late timer by it.
     virtual int64_t thread_runqueue_wait_ns() { return -1; }
+    // Threads running or waiting for a CPU right now, system-wide, the caller
+    // included, and the CPUs online (-1 unknown). More of the first than the
+    // second: a thread that spins takes a CPU another one is waiting for.
+    virtual int32_t runnable_threads() { return -1; }
+    virtual int32_t online_cpus() { return -1; }
 };
 
 // The OS's ways of not running. Strategies wait only through this.
@@ -44,6 +49,8 @@ public:
     int64_t now_ns() override;
     int64_t thread_cpu_ns() override;
     int64_t thread_runqueue_wait_ns() override;   // Linux; -1 elsewhere
+    int32_t runnable_threads() override;          // Linux; -1 elsewhere
+    int32_t online_cpus() override;
 };
 
 // The OS's sleeps. Make one per waiting thread. Everything it changes is put
