@@ -73,7 +73,7 @@ constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is rea
 constexpr int kMaxReportsPerWait = 256;          // take_presented calls per wait, against a runaway host
 constexpr int kFrameMemory = 64;                 // wakes kept to match reports to their frames
 constexpr int kLatencyWindow = 16;               // refreshes from wake to shown behind the present prediction
-constexpr int kLatencyMin = 3;                   // ... needed before they are used
+constexpr int kLatencyMin = 2;                   // ... needed before they are used
 constexpr int kCadenceWindow = 32;               // displayed frames judged for cadence under vsync
 constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 constexpr double kBiasSlew = 0.02;               // delay bias: grid moved by at most 2 % of a period per frame
@@ -602,10 +602,12 @@ struct Pacer::Impl {
         // when the fit is trusted for decisions).
         if (display_model.period_ns() > 0 && latency_count >= kLatencyMin) {
             // The display's clock: the frame's anchor refresh plus the number
-            // of refreshes recent frames took from theirs to the screen (the
-            // most common; on a tie the newest). Whole refreshes, not a time:
-            // where a wake falls within its refresh then cannot round the
-            // prediction into a neighbour.
+            // of refreshes recent frames took from theirs to the screen: the
+            // newest two's where they agree (a compositor queue that grew or
+            // shrank is followed within two reports), else the most common
+            // (on a tie the newest), so one odd frame moves nothing. Whole
+            // refreshes, not a time: where a wake falls within its refresh
+            // then cannot round the prediction into a neighbour.
             // Counted with the current fit, so that reports from before the
             // first estimate count too.
             const double period = display_model.period_ns();
@@ -615,11 +617,13 @@ struct Pacer::Impl {
                 refreshes[static_cast<size_t>(back - 1)] =
                     std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns)) / period);
             }
-            int64_t best = 0;
-            int best_count = 0;
-            for (int i = 0; i < latency_count; ++i) {   // newest first: a tie keeps the newest
-                const int count = static_cast<int>(std::count(refreshes.begin(), refreshes.begin() + latency_count, refreshes[static_cast<size_t>(i)]));
-                if (count > best_count) best = refreshes[static_cast<size_t>(i)], best_count = count;
+            int64_t best = refreshes[0];
+            if (refreshes[0] != refreshes[1]) {
+                int best_count = 0;
+                for (int i = 0; i < latency_count; ++i) {   // newest first: a tie keeps the newest
+                    const int count = static_cast<int>(std::count(refreshes.begin(), refreshes.begin() + latency_count, refreshes[static_cast<size_t>(i)]));
+                    if (count > best_count) best = refreshes[static_cast<size_t>(i)], best_count = count;
+                }
             }
             return refresh_anchor(frame.wake_ns, frame.present_ns) + std::llround(static_cast<double>(best) * display_model.period_ns());
         }

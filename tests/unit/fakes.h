@@ -176,7 +176,7 @@ public:
     // Swaps the frame built after wait frame_index.
     void swap(int64_t frame_index) {
         flush();
-        int64_t k = first_refresh_from(static_cast<double>(clock_.now_ns() + latch_ns));
+        int64_t k = first_refresh_from(static_cast<double>(clock_.now_ns() + latch_ns)) + queue_refreshes;
         const bool vsync = interval > 0 && blocks;
         if (vsync && last_k_ >= 0) k = std::max(k, last_k_ + interval);
         if (!pending_.empty() && pending_.back().k >= k) {
@@ -191,7 +191,8 @@ public:
         pending_.push_back({frame_index, k});
         last_k_ = k;
         if (vsync) {
-            clock_.set(std::max<int64_t>(clock_.now_ns(), std::llround(refresh_time(k))) + return_ns);
+            const int64_t k_return = k - queue_refreshes;
+            clock_.set(std::max<int64_t>(clock_.now_ns(), std::llround(refresh_time(k_return))) + return_ns);
         } else {
             clock_.advance(nonblocking_ns);
         }
@@ -217,6 +218,7 @@ public:
     bool report_seq = true;
     bool report_shown = true;             // false: shown frames are reported discarded (sway's lone kind)
     int64_t latch_ns = 0;                 // a frame must arrive this long before its refresh
+    int queue_refreshes = 0;              // shown this many refreshes after the one its swap returns at
     int64_t nonblocking_ns = 2'100'000;   // a swap that does not block
     int64_t return_ns = 100'000;          // a blocking swap returns this long after its refresh
     int64_t jitter_ns = 0;                // reported times off by up to this much either way
