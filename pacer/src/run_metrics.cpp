@@ -17,7 +17,6 @@ namespace {
 
 constexpr double kNsPerUs = 1'000.0;
 constexpr double kNsPerMs = 1'000'000.0;
-constexpr double kNsPerS = 1'000'000'000.0;
 
 // Values below kSubBins have a bin each; value v above lies in octave e
 // (v >> e in [kSubBins, 2 * kSubBins)), split into kSubBins bins of 2^e.
@@ -199,15 +198,8 @@ Summary RunMetrics::summary() const {
     s.lateness = percentiles_us(lateness_us_, lateness_ns_);
     s.off_pct = interval_us_.n == 0 ? 0.0 : 100.0 * static_cast<double>(off_) / static_cast<double>(interval_us_.n);
     s.missed = missed_;
-    const int64_t wall_ns = detail::sat_sub(last_wake_ns_, first_wake_ns_);
-    if (wall_ns > 0) {
-        const double wall = static_cast<double>(wall_ns);
-        s.spin_pct = 100.0 * static_cast<double>(spun_ns_) / wall;
-        s.cpu_pct = cpu_known_ ? 100.0 * static_cast<double>(cpu_ns_) / wall : -1.0;
-        s.fps = static_cast<double>(frames_ - 1) * kNsPerS / wall;
-    } else {
-        s.cpu_pct = cpu_known_ ? 0.0 : -1.0;
-    }
+    detail::set_rates(s, detail::sat_sub(last_wake_ns_, first_wake_ns_), static_cast<int64_t>(frames_), spun_ns_,
+                      cpu_ns_, cpu_known_);
     return s;
 }
 

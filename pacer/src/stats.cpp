@@ -45,6 +45,17 @@ detail::Spread detail::spread(std::vector<double> sample) {
     return p;
 }
 
+void detail::set_rates(Summary& s, int64_t wall_ns, int64_t frames, int64_t spun_ns, int64_t cpu_ns, bool cpu_known) {
+    if (wall_ns > 0) {
+        const double wall = static_cast<double>(wall_ns);
+        s.spin_pct = 100.0 * static_cast<double>(spun_ns) / wall;
+        s.cpu_pct = cpu_known ? 100.0 * static_cast<double>(cpu_ns) / wall : -1.0;
+        s.fps = static_cast<double>(frames - 1) * kNsPerS / wall;
+    } else {
+        s.cpu_pct = cpu_known ? 0.0 : -1.0;
+    }
+}
+
 Percentiles percentiles(std::vector<double> sample_us) {
     const detail::Spread s = detail::spread(std::move(sample_us));
     return {s.mean, s.sd, s.p50, s.p95, s.p99, s.max};
@@ -145,15 +156,8 @@ Summary Stats::summarize() const {
     s.lateness = percentiles(std::move(lateness));
     s.off_pct = intervals.empty() ? 0.0 : 100.0 * static_cast<double>(off) / static_cast<double>(intervals.size());
 
-    const int64_t wall_ns = detail::sat_sub(newest.wake_ns, oldest.wake_ns);
-    if (wall_ns > 0) {
-        const double wall = static_cast<double>(wall_ns);
-        s.spin_pct = 100.0 * static_cast<double>(spun_ns) / wall;
-        s.cpu_pct = cpu_known ? 100.0 * static_cast<double>(cpu_ns) / wall : -1.0;
-        s.fps = static_cast<double>(count_ - 1) * kNsPerS / wall;
-    } else {
-        s.cpu_pct = cpu_known ? 0.0 : -1.0;
-    }
+    detail::set_rates(s, detail::sat_sub(newest.wake_ns, oldest.wake_ns), static_cast<int64_t>(count_), spun_ns,
+                      cpu_ns, cpu_known);
     return s;
 }
 

@@ -17,4 +17,8 @@ struct Spread {
 };
 Spread spread(std::vector<double> sample);
 
+// Summary's spin_pct, cpu_pct and fps over wall_ns from the first wake to the
+// last (frames wakes in all); cpu_pct -1 when the wait CPU is unknown.
+void set_rates(Summary& s, int64_t wall_ns, int64_t frames, int64_t spun_ns, int64_t cpu_ns, bool cpu_known);
+
 }  // namespace pacer::detail
