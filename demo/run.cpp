@@ -141,6 +141,11 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
     const char* mode = dt_mode_name(step.mode);
     if (dt_modes_.empty() || dt_modes_.back() != mode) dt_modes_.emplace_back(mode);
     if (first_wake_ns_ < 0) first_wake_ns_ = frame.wake_ns;
+    const bool display_locked = pacer.display().locked;
+    if (display_locked || display_frames_since_lock_ > 0) {
+        ++display_frames_since_lock_;
+        if (display_locked) ++display_locked_frames_;
+    }
     recent_frames_.push_back(frame);
     motion_dt_ns_.push_back(step.dt_ns);
     if (recent_frames_.size() > kDisplayFrames) {
@@ -265,6 +270,10 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
                                                                 static_cast<double>(d.prediction_error_ns.size())));
         const pacer::DisplayClock clock = pacer.display();
         info("display_clock_locked", clock.locked ? "yes" : "no");
+        info("display_clock_locked_pct",
+             format("%.1f", display_frames_since_lock_ == 0 ? 0.0
+                                                            : 100.0 * static_cast<double>(display_locked_frames_) /
+                                                                  static_cast<double>(display_frames_since_lock_)));
         info("display_clock_period_ms", format("%.4f", static_cast<double>(clock.period_ns) * 1e-6));
         info("display_clock_stated_hz", format("%g", clock.stated_hz));
         info("display_clock_samples", std::to_string(clock.samples));

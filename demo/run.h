@@ -94,6 +94,10 @@ private:
     pacer::LogHistogram swap_intervals_ns_, present_intervals_ns_, after_swap_ns_;
     int64_t first_wake_ns_ = -1, last_swap_return_ns_ = -1, last_displayed_ns_ = -1;
     int64_t presented_frames_ = 0, discarded_frames_ = 0, stated_refresh_ns_ = 0;
+    // Frames since the pacer's display clock first locked, and of them the
+    // ones it was locked at: a display that changes rate near the end leaves
+    // it relocking, so its state at the last frame alone says little.
+    int64_t display_frames_since_lock_ = 0, display_locked_frames_ = 0;
     // Frame index -> its swap's return, for the feedback still in flight.
     static constexpr std::size_t kSwapsRemembered = 1024;
     std::array<std::pair<int64_t, int64_t>, kSwapsRemembered> swap_return_of_ns_{};
