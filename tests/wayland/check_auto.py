@@ -47,15 +47,11 @@ import csv
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 
 import check_wayland
-
-SKIP = 77
-
 
 def die(message):
     print("check_auto: FAIL: " + message)
@@ -108,14 +104,7 @@ def number_or_none(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wayland-sh", required=True)
-    parser.add_argument("--demo", required=True)
-    parser.add_argument("--compositor", choices=["sway", "weston"], required=True)
-    parser.add_argument("--hz", type=float, default=60)
-    parser.add_argument("--size", default="320x240")
-    parser.add_argument("--seat-module", default="")
-    parser.add_argument("--backend", choices=["sdl2", "glfw"], required=True)
-    parser.add_argument("--out-dir", required=True)
+    check_wayland.add_run_arguments(parser, size="320x240")
     parser.add_argument("--env", action="append", default=[], help="K=V for the demo's environment")
     parser.add_argument("--expect-strategy", default="")
     parser.add_argument("--expect-interval", type=int, default=-1)
@@ -134,16 +123,13 @@ def main():
     parser.add_argument("--prediction-pct", type=float, default=95)
     parser.add_argument("--prediction-bound-slack", type=float, default=3)
     parser.add_argument("--expect-fail", default="", help="the name of the check that must fail")
-    parser.add_argument("demo_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    demo_args = args.demo_args[1:] if args.demo_args[:1] == ["--"] else args.demo_args
+    demo_args = check_wayland.demo_args_of(args)
 
-    if shutil.which(args.compositor) is None:
-        print(f"check_auto: SKIP: {args.compositor} is not installed (tools/setup.sh installs it)")
-        return SKIP
-    if os.geteuid() != 0:
-        print(f"check_auto: SKIP: tools/wayland.sh starts {args.compositor} as nobody, which needs root")
-        return SKIP
+    skip = check_wayland.skip_reason(args.compositor)
+    if skip:
+        print("check_auto: SKIP: " + skip)
+        return check_wayland.SKIP
 
     os.makedirs(args.out_dir, exist_ok=True)
     summary_path = os.path.join(args.out_dir, "summary.json")
@@ -152,19 +138,7 @@ def main():
         if os.path.exists(path):
             os.remove(path)
     name = f"ctest-auto-{args.compositor}-{args.backend}-{os.getpid()}"
-    start = [args.wayland_sh, "start", args.compositor, "--name", name, "--hz", f"{args.hz:g}", "--size", args.size]
-    if args.seat_module:
-        start += ["--seat-module", args.seat_module]
-
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    if args.backend == "sdl2":
-        env["SDL_VIDEODRIVER"] = "wayland"
-    else:
-        glfw = check_wayland.run([args.wayland_sh, "glfw-wayland"])
-        if glfw.returncode != 0:
-            die("the Wayland build of GLFW is not available:\n" + glfw.stdout)
-        lib_dir = glfw.stdout.strip().splitlines()[-1]
-        env["LD_LIBRARY_PATH"] = lib_dir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    env = check_wayland.client_env(args, die)
     for pair in args.env:
         if "=" not in pair:
             die(f"--env {pair}: expected K=V")
@@ -180,7 +154,7 @@ def main():
             die(f"--set-hz-at {args.set_hz_at}: expected SECONDS:HZ")
 
     set_hz_monotonic = None
-    started = check_wayland.run(start)
+    started = check_wayland.run(check_wayland.start_command(args, name))
     print(started.stdout, end="")
     try:
         if started.returncode != 0:

@@ -51,6 +51,56 @@ def parse_env(text):
     return env
 
 
+def add_run_arguments(parser, size):
+    """The arguments every Wayland check takes: the compositor, the output,
+    the demo and its backend, where the outputs go."""
+    parser.add_argument("--wayland-sh", required=True)
+    parser.add_argument("--demo", required=True)
+    parser.add_argument("--compositor", choices=["sway", "weston"], required=True)
+    parser.add_argument("--hz", type=float, default=60)
+    parser.add_argument("--size", default=size, help="the output's size, WxH")
+    parser.add_argument("--seat-module", default="")
+    parser.add_argument("--backend", choices=["sdl2", "glfw"], required=True)
+    parser.add_argument("--out-dir", required=True)
+    parser.add_argument("demo_args", nargs=argparse.REMAINDER)
+
+
+def demo_args_of(args):
+    return args.demo_args[1:] if args.demo_args[:1] == ["--"] else args.demo_args
+
+
+def skip_reason(compositor):
+    """Why the compositor cannot run here (ctest then skips), or ""."""
+    if shutil.which(compositor) is None:
+        return f"{compositor} is not installed (tools/setup.sh installs it)"
+    if os.geteuid() != 0:
+        return f"tools/wayland.sh starts {compositor} as nobody, which needs root"
+    return ""
+
+
+def start_command(args, name):
+    start = [args.wayland_sh, "start", args.compositor, "--name", name, "--hz", f"{args.hz:g}", "--size", args.size]
+    if args.seat_module:
+        start += ["--seat-module", args.seat_module]
+    return start
+
+
+def client_env(args, fail_with):
+    """The demo's environment under Wayland for args.backend: SDL2's Wayland
+    driver, or GLFW's Wayland build on the library path (fail_with(message)
+    when it is missing)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    if args.backend == "sdl2":
+        env["SDL_VIDEODRIVER"] = "wayland"
+    else:
+        glfw = run([args.wayland_sh, "glfw-wayland"])
+        if glfw.returncode != 0:
+            fail_with("the Wayland build of GLFW is not available:\n" + glfw.stdout)
+        lib_dir = glfw.stdout.strip().splitlines()[-1]
+        env["LD_LIBRARY_PATH"] = lib_dir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    return env
+
+
 def priority_prefix():
     for prefix in (["chrt", "--fifo", "5"], ["nice", "-n", "-10"]):
         if subprocess.run(prefix + ["true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
@@ -60,28 +110,18 @@ def priority_prefix():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--wayland-sh", required=True)
-    parser.add_argument("--compositor", choices=["sway", "weston"], required=True)
-    parser.add_argument("--hz", type=float, default=60)
-    parser.add_argument("--seat-module", default="")
-    parser.add_argument("--size", default="1280x720", help="the output's size, WxH")
-    parser.add_argument("--demo", required=True)
-    parser.add_argument("--backend", choices=["sdl2", "glfw"], required=True)
-    parser.add_argument("--out-dir", required=True)
+    add_run_arguments(parser, size="1280x720")
     parser.add_argument("--swap-period-ms", type=float, default=0)
     parser.add_argument("--swap-tolerance-pct", type=float, default=2)
     parser.add_argument("--expect-feedback", action="store_true")
     parser.add_argument("--feedback-tolerance-pct", type=float, default=5)
     parser.add_argument("--expect-no-feedback", action="store_true")
-    parser.add_argument("demo_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
-    demo_args = args.demo_args[1:] if args.demo_args[:1] == ["--"] else args.demo_args
+    demo_args = demo_args_of(args)
 
-    if shutil.which(args.compositor) is None:
-        print(f"check_wayland: SKIP: {args.compositor} is not installed (tools/setup.sh installs it)")
-        return SKIP
-    if os.geteuid() != 0:
-        print(f"check_wayland: SKIP: tools/wayland.sh starts {args.compositor} as nobody, which needs root")
+    skip = skip_reason(args.compositor)
+    if skip:
+        print("check_wayland: SKIP: " + skip)
         return SKIP
 
     os.makedirs(args.out_dir, exist_ok=True)
@@ -89,21 +129,9 @@ def main():
     if os.path.exists(summary_path):
         os.remove(summary_path)
     name = f"ctest-{args.compositor}-{args.backend}-{os.getpid()}"
-    start = [args.wayland_sh, "start", args.compositor, "--name", name, "--hz", f"{args.hz:g}", "--size", args.size]
-    if args.seat_module:
-        start += ["--seat-module", args.seat_module]
+    env = client_env(args, fail)
 
-    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
-    if args.backend == "sdl2":
-        env["SDL_VIDEODRIVER"] = "wayland"
-    else:
-        glfw = run([args.wayland_sh, "glfw-wayland"])
-        if glfw.returncode != 0:
-            fail("the Wayland build of GLFW is not available:\n" + glfw.stdout)
-        lib_dir = glfw.stdout.strip().splitlines()[-1]
-        env["LD_LIBRARY_PATH"] = lib_dir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-
-    started = run(start)
+    started = run(start_command(args, name))
     print(started.stdout, end="")
     try:
         if started.returncode != 0:
