@@ -306,21 +306,23 @@ struct Pacer::Impl {
         // A display change explains all three: re-read the refresh before
         // blaming vsync (the regular read may be up to a second away).
         if ((fast >= kWatchTrip || slow >= kWatchTrip || off_rate) && refresh_changed()) return;
-        const std::string of = " of the last " + std::to_string(watch_count);
+        // The texts below are built only when a reason is recorded, not every frame.
+        const auto of = [&] { return " of the last " + std::to_string(watch_count); };
         // What the fast ones say: the typical time between swaps that did not block.
         const auto fast_median = [&] {
             return ms(static_cast<double>(median_where([&](double x) { return x < kFastFraction * period; })));
         };
-        const std::string off_rate_text = "every " + ms(static_cast<double>(median)) + " (median" + of + "), not " +
-                                          ms(period);
+        const auto off_rate_text = [&] {
+            return "every " + ms(static_cast<double>(median)) + " (median" + of() + "), not " + ms(period);
+        };
         if (cfg.strategy == Strategy::Auto) {
             if (fast >= kWatchTrip)
-                leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of +
+                leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
                             " under half the vsync period)");
             else if (slow >= kWatchTrip)
-                leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of + " frames");
+                leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
             else if (off_rate)
-                leave_vsync("swaps return " + off_rate_text);
+                leave_vsync("swaps return " + off_rate_text());
             return;
         }
         // Explicit vsync stays (the user asked for it) but says what it sees,
@@ -338,9 +340,9 @@ struct Pacer::Impl {
         if (now == Health::Fast)
             record(head + "but swaps return every " + fast_median() + " (not blocking)");
         else if (now == Health::Slow)
-            record(head + "but missed refreshes in " + std::to_string(slow) + of + " frames");
+            record(head + "but missed refreshes in " + std::to_string(slow) + of() + " frames");
         else if (now == Health::OffRate)
-            record(head + "but swaps return " + off_rate_text);
+            record(head + "but swaps return " + off_rate_text());
         else
             record(head + "presents every " + ms(static_cast<double>(median_of_last(watch_count))));
     }
