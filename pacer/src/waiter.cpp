@@ -77,6 +77,7 @@ struct Waiter::Impl {
         sorted.clear();
         sorted.reserve(window.size());
         window_next = window_count = 0;
+        last_wake.pending = false;
     }
 
     void reconfigure(const Config& config) {
@@ -246,11 +247,13 @@ struct Waiter::Impl {
     void wait_timer(int64_t deadline_ns, WaitResult& result) {
         if (!sleeper->has_high_res_timer()) {
             timer_fell_back = true;
+            last_wake.pending = false;
             wait_robust(deadline_ns, result);
             return;
         }
         timer_fell_back = false;
         const int64_t runqueue_before = clock->thread_runqueue_wait_ns();
+        correct_last_wake(runqueue_before);
         update_contention(runqueue_before);
         const int64_t start = clock->now_ns();
         last_period_ns = frame_period_ns(deadline_ns);
@@ -267,13 +270,11 @@ struct Waiter::Impl {
             if (sleeper->sleep_until_ns(target)) {
                 const int64_t woke = clock->now_ns();
                 result.slept_ns = sat_add(result.slept_ns, sat_sub(woke, start));
-                // The timer's own lateness: what the thread then spent waiting
-                // for a CPU is contention, which no margin wins back.
-                int64_t lateness = sat_sub(woke, target);
-                const int64_t runqueue_after = clock->thread_runqueue_wait_ns();
-                if (runqueue_before >= 0 && runqueue_after >= runqueue_before)
-                    lateness = std::max<int64_t>(sat_sub(lateness, runqueue_after - runqueue_before), 0);
+                // Into the window now, as it is; the run-queue wait in it
+                // is taken off at the next timer wait (correct_last_wake).
+                const int64_t lateness = sat_sub(woke, target);
                 record_lateness(lateness);
+                last_wake = {true, lateness, runqueue_before};
             } else {
                 // The sleeper lost its timer since we asked: wait as the fallback does.
                 timer_fell_back = true;
@@ -282,6 +283,25 @@ struct Waiter::Impl {
             }
         }
         result.wake_ns = spin_until(deadline_ns, result);
+    }
+
+    // The timer's own lateness leaves out what the thread spent waiting for a
+    // CPU: that is contention, which no margin wins back. The run-queue figure
+    // is a system call (p99 34-62 us on the reference VM, docs/precision.md),
+    // so it is not read between the wake and the deadline, where every
+    // microsecond is the spin's, but at the next timer wait. By then it also
+    // holds the frame's work; without contention both are close to 0.
+    void correct_last_wake(int64_t runqueue_now_ns) {
+        if (!last_wake.pending) return;
+        last_wake.pending = false;
+        if (last_wake.runqueue_ns < 0 || runqueue_now_ns <= last_wake.runqueue_ns || window_count == 0) return;
+        const int64_t waited = runqueue_now_ns - last_wake.runqueue_ns;
+        const int64_t corrected = std::max<int64_t>(sat_sub(last_wake.lateness_ns, waited), 0);
+        const std::size_t newest = (window_next + window.size() - 1) % window.size();
+        sorted.erase(std::lower_bound(sorted.begin(), sorted.end(), window[newest]));
+        window[newest] = corrected;
+        sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), corrected), corrected);
+        update_margin();
     }
 
     // The window is a ring (arrival order, to know which sample leaves) plus
@@ -298,6 +318,10 @@ struct Waiter::Impl {
         window[window_next] = lateness_ns;
         window_next = (window_next + 1) % window.size();
         sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), lateness_ns), lateness_ns);
+        update_margin();
+    }
+
+    void update_margin() {
         // Nearest rank: the smallest sample with at least q of the samples at or below it.
         const double rank = std::ceil(cfg.timer.margin_quantile * static_cast<double>(window_count));
         const std::size_t index =
@@ -310,6 +334,8 @@ struct Waiter::Impl {
 
     WaitResult wait_until(int64_t deadline_ns) {
         WaitResult result{};
+        // A wake is corrected only by the timer wait right after it.
+        if (strategy != Strategy::Timer) last_wake.pending = false;
         switch (strategy) {
         case Strategy::Sleep: wait_sleep(deadline_ns, result); break;
         case Strategy::Spin: result.wake_ns = spin_until(deadline_ns, result); break;
@@ -343,6 +369,11 @@ struct Waiter::Impl {
     std::vector<int64_t> window;   // ring of the last timer_margin_window latenesses
     std::vector<int64_t> sorted;   // the same samples, ascending
     std::size_t window_next = 0, window_count = 0;
+    struct LastWake {
+        bool pending = false;       // the newest sample awaits its run-queue correction
+        int64_t lateness_ns = 0;    // as recorded
+        int64_t runqueue_ns = -1;   // the run-queue wait before its sleep; -1: unknown
+    } last_wake;
 
     // contention (run-queue wait, where the clock knows it)
     int64_t last_runqueue_ns = -1;

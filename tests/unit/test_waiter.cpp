@@ -491,12 +491,32 @@ TEST(WaiterContention, TheMarginIgnoresTimeSpentWaitingForACpu) {
     ContendedRig rig(8, 10 * kMs);   // never counts as contended: the margin stays visible
     // Each wake: 20 us of timer lateness, then 3 ms on the run queue. The
     // margin is for the timer; spinning 3 ms earlier would not win the CPU back.
+    // The run-queue figure is read at the next wait, off the spin's path, so
+    // the newest wake counts as it looked until then; the next wait uses the
+    // corrected margin.
     for (int i = 0; i < 8; ++i) rig.frame(0, 20 * kUs, 3 * kMs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kMs);
+    const WaitResult next = rig.frame(0, 20 * kUs);
+    EXPECT_EQ(rig.sleeper.until_requests.back(), next.wake_ns - 25 * kUs);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
     // Without the run-queue figure the same wakes look 3 ms late.
     TimerRig blind(8);
     for (int i = 0; i < 8; ++i) blind.wait_with_lateness(20 * kUs + 3 * kMs);
     EXPECT_EQ(blind.waiter.state().timer_margin_ns, 2 * kMs);   // pinned at timer_max_margin_ns
+}
+
+// Between the wake and the deadline the spin is all there is: a system call
+// there (the run-queue figure costs one) would make a late wake later still.
+TEST(WaiterContention, NothingIsReadBetweenTheWakeAndTheDeadline) {
+    ContendedRig rig;
+    for (int i = 0; i < 20; ++i) {
+        const std::size_t before = rig.clock.runqueue_reads.size();
+        const WaitResult r = rig.frame(0, 150 * kUs);
+        const int64_t slept_until = rig.sleeper.until_requests.back();
+        for (std::size_t k = before; k < rig.clock.runqueue_reads.size(); ++k)
+            EXPECT_LE(rig.clock.runqueue_reads[k], slept_until) << "frame " << i;
+        EXPECT_GT(r.spun_ns, 0) << "frame " << i;   // there was a spin to stay out of
+    }
 }
 
 TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
