@@ -259,6 +259,7 @@ struct RunResult {
     double cpu_pct = -1;   // the waiting thread's CPU time / wall time, % of one core
     double p50_us = 0, p99_us = 0, max_us = 0;   // wake lateness (early counts as 0)
     double off_pct = 0;    // % of intervals off the period by more than kOffToleranceUs
+    int off = 0, intervals = 0;   // the same as counts
     int missed = 0;        // grid points skipped (a wake later than the next deadline)
     double margin_us = -1;
     double contended_pct = 0;
@@ -321,6 +322,8 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
     r.p99_us = p.p99_us;
     r.max_us = p.max_us;
     r.off_pct = interval_us.empty() ? 0 : 100.0 * off / static_cast<double>(interval_us.size());
+    r.off = off;
+    r.intervals = static_cast<int>(interval_us.size());
     r.margin_us = waiting.margin_us();
     r.contended_pct = 100.0 * contended / frames;
     r.other_pct = other_cpu_pct(ticks0, ticks1);
@@ -429,6 +432,41 @@ std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variant
         out.push_back(off);
     }
     return out;
+}
+
+// For an off % cell: each variant's off intervals summed over the rounds, and
+// which of the other waits meet the timer's bound in the medians. An off %
+// turns on a few late wakes (each puts two intervals off), so this says
+// whether the timer differs from the rest or the cell is that close.
+std::string off_context(const std::vector<Variant>& variants, const std::vector<std::vector<RunResult>>& runs,
+                        const std::vector<Point>& medians) {
+    const Point* plain = nullptr;
+    for (std::size_t v = 0; v < variants.size(); ++v)
+        if (variants[v].key == "plain_abs" && medians[v].ran) plain = &medians[v];
+    const double bound = std::max(0.5, plain ? plain->off : 0.5);
+    std::string counts, meeting;
+    int others = 0, met = 0, intervals = 0;
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+        if (!medians[v].ran) continue;
+        int off = 0;
+        intervals = 0;
+        for (const RunResult& r : runs[v]) {
+            off += r.off;
+            intervals += r.intervals;
+        }
+        counts += (counts.empty() ? "" : ", ") + variants[v].key + " " + std::to_string(off);
+        const std::string& kind = variants[v].kind;
+        if (v == 0 || variants[v].key == "plain_abs" || kind == "floor" || kind == "candidate") continue;
+        ++others;
+        if (medians[v].off <= bound) {
+            ++met;
+            meeting += (meeting.empty() ? "" : ", ") + variants[v].key;
+        }
+    }
+    return "Intervals off, summed over the rounds (of " + std::to_string(intervals) + " each): " + counts +
+           ". Of the " + std::to_string(others) + " other sleeping waits, " + std::to_string(met) +
+           " meet the timer's bound (≤ " + pct(bound) + ") in the medians" +
+           (meeting.empty() ? "" : ": " + meeting) + ".\n";
 }
 
 // "0.42×" (timer / peer); "–" when the peer's figure is 0.
@@ -633,6 +671,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
             for (const Verdict& v : by_round[round])
                 if (!v.pass) std::cout << "\n- round " << round + 1 << ", " << v.name << ": " << v.detail;
         std::cout << "\n";
+        if (cell.condition != "idle") std::cout << "\n" << off_context(variants, res.runs, medians);
         std::cout.flush();
         results.push_back(std::move(res));
     }
