@@ -554,8 +554,8 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                   << fixed(d.timer.margin_quantile, 3) << " quantile of the last " << d.timer.margin_window
                   << " wakes' lateness + " << d.timer.margin_pad_ns / 1000 << " µs, within spin budget min("
                   << d.timer.max_spin_ns / 1000 << " µs, " << fixed(d.timer.max_spin_pct, 1)
-                  << " % of the period) a frame; no spin while contended (more runnable threads than "
-                     "CPUs at two waits in a row, or a run-queue wait ≥ "
+                  << " % of the period) a frame; no spin while contended (a sign at two waits in a "
+                     "row: more runnable threads than CPUs, or a run-queue wait ≥ "
                   << d.timer.contention_wait_ns / 1000 << " µs in a frame).\n";
     }
 

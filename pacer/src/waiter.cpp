@@ -167,21 +167,19 @@ struct Waiter::Impl {
         result.wake_ns = spin_until(deadline_ns, result);
     }
 
-    // Contention, by either of two signs at the start of a timer wait:
-    //  - more threads want a CPU than there are, at this wait and the one
-    //    before (one alone is often a kernel worker passing by);
+    // Contention, from a sign at the start of a timer wait, either of:
+    //  - more threads want a CPU than there are;
     //  - the run-queue wait since the previous timer wait (a whole frame: the
     //    engine's work and this wait's sleep) is at or over contention_wait_ns.
-    // The second alone misses most of it: a woken sleeper preempts a busy
-    // neighbour at once, so under full load nearly every frame has no wait
-    // at all, until a spin runs past the wake's slice and loses a whole one
-    // of the neighbour's (docs/precision.md). Contention lasts until
-    // kCalmFrames frames in a row show neither, so the margin does not flap.
+    // The first is what shows full load: a woken sleeper preempts a busy
+    // neighbour at once, so nearly every frame has no run-queue wait at all
+    // (docs/precision.md). Contention starts at two signs in a row: one alone
+    // is a kernel worker passing by, or on a virtual machine the host holding
+    // the CPU, which at idle made 32 frames wait with no margin. It lasts
+    // until kCalmFrames frames in a row show no sign, so the margin does not flap.
     void update_contention(int64_t runqueue_now_ns) {
         const int32_t runnable = clock->runnable_threads(), cpus = clock->online_cpus();
-        const bool crowded = runnable >= 0 && cpus > 0 && runnable > cpus;
-        bool sign = crowded && was_crowded;
-        was_crowded = crowded;
+        bool sign = runnable >= 0 && cpus > 0 && runnable > cpus;
         if (runqueue_now_ns < 0 || last_runqueue_ns < 0 || runqueue_now_ns < last_runqueue_ns) {
             runqueue_wait_ns = -1;
         } else {
@@ -189,12 +187,10 @@ struct Waiter::Impl {
             sign = sign || runqueue_wait_ns >= cfg.timer.contention_wait_ns;
         }
         last_runqueue_ns = runqueue_now_ns;
-        if (sign) {
-            contended = true;
-            calm_frames = 0;
-        } else if (contended && ++calm_frames >= kCalmFrames) {
-            contended = false;
-        }
+        if (sign && last_sign) contended = true;
+        if (sign) calm_frames = 0;
+        else if (contended && ++calm_frames >= kCalmFrames) contended = false;
+        last_sign = sign;
     }
 
     // The frame period the spin budget is relative to: the gap between this
@@ -379,7 +375,7 @@ struct Waiter::Impl {
     int64_t last_runqueue_ns = -1;
     int64_t runqueue_wait_ns = -1;   // over the last frame
     bool contended = false;
-    bool was_crowded = false;   // the previous timer wait saw more runnable threads than CPUs
+    bool last_sign = false;   // the previous timer wait saw a sign of contention
     int calm_frames = 0;
 };
 

@@ -79,7 +79,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.timer.margin_headroom, 1.1);
     EXPECT_EQ(r.timer.margin_pad_ns, 5'000);
     EXPECT_EQ(r.timer.margin_window, 512);
-    EXPECT_EQ(r.timer.max_spin_ns, 120'000);
+    EXPECT_EQ(r.timer.max_spin_ns, 110'000);
     EXPECT_EQ(r.timer.max_spin_pct, 1.0);
     EXPECT_EQ(r.timer.contention_wait_ns, 500'000);
     EXPECT_EQ(r.wait.timer_slack_ns, 1);
@@ -93,7 +93,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(validate(r), "");
     // Braces give the same defaults.
     const Config braced{};
-    EXPECT_EQ(braced.timer.max_spin_ns, 120'000);
+    EXPECT_EQ(braced.timer.max_spin_ns, 110'000);
     EXPECT_EQ(braced.target_hz, 60.0);
 }
 

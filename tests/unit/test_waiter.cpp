@@ -525,9 +525,9 @@ TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
     for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
     EXPECT_FALSE(rig.waiter.state().contended);
-    // One frame with 600 us on the run queue (the default threshold is 500 us).
+    // Two frames with 600 us on the run queue (the default threshold is 500 us).
     rig.frame(600 * kUs, 200 * kUs);
-    rig.frame(0, 200 * kUs);   // seen at the start of the next wait
+    rig.frame(600 * kUs, 200 * kUs);
     EXPECT_TRUE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 0);
     // The next sleep is aimed at the deadline itself, not 205 us before it.
@@ -535,19 +535,36 @@ TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
     EXPECT_EQ(rig.sleeper.until_requests.back(), r.wake_ns);
     EXPECT_EQ(r.spun_ns, 0);
     // Calm frames: still contended after 31 in a row, not after 32.
-    for (int i = 0; i < 29; ++i) rig.frame(100 * kUs, 200 * kUs);
+    for (int i = 0; i < 30; ++i) rig.frame(100 * kUs, 200 * kUs);
     EXPECT_TRUE(rig.waiter.state().contended);
     rig.frame(100 * kUs, 200 * kUs);
     EXPECT_FALSE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
 }
 
+// On a virtual machine the host sometimes holds a vCPU for a millisecond or
+// more; the guest counts it as run-queue wait. Measured at idle (60 Hz, the
+// reference VM): 3 such frames in 800 put the timer in contention for 96,
+// with no margin, and its wake p99 went from 109 to 200 us.
+TEST(WaiterContention, OneFrameOnTheRunQueueIsNotContention) {
+    ContendedRig rig;
+    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
+    for (int k = 0; k < 5; ++k) {
+        rig.frame(2 * kMs, 200 * kUs);
+        for (int i = 0; i < 10; ++i) rig.frame(0, 200 * kUs);
+    }
+    EXPECT_FALSE(rig.waiter.state().contended);
+    const WaitResult r = rig.frame(0, 100 * kUs);
+    EXPECT_GT(r.spun_ns, 0);
+}
+
 TEST(WaiterContention, ABusyFrameInTheCalmStartsTheCountAgain) {
     ContendedRig rig;
     rig.frame(0);
     rig.frame(1 * kMs);
+    rig.frame(1 * kMs);
     for (int i = 0; i < 20; ++i) rig.frame(0);
-    rig.frame(1 * kMs);   // contended again before 32 calm frames
+    rig.frame(1 * kMs);   // one busy frame while contended starts the calm count again
     for (int i = 0; i < 20; ++i) rig.frame(0);
     EXPECT_TRUE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, 0);
@@ -634,6 +651,8 @@ TEST(WaiterContention, ThePacerMarksContendedFrames) {
     Pacer pacer(fake_config(clock, sleeper, 60));
     pacer.wait();   // the first frame does not wait
     EXPECT_FALSE(pacer.wait().contended);   // the first timer wait reads the baseline
+    clock.advance_runnable(2 * kMs);
+    EXPECT_FALSE(pacer.wait().contended);   // one frame is not contention yet
     clock.advance_runnable(2 * kMs);
     EXPECT_TRUE(pacer.wait().contended);
     EXPECT_EQ(pacer.status().runqueue_wait_ns, 2 * kMs);

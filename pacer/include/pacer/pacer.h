@@ -137,10 +137,10 @@ struct Config {
         double margin_headroom = 1.1;           // margin = headroom * quantile + pad, [1, 10]
         int64_t margin_pad_ns = 5'000;          // added to that
         int32_t margin_window = 512;            // wakes in the quantile's window, [1, 1e6]
-        int64_t max_spin_ns = 120'000;          // spin budget per frame, on average (0: no spin)
+        int64_t max_spin_ns = 110'000;          // spin budget per frame, on average (0: no spin)
         double max_spin_pct = 1;                // and at most this % of the frame period, [0, 100]
-        int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that means contended
-                                                // (then no spin), [1 ns, 1 s]
+        int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that is a sign of
+                                                // contention (two in a row: no spin), [1 ns, 1 s]
     } timer;
     struct Wait {                               // the owned OsSleeper's timer waits (Linux)
         int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 1 s]
