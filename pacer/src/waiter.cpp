@@ -283,10 +283,11 @@ struct Waiter::Impl {
 
     // The timer's own lateness leaves out what the thread spent waiting for a
     // CPU: that is contention, which no margin wins back. The run-queue figure
-    // is a system call (p99 34-62 us on the reference VM, docs/precision.md),
-    // so it is not read between the wake and the deadline, where every
-    // microsecond is the spin's, but at the next timer wait. By then it also
-    // holds the frame's work; without contention both are close to 0.
+    // is a system call (3-8 us at p50, up to 103 us, on the reference VM;
+    // docs/precision.md), so it is not read between the wake and the deadline,
+    // where every microsecond is the spin's, but at the next timer wait. By
+    // then it also holds the frame's work; without contention both are close
+    // to 0.
     void correct_last_wake(int64_t runqueue_now_ns) {
         if (!last_wake.pending) return;
         last_wake.pending = false;
