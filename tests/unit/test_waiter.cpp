@@ -543,9 +543,9 @@ TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
 }
 
 // On a virtual machine the host sometimes holds a vCPU for a millisecond or
-// more; the guest counts it as run-queue wait. Measured at idle (60 Hz, the
-// reference VM): 3 such frames in 800 put the timer in contention for 96,
-// with no margin, and its wake p99 went from 109 to 200 us.
+// more, and the guest counts it as run-queue wait, even at idle: one such
+// frame must not take the margin away for the next 32 (docs/precision.md,
+// 2026-11-22 evening).
 TEST(WaiterContention, OneFrameOnTheRunQueueIsNotContention) {
     ContendedRig rig;
     for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
