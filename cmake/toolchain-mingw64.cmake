@@ -55,8 +55,10 @@ foreach(_pair "CLI11:CLI" "nlohmann_json:nlohmann")
   endif()
 endforeach()
 
-# Tests and tools run under Wine (ctest, gtest_discover_tests).
+# Tests and tools run under Wine (ctest, gtest_discover_tests), through
+# tools/wine-run.sh, which starts a program once more when Wine failed to
+# start it at all.
 find_program(PACER_WINE NAMES wine64 wine)
 if(PACER_WINE)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${PACER_WINE})
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${CMAKE_CURRENT_LIST_DIR}/../tools/wine-run.sh ${PACER_WINE})
 endif()
