@@ -294,11 +294,7 @@ struct Waiter::Impl {
         if (last_wake.runqueue_ns < 0 || runqueue_now_ns <= last_wake.runqueue_ns || window_count == 0) return;
         const int64_t waited = runqueue_now_ns - last_wake.runqueue_ns;
         const int64_t corrected = std::max<int64_t>(sat_sub(last_wake.lateness_ns, waited), 0);
-        const std::size_t newest = (window_next + window.size() - 1) % window.size();
-        sorted.erase(std::lower_bound(sorted.begin(), sorted.end(), window[newest]));
-        window[newest] = corrected;
-        sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), corrected), corrected);
-        update_margin();
+        put_sample((window_next + window.size() - 1) % window.size(), corrected, /*replacing=*/true);
     }
 
     // The window is a ring (arrival order, to know which sample leaves) plus
@@ -306,15 +302,18 @@ struct Waiter::Impl {
     // costs one binary search and a short memmove rather than a selection.
     void record_lateness(int64_t lateness_ns) {
         if (window.empty()) return;   // validate() rejects a zero window; stay safe anyway
-        if (window_count == window.size()) {
-            const auto leaving = std::lower_bound(sorted.begin(), sorted.end(), window[window_next]);
-            sorted.erase(leaving);
-        } else {
-            ++window_count;
-        }
-        window[window_next] = lateness_ns;
+        const bool full = window_count == window.size();
+        if (!full) ++window_count;
+        put_sample(window_next, lateness_ns, /*replacing=*/full);
         window_next = (window_next + 1) % window.size();
-        sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), lateness_ns), lateness_ns);
+    }
+
+    // Puts a sample in the ring's slot and in `sorted` (the slot's old sample,
+    // when `replacing`, leaves it first), then follows it with the margin.
+    void put_sample(std::size_t slot, int64_t value, bool replacing) {
+        if (replacing) sorted.erase(std::lower_bound(sorted.begin(), sorted.end(), window[slot]));
+        window[slot] = value;
+        sorted.insert(std::upper_bound(sorted.begin(), sorted.end(), value), value);
         update_margin();
     }
 
