@@ -379,17 +379,22 @@ struct Verdict {
 std::string us(double value) { return fixed(value, value < 10 ? 1 : 0) + " µs"; }
 std::string pct(double value) { return fixed(value, 2) + " %"; }
 
+// The plain absolute sleep's point, when it ran (points[v] follows `variants`).
+const Point* plain_point(const std::vector<Variant>& variants, const std::vector<Point>& points) {
+    for (std::size_t v = 0; v < variants.size(); ++v)
+        if (variants[v].key == "plain_abs" && points[v].ran) return &points[v];
+    return nullptr;
+}
+
+// The off % verdict's bound: max(0.5 %, the plain absolute sleep's off %).
+double off_bound(const Point* plain) { return std::max(0.5, plain ? plain->off : 0.5); }
+
 // The verdicts of one cell, from one set of points (one round, or the medians).
 // points[v] follows `variants`; timer is index 0.
 std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variants,
                            const std::vector<Point>& points) {
     std::vector<Verdict> out;
     const Point& t = points[0];
-    auto find = [&](const std::string& key) -> const Point* {
-        for (std::size_t v = 0; v < variants.size(); ++v)
-            if (variants[v].key == key && points[v].ran) return &points[v];
-        return nullptr;
-    };
     if (cell.condition == "idle") {
         Verdict beaten{"idle, not beaten", true, ""};
         for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -423,9 +428,8 @@ std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variant
         out.push_back(reach);
     } else {
         Verdict off{cell.condition == "partial" ? "partial load, off %" : "contention, off %", true, ""};
-        const Point* plain = find("plain_abs");
-        const double bound = std::max(0.5, plain ? plain->off : 0.5);
-        off.pass = t.off <= bound;
+        const Point* plain = plain_point(variants, points);
+        off.pass = t.off <= off_bound(plain);
         off.detail = "timer " + pct(t.off) + " ≤ max(0.5 %, plain " +
                      (plain ? pct(plain->off) : std::string("n/a")) + ")";
         out.push_back(off);
@@ -439,10 +443,7 @@ std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variant
 // whether the timer differs from the rest or the cell is that close.
 std::string off_context(const std::vector<Variant>& variants, const std::vector<std::vector<RunResult>>& runs,
                         const std::vector<Point>& medians) {
-    const Point* plain = nullptr;
-    for (std::size_t v = 0; v < variants.size(); ++v)
-        if (variants[v].key == "plain_abs" && medians[v].ran) plain = &medians[v];
-    const double bound = std::max(0.5, plain ? plain->off : 0.5);
+    const double bound = off_bound(plain_point(variants, medians));
     std::string counts, meeting;
     int others = 0, met = 0, intervals = 0;
     for (std::size_t v = 0; v < variants.size(); ++v) {
