@@ -82,8 +82,8 @@ std::string ms_text(double ms) {
 std::string state_note(const pacer::WaitStatus& state, double contended_pct) {
     std::string note;
     if (state.strategy == pacer::Strategy::Timer) {
-        note = "margin " + fixed(state.timer_margin_ns / 1e3, 1) + " µs, contended " +
-               fixed(contended_pct, 0) + " %";
+        note = "margin " + fixed(state.timer_margin_ns / 1e3, 1) + " µs, spin stalls " +
+               fixed(100 * state.timer_spin_stall_share, 1) + " %, contended " + fixed(contended_pct, 0) + " %";
         if (state.timer_fell_back) note += ", fell back to robust_sleep";
     } else if (state.strategy == pacer::Strategy::PreciseSleep) {
         note = "estimate " + fixed(state.precise_estimate_ns / 1e6, 3) + " ms (" +

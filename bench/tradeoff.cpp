@@ -44,6 +44,7 @@ public:
     virtual void wait_until(int64_t deadline_ns) = 0;
     virtual double margin_us() const { return -1; }   // an adaptive margin, where there is one
     virtual bool contended() const { return false; }
+    virtual double spin_stall_pct() const { return -1; }   // the library timer's WaitStatus figure
     virtual std::string describe() const { return {}; }   // the OS waits in force, where ours
 };
 
@@ -54,6 +55,7 @@ public:
     void wait_until(int64_t deadline_ns) override { waiter_.wait_until(deadline_ns); }
     double margin_us() const override { return static_cast<double>(waiter_.state().timer_margin_ns) / 1e3; }
     bool contended() const override { return waiter_.state().contended; }
+    double spin_stall_pct() const override { return 100 * waiter_.state().timer_spin_stall_share; }
 
 private:
     pacer::Waiter waiter_;
@@ -261,6 +263,7 @@ struct RunResult {
     int off = 0, intervals = 0;   // the same as counts
     int missed = 0;        // grid points skipped (a wake later than the next deadline)
     double margin_us = -1;
+    double spin_stall_pct = -1;
     double contended_pct = 0;
     double other_pct = -1, steal_pct = -1;
 };
@@ -324,6 +327,7 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
     r.off = off;
     r.intervals = static_cast<int>(interval_us.size());
     r.margin_us = waiting.margin_us();
+    r.spin_stall_pct = waiting.spin_stall_pct();
     r.contended_pct = 100.0 * contended / frames;
     r.other_pct = other_cpu_pct(ticks0, ticks1);
     r.steal_pct = steal_pct(ticks0, ticks1);
@@ -611,7 +615,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                 continue;
             }
             std::string p99s, cpus_text, offs, note;
-            std::vector<double> p50, mx, margins, contended;
+            std::vector<double> p50, mx, margins, stalls, contended;
             int missed = 0;
             for (const RunResult& r : runs) {
                 p99s += (p99s.empty() ? "" : " / ") + fixed(r.p99_us, 1);
@@ -620,11 +624,13 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                 p50.push_back(r.p50_us);
                 mx.push_back(r.max_us);
                 margins.push_back(r.margin_us);
+                stalls.push_back(r.spin_stall_pct);
                 contended.push_back(r.contended_pct);
                 missed += r.missed;
             }
             if (runs[0].margin_us >= 0)
                 note = "margin " + fixed(median(margins), 0) + " µs, contended " + fixed(median(contended), 0) + " %";
+            if (runs[0].spin_stall_pct >= 0) note += ", spin stalls " + fixed(median(stalls), 1) + " %";
             table.add_row({variants[v].label, fixed(m.cpu, 2), fixed(m.p99, 1), fixed(m.off, 2),
                            fixed(median(p50), 1), fixed(*std::max_element(mx.begin(), mx.end()), 0),
                            std::to_string(missed), p99s, cpus_text, offs, note});

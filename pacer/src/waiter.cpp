@@ -73,6 +73,7 @@ struct Waiter::Impl {
 
     void restart_margin() {
         margin_ns = cfg.timer.margin_ns;
+        spin_seen_ns = spin_stalled_ns = 0;
         window.assign(static_cast<std::size_t>(cfg.timer.margin_window), 0);
         sorted.clear();
         sorted.reserve(window.size());
@@ -108,12 +109,19 @@ struct Waiter::Impl {
     }
 
     // Spins to deadline_ns; returns the wake time and adds the spin to result.
-    int64_t spin_until(int64_t deadline_ns, WaitResult& result) {
+    // With `stalled_ns`, adds to it how much of the spin a deadline would
+    // have missed by over kPreciseNs: each gap between two clock reads (the
+    // thread off its CPU: an interrupt, or the host holding a virtual CPU)
+    // counts less its last kPreciseNs.
+    int64_t spin_until(int64_t deadline_ns, WaitResult& result, int64_t* stalled_ns = nullptr) {
         const int64_t start = clock->now_ns();
         int64_t now = start;
         while (now < deadline_ns) {
             sleeper->pause();
+            const int64_t before = now;
             now = clock->now_ns();
+            if (stalled_ns != nullptr && sat_sub(now, before) > kPreciseNs)
+                *stalled_ns = sat_add(*stalled_ns, sat_sub(sat_sub(now, before), kPreciseNs));
         }
         result.spun_ns = sat_add(result.spun_ns, sat_sub(now, start));
         return now;
@@ -278,7 +286,39 @@ struct Waiter::Impl {
                 return;
             }
         }
-        result.wake_ns = spin_until(deadline_ns, result);
+        int64_t stalled = 0;
+        const int64_t spun_before = result.spun_ns;
+        result.wake_ns = spin_until(deadline_ns, result, &stalled);
+        record_spin(sat_sub(result.spun_ns, spun_before), stalled);
+    }
+
+    // What the spin itself delivers: the share of the recent spin in which a
+    // deadline would have been missed by over kPreciseNs, over about a
+    // window's worth of timer waits (each wait decays the sums by 1/window).
+    // A wake tail rarer than that is not worth a margin: covering it costs a
+    // longer spin, and a longer spin meets more stalls (docs/precision.md).
+    void record_spin(int64_t spun_ns, int64_t stalled_ns) {
+        const double keep = 1.0 - 1.0 / static_cast<double>(std::max<std::size_t>(window.size(), 1));
+        spin_seen_ns = spin_seen_ns * keep + static_cast<double>(spun_ns);
+        spin_stalled_ns = spin_stalled_ns * keep + static_cast<double>(stalled_ns);
+        if (window_count > 0) update_margin();
+    }
+
+    double spin_stall_share() const {
+        if (spin_seen_ns < static_cast<double>(kSpinSeenNs)) return 0;   // too little spin to tell
+        return std::min(spin_stalled_ns / spin_seen_ns, 1.0);
+    }
+
+    // The quantile of the wake lateness the margin covers. While the spin
+    // stalls in under kPreciseShare of its time, its 99th percentile can
+    // still be precise: the configured quantile. Past that, a wake tail
+    // rarer than the spin's own misses buys no precision, only a longer
+    // spin (which meets more stalls): the quantile drops by half the excess,
+    // never below kLowestQuantile.
+    double margin_quantile() const {
+        const double excess = std::max(spin_stall_share() - kPreciseShare, 0.0);
+        const double q = cfg.timer.margin_quantile;
+        return std::min(q, std::max(q - kTailShare * excess, kLowestQuantile));
     }
 
     // The timer's own lateness leaves out what the thread spent waiting for a
@@ -319,7 +359,7 @@ struct Waiter::Impl {
 
     void update_margin() {
         // Nearest rank: the smallest sample with at least q of the samples at or below it.
-        const double rank = std::ceil(cfg.timer.margin_quantile * static_cast<double>(window_count));
+        const double rank = std::ceil(margin_quantile() * static_cast<double>(window_count));
         const std::size_t index =
             std::min(window_count - 1, static_cast<std::size_t>(std::max(rank, 1.0)) - 1);
         const double wanted = cfg.timer.margin_headroom * static_cast<double>(sorted[index]) +
@@ -344,6 +384,11 @@ struct Waiter::Impl {
 
     static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
     static constexpr int kCalmFrames = 32;   // frames under the threshold that end contention
+    static constexpr int64_t kPreciseNs = 10'000;    // a wake this late is still precise
+    static constexpr int64_t kSpinSeenNs = 2 * kOneMsNs;   // spin seen before its stalls count
+    static constexpr double kPreciseShare = 0.01;    // the stall share a precise p99 survives
+    static constexpr double kTailShare = 0.5;        // of the stall share past it, see margin_quantile
+    static constexpr double kLowestQuantile = 0.9;   // covered however much the spin stalls
 
     std::unique_ptr<OsClock> own_clock;
     std::unique_ptr<OsSleeper> own_sleeper;
@@ -365,6 +410,7 @@ struct Waiter::Impl {
     std::vector<int64_t> window;   // ring of the last timer_margin_window latenesses
     std::vector<int64_t> sorted;   // the same samples, ascending
     std::size_t window_next = 0, window_count = 0;
+    double spin_seen_ns = 0, spin_stalled_ns = 0;   // decayed sums, see record_spin
     struct LastWake {
         bool pending = false;       // the newest sample awaits its run-queue correction
         int64_t lateness_ns = 0;    // as recorded
@@ -399,6 +445,7 @@ WaitStatus Waiter::state() const {
     state.precise_samples = impl_->count - 1;   // the article's count includes the initial guess
     state.timer_margin_ns = impl_->margin_in_force(impl_->last_period_ns);   // at the last frame's period
     state.contended = impl_->contended;
+    state.timer_spin_stall_share = impl_->spin_stall_share();
     state.runqueue_wait_ns = impl_->runqueue_wait_ns;
     return state;
 }

@@ -117,10 +117,12 @@ public:
         clock_.advance_runnable(next_(timer_runqueue_waits, 0));
         return true;
     }
-    // One spin turn: pause_ns of busy time.
+    // One spin turn: pause_ns of busy time; every stall_every_pauses-th turn
+    // also loses stall_ns off the CPU (an interrupt, the host holding it).
     void pause() override {
         ++pauses;
         clock_.advance_busy(pause_ns);
+        if (stall_every_pauses > 0 && pauses % stall_every_pauses == 0) clock_.advance(stall_ns);
     }
     int64_t scheduler_period_ns() const override { return period_ns; }
 
@@ -128,6 +130,8 @@ public:
     bool high_res_timer = true;
     int64_t period_ns = 0;            // what scheduler_period_ns() states
     int64_t pause_ns = 50;
+    int64_t stall_every_pauses = 0;   // 0: the spin never stalls
+    int64_t stall_ns = 0;
     int64_t sleep_overshoot_ns = 0;   // default overshoot of sleep_ns
     int64_t timer_lateness_ns = 0;    // default lateness of sleep_until_ns
     std::deque<int64_t> sleep_overshoots;   // scripted, consumed first

@@ -133,7 +133,8 @@ struct Config {
         int64_t margin_ns = 200'000;            // starting margin, [min_margin_ns, max_margin_ns]
         int64_t min_margin_ns = 10'000;         // the margin's floor
         int64_t max_margin_ns = 2'000'000;      // the margin's ceiling, >= min_margin_ns
-        double margin_quantile = 0.998;         // of the timer's own recent lateness, (0, 1]
+        double margin_quantile = 0.998;         // of the timer's own recent lateness, (0, 1];
+                                                // lower while its spin stalls (WaitStatus)
         double margin_headroom = 1.1;           // margin = headroom * quantile + pad, [1, 10]
         int64_t margin_pad_ns = 5'000;          // added to that
         int32_t margin_window = 512;            // wakes in the quantile's window, [1, 1e6]
@@ -225,6 +226,8 @@ struct WaitStatus {
     double precise_mean_ns, precise_sigma_ns;
     int64_t precise_samples;
     int64_t timer_margin_ns;       // the margin the next timer wait uses
+    double timer_spin_stall_share; // of its recent spin, the part a deadline would miss by
+                                   // over 10 us (stalls); lowers the margin's quantile
     bool contended;                // the timer counts the thread as contended
     int64_t runqueue_wait_ns;      // run-queue wait over the last frame (-1 unknown)
 };
