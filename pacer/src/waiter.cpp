@@ -247,7 +247,8 @@ struct Waiter::Impl {
 
     // timer: an absolute high-resolution wait to deadline - margin, then spin.
     // The margin follows a high quantile of the timer's own recent lateness,
-    // with headroom, both ways; the spin budget caps it.
+    // with headroom, both ways (a lower one while the spin itself stalls);
+    // the spin budget caps it.
     void wait_timer(int64_t deadline_ns, WaitResult& result) {
         if (!sleeper->has_high_res_timer()) {
             timer_fell_back = true;
@@ -296,7 +297,7 @@ struct Waiter::Impl {
     // deadline would have been missed by over kPreciseNs, over about a
     // window's worth of timer waits (each wait decays the sums by 1/window).
     // A wake tail rarer than that is not worth a margin: covering it costs a
-    // longer spin, and a longer spin meets more stalls (docs/precision.md).
+    // longer spin and buys no precision (docs/precision.md).
     void record_spin(int64_t spun_ns, int64_t stalled_ns) {
         const double keep = 1.0 - 1.0 / static_cast<double>(std::max<std::size_t>(window.size(), 1));
         spin_seen_ns = spin_seen_ns * keep + static_cast<double>(spun_ns);
@@ -311,10 +312,8 @@ struct Waiter::Impl {
 
     // The quantile of the wake lateness the margin covers. While the spin
     // stalls in under kPreciseShare of its time, its 99th percentile can
-    // still be precise: the configured quantile. Past that, a wake tail
-    // rarer than the spin's own misses buys no precision, only a longer
-    // spin (which meets more stalls): the quantile drops by half the excess,
-    // never below kLowestQuantile.
+    // still be precise: the configured quantile. Past that, the quantile
+    // drops by half the excess, never below kLowestQuantile.
     double margin_quantile() const {
         const double excess = std::max(spin_stall_share() - kPreciseShare, 0.0);
         const double q = cfg.timer.margin_quantile;
