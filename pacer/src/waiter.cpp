@@ -120,8 +120,8 @@ struct Waiter::Impl {
             sleeper->pause();
             const int64_t before = now;
             now = clock->now_ns();
-            if (stalled_ns != nullptr && sat_sub(now, before) > kPreciseNs)
-                *stalled_ns = sat_add(*stalled_ns, sat_sub(sat_sub(now, before), kPreciseNs));
+            const int64_t gap = sat_sub(now, before);
+            if (stalled_ns != nullptr && gap > kPreciseNs) *stalled_ns = sat_add(*stalled_ns, gap - kPreciseNs);
         }
         result.spun_ns = sat_add(result.spun_ns, sat_sub(now, start));
         return now;
