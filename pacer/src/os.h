@@ -33,6 +33,10 @@ int64_t timer_period_now_ns();
 // Per-thread timer slack (Linux prctl). Returns false where unsupported.
 bool timer_slack_get(int64_t* slack_ns);
 bool timer_slack_set(int64_t slack_ns);
+// The same for a thread_id() of this process, from any thread: the calling
+// one by prctl, another through /proc/self/task/<id>/timerslack_ns, which
+// Linux allows only with CAP_SYS_NICE. False when refused or gone.
+bool timer_slack_set_on(int64_t thread, int64_t slack_ns);
 
 // Total time the calling thread has waited runnable for a CPU since it
 // started (Linux: /proc/thread-self/schedstat, 2nd field), or -1 where unknown.

@@ -110,6 +110,21 @@ bool timer_slack_set(int64_t slack_ns) {
     return prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack_ns), 0, 0, 0) == 0;
 }
 
+bool timer_slack_set_on(int64_t thread, int64_t slack_ns) {
+    if (thread == thread_id()) return timer_slack_set(slack_ns);
+    if (slack_ns < 1 || thread <= 0) return false;
+    // /proc/self/task lists only this process's threads, so a gone thread's
+    // id cannot name another process's.
+    char path[64], text[32];
+    std::snprintf(path, sizeof path, "/proc/self/task/%lld/timerslack_ns", static_cast<long long>(thread));
+    const int length = std::snprintf(text, sizeof text, "%lld", static_cast<long long>(slack_ns));
+    const int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const bool written = write(fd, text, static_cast<size_t>(length)) == length;
+    close(fd);
+    return written;
+}
+
 // The thread's schedstat file stays open (one per thread that asks), so a
 // read is one pread: a few microseconds, twice per timer wait.
 namespace {

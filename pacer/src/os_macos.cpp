@@ -102,6 +102,7 @@ int64_t timer_period_now_ns() { return -1; }
 
 bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
+bool timer_slack_set_on(int64_t /*thread*/, int64_t /*slack_ns*/) { return false; }
 
 int64_t thread_runqueue_wait_ns() { return -1; }
 int32_t runnable_threads() { return -1; }

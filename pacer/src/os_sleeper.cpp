@@ -27,20 +27,22 @@ struct WaitControl {
     bool usable() const { return wanted_ns > 0 && refused.empty(); }
 };
 
-// The slice is held, not scoped (docs/design.md says why): the first timer
-// wait sets it on its thread, and the sleeper's destruction puts that
-// thread's own back, addressed by its id, from whichever thread destroys it.
-struct HeldSlice {
+// Both settings are held, not scoped (docs/design.md says why): the first
+// timer wait puts them in force on its thread, and the sleeper's destruction
+// puts that thread's own back, addressed by its id, from whichever thread
+// destroys it. No wait after the first makes a system call for them.
+struct HeldSettings {
     bool taken = false;             // the first timer wait has run
-    int64_t thread = 0;             // os::thread_id() of the thread it is held on
-    os::SchedSettings own{};        // that thread's settings before
-    bool changed = false;
+    int64_t thread = 0;             // os::thread_id() of the thread they are held on
+    int64_t own_slack_ns = 0;       // that thread's settings before
+    os::SchedSettings own_sched{};
+    bool slack_changed = false, sched_changed = false;
 };
 
 struct OsSleeper::Impl {
     os::HighResTimer* timer = nullptr;
     WaitControl slack, slice;
-    HeldSlice held;
+    HeldSettings held;
     // Held while the sleeper lives where the OS refused its timer (Windows'
     // timeBeginPeriod, system-wide); never taken where the OS has no such control.
     bool period_held = false;
@@ -82,75 +84,63 @@ std::string describe_control(const char* name, const WaitControl& control) {
 // 0 or below: leave the thread's own (Linux cannot take a slack of 0).
 int64_t wanted_or_leave(int64_t option_ns) { return option_ns > 0 ? option_ns : -1; }
 
-// Around one timer wait on the calling thread: the constructor notes the
-// thread's own timer slack and puts the wait's in force, the destructor gives
-// the thread's own back.
-class SlackScope {
-public:
-    explicit SlackScope(WaitControl& slack) {
-        if (slack.usable()) enter(slack);
+void hold_slack(WaitControl& slack, HeldSettings& held) {
+    if (!slack.usable()) return;
+    if (!os::timer_slack_get(&held.own_slack_ns)) {
+        slack.refused = kUnsupported;
+        return;
     }
-    ~SlackScope() {
-        if (changed_) os::timer_slack_set(before_ns_);
+    if (held.own_slack_ns == slack.wanted_ns) {
+        slack.got_ns = held.own_slack_ns;
+        return;
     }
-    SlackScope(const SlackScope&) = delete;
-    SlackScope& operator=(const SlackScope&) = delete;
-
-private:
-    void enter(WaitControl& slack) {
-        if (!os::timer_slack_get(&before_ns_)) {
-            slack.refused = kUnsupported;
-            return;
-        }
-        if (before_ns_ == slack.wanted_ns) {
-            if (slack.got_ns < 0) slack.got_ns = before_ns_;
-            return;
-        }
-        if (!os::timer_slack_set(slack.wanted_ns)) {
-            slack.refused = "refused";
-            return;
-        }
-        changed_ = true;
-        if (slack.got_ns < 0 && !os::timer_slack_get(&slack.got_ns)) slack.got_ns = slack.wanted_ns;
+    if (!os::timer_slack_set(slack.wanted_ns)) {
+        slack.refused = "refused";
+        return;
     }
+    held.slack_changed = true;
+    if (!os::timer_slack_get(&slack.got_ns)) slack.got_ns = slack.wanted_ns;
+}
 
-    int64_t before_ns_ = 0;
-    bool changed_ = false;
-};
-
-// At the first timer wait, sets the slice on the calling thread and notes
-// what it had. Waits from another thread leave theirs alone (one sleeper per
-// waiting thread, as pacer.h asks).
-void hold_slice(WaitControl& slice, HeldSlice& held) {
-    if (!slice.usable() || held.taken) return;
-    held.taken = true;
-    held.thread = os::thread_id();
-    int error = os::sched_get(held.thread, &held.own);
+void hold_slice(WaitControl& slice, HeldSettings& held) {
+    if (!slice.usable()) return;
+    int error = os::sched_get(held.thread, &held.own_sched);
     if (error != 0) {
         slice.refused = error == ENOSYS ? std::string(kUnsupported) : "refused: " + detail::errno_name(error);
         return;
     }
     // A FIFO thread has no fair slice and needs none: it preempts the fair ones.
-    if (held.own.fifo) {
+    if (held.own_sched.fifo) {
         slice.refused = "not used: the thread is SCHED_FIFO";
         return;
     }
-    if (held.own.slice_ns == slice.wanted_ns) {
-        slice.got_ns = held.own.slice_ns;
+    if (held.own_sched.slice_ns == slice.wanted_ns) {
+        slice.got_ns = held.own_sched.slice_ns;
         return;
     }
-    os::SchedSettings wanted = held.own;
+    os::SchedSettings wanted = held.own_sched;
     wanted.slice_ns = slice.wanted_ns;
     error = os::sched_set(held.thread, wanted);
     if (error != 0) {
         slice.refused = "refused: " + detail::errno_name(error);
         return;
     }
-    held.changed = true;
+    held.sched_changed = true;
     os::SchedSettings now{};
     if (os::sched_get(held.thread, &now) == 0) slice.got_ns = now.slice_ns;
     // Kernels before 6.12 accept sched_runtime for a fair thread and drop it.
     if (slice.got_ns <= 0) slice.refused = "ignored by this kernel (Linux < 6.12)";
+}
+
+// At the first timer wait, puts both settings in force on the calling thread
+// and notes what it had. Waits from another thread leave theirs alone (one
+// sleeper per waiting thread, as pacer.h asks).
+void hold_wait_settings(WaitControl& slack, WaitControl& slice, HeldSettings& held) {
+    if (held.taken) return;
+    held.taken = true;
+    held.thread = os::thread_id();
+    hold_slack(slack, held);
+    hold_slice(slice, held);
 }
 
 }  // namespace
@@ -177,8 +167,11 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
 
 OsSleeper::~OsSleeper() {
     // By the waiting thread's id, so it is right from any thread; a thread
-    // that has exited is skipped (os::sched_set checks it is still ours).
-    if (impl_->held.changed) os::sched_set(impl_->held.thread, impl_->held.own);
+    // that has exited is skipped (both address only this process's threads).
+    // From another thread, the slack needs CAP_SYS_NICE: without it the
+    // waiting thread keeps the finer slack, which only makes its timers exact.
+    if (impl_->held.slack_changed) os::timer_slack_set_on(impl_->held.thread, impl_->held.own_slack_ns);
+    if (impl_->held.sched_changed) os::sched_set(impl_->held.thread, impl_->held.own_sched);
     if (impl_->timer != nullptr) os::timer_destroy(impl_->timer);
     if (impl_->period_held) os::timer_period_end(impl_->held_period_ns);
 }
@@ -189,8 +182,7 @@ bool OsSleeper::has_high_res_timer() const { return impl_->timer != nullptr; }
 
 bool OsSleeper::sleep_until_ns(int64_t deadline_ns) {
     if (impl_->timer == nullptr) return false;
-    hold_slice(impl_->slice, impl_->held);
-    SlackScope slack(impl_->slack);
+    hold_wait_settings(impl_->slack, impl_->slice, impl_->held);
     os::timer_sleep_until(impl_->timer, deadline_ns);
     return true;
 }

@@ -211,6 +211,7 @@ int64_t timer_period_now_ns() {
 // Timer slack is a Linux notion.
 bool timer_slack_get(int64_t* /*slack_ns*/) { return false; }
 bool timer_slack_set(int64_t /*slack_ns*/) { return false; }
+bool timer_slack_set_on(int64_t /*thread*/, int64_t /*slack_ns*/) { return false; }
 
 // Run-queue wait, the runnable count and sched_setattr's settings are Linux
 // notions too.

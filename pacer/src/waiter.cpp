@@ -177,27 +177,31 @@ struct Waiter::Impl {
 
     // Contention, from a sign at the start of a timer wait, either of:
     //  - more threads want a CPU than there are;
-    //  - the run-queue wait since the previous timer wait (a whole frame: the
-    //    engine's work and this wait's sleep) is at or over contention_wait_ns.
+    //  - the run-queue wait since the signs were last read (the engine's work
+    //    and the waits since) is at or over contention_wait_ns.
     // The first is what shows full load: a woken sleeper preempts a busy
     // neighbour at once, so nearly every frame has no run-queue wait at all
     // (docs/precision.md). Contention starts at two signs in a row: one alone
     // is a kernel worker passing by, or on a virtual machine the host holding
     // the CPU, which at idle made 32 frames wait with no margin. It lasts
-    // until kCalmFrames frames in a row show no sign, so the margin does not flap.
-    void update_contention(int64_t runqueue_now_ns) {
+    // until kCalmFrames frames in a row show no sign, so the margin does not
+    // flap. `frames` is how many timer waits the reading covers: while
+    // contended the signs are read at one wait in kContendedReadEvery, and a
+    // run-queue sum over several frames misses no frame that was over.
+    void update_contention(int64_t runqueue_now_ns, int frames) {
         const int32_t runnable = clock->runnable_threads(), cpus = clock->online_cpus();
         bool sign = runnable >= 0 && cpus > 0 && runnable > cpus;
         if (runqueue_now_ns < 0 || last_runqueue_ns < 0 || runqueue_now_ns < last_runqueue_ns) {
             runqueue_wait_ns = -1;
         } else {
-            runqueue_wait_ns = runqueue_now_ns - last_runqueue_ns;
-            sign = sign || runqueue_wait_ns >= cfg.timer.contention_wait_ns;
+            const int64_t waited = runqueue_now_ns - last_runqueue_ns;
+            sign = sign || waited >= cfg.timer.contention_wait_ns;
+            runqueue_wait_ns = waited / frames;
         }
         last_runqueue_ns = runqueue_now_ns;
         if (sign && last_sign) contended = true;
         if (sign) calm_frames = 0;
-        else if (contended && ++calm_frames >= kCalmFrames) contended = false;
+        else if (contended && (calm_frames += frames) >= kCalmFrames) contended = false;
         last_sign = sign;
     }
 
@@ -257,9 +261,23 @@ struct Waiter::Impl {
             return;
         }
         timer_fell_back = false;
-        const int64_t runqueue_before = clock->thread_runqueue_wait_ns();
-        correct_last_wake(runqueue_before);
-        update_contention(runqueue_before);
+        // Under contention every system call before the sleep made more
+        // frames late (docs/precision.md), so while contended the signs are
+        // read at one wait in kContendedReadEvery. The margin is 0 then, and
+        // contended waits teach the window nothing: the run-queue figure that
+        // takes the wait for a CPU out of a wake's lateness is read at the
+        // next wait, which may not read it.
+        ++waits_unread;
+        const bool read = !contended || waits_unread >= kContendedReadEvery;
+        int64_t runqueue_before = -1;
+        if (read) {
+            runqueue_before = clock->thread_runqueue_wait_ns();
+            correct_last_wake(runqueue_before);
+            update_contention(runqueue_before, waits_unread);
+            waits_unread = 0;
+        } else {
+            last_wake.pending = false;
+        }
         const int64_t start = clock->now_ns();
         last_period_ns = frame_period_ns(deadline_ns);
         last_deadline_ns = deadline_ns;
@@ -278,8 +296,10 @@ struct Waiter::Impl {
                 // Into the window now, as it is; the run-queue wait in it
                 // is taken off at the next timer wait (correct_last_wake).
                 const int64_t lateness = sat_sub(woke, target);
-                record_lateness(lateness);
-                last_wake = {true, lateness, runqueue_before};
+                if (!contended) {
+                    record_lateness(lateness);
+                    last_wake = {true, lateness, runqueue_before};
+                }
             } else {
                 // The sleeper lost its timer since we asked: wait as the fallback does.
                 timer_fell_back = true;
@@ -383,6 +403,7 @@ struct Waiter::Impl {
 
     static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
     static constexpr int kCalmFrames = 32;   // frames under the threshold that end contention
+    static constexpr int kContendedReadEvery = 4;   // while contended, the signs are read this seldom
     static constexpr int64_t kPreciseNs = 10'000;    // a wake this late is still precise
     static constexpr int64_t kSpinSeenNs = 2 * kOneMsNs;   // spin seen before its stalls count
     static constexpr double kPreciseShare = 0.01;    // the stall share a precise p99 survives
@@ -418,7 +439,8 @@ struct Waiter::Impl {
 
     // contention (run-queue wait, where the clock knows it)
     int64_t last_runqueue_ns = -1;
-    int64_t runqueue_wait_ns = -1;   // over the last frame
+    int64_t runqueue_wait_ns = -1;   // per frame, over the frames since the signs were read
+    int waits_unread = 0;            // timer waits since the signs were read
     bool contended = false;
     bool last_sign = false;   // the previous timer wait saw a sign of contention
     int calm_frames = 0;

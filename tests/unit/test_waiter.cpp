@@ -601,6 +601,38 @@ TEST(WaiterContention, MoreRunnableThreadsThanCpusAtTwoWaitsInARowIsContention) 
     EXPECT_FALSE(rig.waiter.state().contended);
 }
 
+// Under contention each system call before the sleep made more frames late
+// (docs/precision.md): while contended the signs are read at one wait in
+// four, and calm still ends contention after 32 frames.
+TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
+    ContendedRig rig;
+    rig.clock.cpus = 2;
+    rig.clock.runnable = 3;
+    rig.frame(0);
+    rig.frame(0);
+    ASSERT_TRUE(rig.waiter.state().contended);
+    const std::size_t before = rig.clock.runqueue_reads.size();
+    for (int i = 0; i < 40; ++i) rig.frame(0, 900 * kUs);
+    EXPECT_EQ(rig.clock.runqueue_reads.size() - before, 10u);
+    EXPECT_TRUE(rig.waiter.state().contended);
+    // A wait for a CPU over the threshold, split over the frames between two
+    // readings, is still a sign: the sum over them is read. Without it, calm
+    // would have ended contention in these 34 frames.
+    rig.clock.runnable = 1;
+    for (int i = 0; i < 34; ++i) rig.frame(i == 9 || i == 10 ? 300 * kUs : 0, 900 * kUs);
+    EXPECT_TRUE(rig.waiter.state().contended);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 0);
+    int calm = 0;
+    while (rig.waiter.state().contended && calm < 32) {
+        rig.frame(0, 200 * kUs);
+        ++calm;
+    }
+    EXPECT_FALSE(rig.waiter.state().contended);
+    // The 900 us wakes while contended taught the window nothing: it holds the
+    // calm wakes on either side (20 us before, 200 us at the end).
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+}
+
 TEST(WaiterContention, AnUnknownCountOrCpuNumberChangesNothing) {
     for (const auto& [runnable, cpus] : {std::pair{-1, 2}, std::pair{64, -1}}) {
         ContendedRig rig;
