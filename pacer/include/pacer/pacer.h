@@ -229,7 +229,7 @@ struct WaitStatus {
     double timer_spin_stall_share; // of its recent spin, the part a deadline would miss by
                                    // over 10 us (stalls); lowers the margin's quantile
     bool contended;                // the timer counts the thread as contended
-    int64_t runqueue_wait_ns;      // run-queue wait over the last frame (-1 unknown)
+    int64_t runqueue_wait_ns;      // run-queue wait per frame, last read (-1 unknown)
 };
 
 class Pacer {
