@@ -126,7 +126,7 @@ bool timer_slack_set_on(int64_t thread, int64_t slack_ns) {
 }
 
 // The thread's schedstat file stays open (one per thread that asks), so a
-// read is one pread: a few microseconds, twice per timer wait.
+// read is one pread: a few microseconds, at most once per timer wait.
 namespace {
 
 struct SchedstatFile {

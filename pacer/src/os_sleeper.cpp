@@ -84,6 +84,8 @@ std::string describe_control(const char* name, const WaitControl& control) {
 // 0 or below: leave the thread's own (Linux cannot take a slack of 0).
 int64_t wanted_or_leave(int64_t option_ns) { return option_ns > 0 ? option_ns : -1; }
 
+// Each notes the calling thread's own setting in `held` and puts the wait's
+// in force, saying in the control what it got or why not.
 void hold_slack(WaitControl& slack, HeldSettings& held) {
     if (!slack.usable()) return;
     if (!os::timer_slack_get(&held.own_slack_ns)) {
