@@ -171,7 +171,8 @@ OsSleeper::~OsSleeper() {
     // By the waiting thread's id, so it is right from any thread; a thread
     // that has exited is skipped (both address only this process's threads).
     // From another thread, the slack needs CAP_SYS_NICE: without it the
-    // waiting thread keeps the finer slack, which only makes its timers exact.
+    // waiting thread keeps the finer slack (its timers fire closer to their
+    // time, batched less with others').
     if (impl_->held.slack_changed) os::timer_slack_set_on(impl_->held.thread, impl_->held.own_slack_ns);
     if (impl_->held.sched_changed) os::sched_set(impl_->held.thread, impl_->held.own_sched);
     if (impl_->timer != nullptr) os::timer_destroy(impl_->timer);
