@@ -266,17 +266,16 @@ struct Waiter::Impl {
         // read at one wait in kContendedReadEvery. The margin is 0 then, and
         // contended waits teach the window nothing: the run-queue figure that
         // takes the wait for a CPU out of a wake's lateness is read at the
-        // next wait, which may not read it.
+        // next wait, which may not read it. (So no wake awaits correction
+        // at a wait that skips the reading: the reading wait that found
+        // contention corrected the last one.)
         ++waits_unread;
-        const bool read = !contended || waits_unread >= kContendedReadEvery;
         int64_t runqueue_before = -1;
-        if (read) {
+        if (!contended || waits_unread >= kContendedReadEvery) {
             runqueue_before = clock->thread_runqueue_wait_ns();
             correct_last_wake(runqueue_before);
             update_contention(runqueue_before, waits_unread);
             waits_unread = 0;
-        } else {
-            last_wake.pending = false;
         }
         const int64_t start = clock->now_ns();
         last_period_ns = frame_period_ns(deadline_ns);
