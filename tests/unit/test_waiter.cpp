@@ -603,7 +603,7 @@ TEST(WaiterContention, MoreRunnableThreadsThanCpusAtTwoWaitsInARowIsContention) 
 
 // Under contention each system call before the sleep made more frames late
 // (docs/precision.md): while contended the signs are read at one wait in
-// four, and calm still ends contention after 32 frames.
+// four, and calm still ends contention within 32 frames.
 TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
     ContendedRig rig;
     rig.clock.cpus = 2;
