@@ -45,6 +45,7 @@ public:
     virtual double margin_us() const { return -1; }   // an adaptive margin, where there is one
     virtual bool contended() const { return false; }
     virtual double spin_stall_pct() const { return -1; }   // the library timer's WaitStatus figure
+    virtual double sleep_cpu_us() const { return -1; }     // likewise, its sleep's own CPU a wait
     virtual std::string describe() const { return {}; }   // the OS waits in force, where ours
 };
 
@@ -56,6 +57,10 @@ public:
     double margin_us() const override { return static_cast<double>(waiter_.state().timer_margin_ns) / 1e3; }
     bool contended() const override { return waiter_.state().contended; }
     double spin_stall_pct() const override { return 100 * waiter_.state().timer_spin_stall_share; }
+    double sleep_cpu_us() const override {
+        const int64_t ns = waiter_.state().timer_sleep_cpu_ns;
+        return ns < 0 ? -1 : static_cast<double>(ns) / 1e3;
+    }
 
 private:
     pacer::Waiter waiter_;
@@ -236,9 +241,9 @@ std::vector<Variant> make_variants(bool candidates) {
                               [](pacer::Config& c) { c.timer.margin_window = 128; }));
         v.push_back(candidate("cand_q999", "timer, quantile 0.999",
                               [](pacer::Config& c) { c.timer.margin_quantile = 0.999; }));
-        v.push_back(candidate("cand_budget150", "timer, budget min(150 µs, 1.5 %)", [](pacer::Config& c) {
-            c.timer.max_spin_ns = 150'000;
-            c.timer.max_spin_pct = 1.5;
+        v.push_back(candidate("cand_budget150", "timer, wait CPU budget min(150 µs, 1.5 %)", [](pacer::Config& c) {
+            c.timer.max_wait_cpu_ns = 150'000;
+            c.timer.max_wait_cpu_pct = 1.5;
         }));
         v.push_back(candidate("cand_no_runqueue_sign", "timer, no run-queue sign of contention",
                               [](pacer::Config& c) { c.timer.contention_wait_ns = 1'000'000'000; }));
@@ -264,6 +269,7 @@ struct RunResult {
     int missed = 0;        // grid points skipped (a wake later than the next deadline)
     double margin_us = -1;
     double spin_stall_pct = -1;
+    double sleep_cpu_us = -1;
     double contended_pct = 0;
     double other_pct = -1, steal_pct = -1;
 };
@@ -328,6 +334,7 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
     r.intervals = static_cast<int>(interval_us.size());
     r.margin_us = waiting.margin_us();
     r.spin_stall_pct = waiting.spin_stall_pct();
+    r.sleep_cpu_us = waiting.sleep_cpu_us();
     r.contended_pct = 100.0 * contended / frames;
     r.other_pct = other_cpu_pct(ticks0, ticks1);
     r.steal_pct = steal_pct(ticks0, ticks1);
@@ -556,9 +563,9 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
         const pacer::Config d = pacer::Config{};
         std::cout << "The library's timer: margin = " << fixed(d.timer.margin_headroom, 2) << " × the "
                   << fixed(d.timer.margin_quantile, 3) << " quantile of the last " << d.timer.margin_window
-                  << " wakes' lateness + " << d.timer.margin_pad_ns / 1000 << " µs, within spin budget min("
-                  << d.timer.max_spin_ns / 1000 << " µs, " << fixed(d.timer.max_spin_pct, 1)
-                  << " % of the period) a frame; no spin while contended (a sign at two waits in a "
+                  << " wakes' lateness + " << d.timer.margin_pad_ns / 1000 << " µs, its spin within a wait CPU budget of min("
+                  << d.timer.max_wait_cpu_ns / 1000 << " µs, " << fixed(d.timer.max_wait_cpu_pct, 1)
+                  << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a sign at two waits in a "
                      "row: more runnable threads than CPUs, or a run-queue wait ≥ "
                   << d.timer.contention_wait_ns / 1000 << " µs in a frame).\n";
     }
@@ -615,7 +622,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                 continue;
             }
             std::string p99s, cpus_text, offs, note;
-            std::vector<double> p50, mx, margins, stalls, contended;
+            std::vector<double> p50, mx, margins, stalls, sleep_cpus, contended;
             int missed = 0;
             for (const RunResult& r : runs) {
                 p99s += (p99s.empty() ? "" : " / ") + fixed(r.p99_us, 1);
@@ -625,12 +632,14 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                 mx.push_back(r.max_us);
                 margins.push_back(r.margin_us);
                 stalls.push_back(r.spin_stall_pct);
+                sleep_cpus.push_back(r.sleep_cpu_us);
                 contended.push_back(r.contended_pct);
                 missed += r.missed;
             }
             if (runs[0].margin_us >= 0)
                 note = "margin " + fixed(median(margins), 0) + " µs, contended " + fixed(median(contended), 0) + " %";
             if (runs[0].spin_stall_pct >= 0) note += ", spin stalls " + fixed(median(stalls), 1) + " %";
+            if (runs[0].sleep_cpu_us >= 0) note += ", sleep CPU " + fixed(median(sleep_cpus), 0) + " µs";
             table.add_row({variants[v].label, fixed(m.cpu, 2), fixed(m.p99, 1), fixed(m.off, 2),
                            fixed(median(p50), 1), fixed(*std::max_element(mx.begin(), mx.end()), 0),
                            std::to_string(missed), p99s, cpus_text, offs, note});

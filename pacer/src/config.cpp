@@ -149,9 +149,9 @@ std::string validate(const Config& c) {
         first(out_of("timer.margin_headroom", d(t.margin_headroom), "[1, " + d(kMaxMarginHeadroom) + "]"));
     first(check("timer.margin_pad_ns", t.margin_pad_ns, 0, kSecondNs));
     first(check("timer.margin_window", t.margin_window, 1, kMaxMarginWindow));
-    first(check("timer.max_spin_ns", t.max_spin_ns, 0, kSecondNs));
-    if (!(t.max_spin_pct >= 0 && t.max_spin_pct <= 100))
-        first(out_of("timer.max_spin_pct", d(t.max_spin_pct), "[0, 100]"));
+    first(check("timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kSecondNs));
+    if (!(t.max_wait_cpu_pct >= 0 && t.max_wait_cpu_pct <= 100))
+        first(out_of("timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
     first(check("timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
 
     first(check_or_leave("wait.timer_slack_ns", c.wait.timer_slack_ns, 1, kSecondNs));

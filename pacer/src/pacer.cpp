@@ -649,7 +649,6 @@ struct Pacer::Impl {
     Frame wait() {
         Clock& clock = waiter.clock();
         const int64_t t = clock.now_ns();
-        const int64_t cpu_before = clock.thread_cpu_ns();
         Frame frame{};
         take_presented(frame);
         if (index > 0) {
@@ -673,7 +672,7 @@ struct Pacer::Impl {
         }
 
         const bool vsync = vsync_interval != 0;
-        WaitResult waited{t, 0, 0};
+        WaitResult waited{t, 0, 0, 0};   // no wait (vsync's is the swap): no CPU
         if (!vsync && !step.resynced) {
             waited = waiter.wait_until(step.deadline_ns);
             // Stopped or starved inside the wait: a stall like one before it,
@@ -685,7 +684,6 @@ struct Pacer::Impl {
             }
         }
 
-        const int64_t cpu_after = clock.thread_cpu_ns();
         frame.deadline_ns = step.deadline_ns;
         frame.wake_ns = waited.wake_ns;
         frame.lateness_ns = sat_sub(waited.wake_ns, step.deadline_ns);
@@ -694,7 +692,7 @@ struct Pacer::Impl {
         frame.work_ns = index == 0 ? 0 : sat_sub(t, last_wake_ns);
         frame.slept_ns = waited.slept_ns;
         frame.spun_ns = waited.spun_ns;
-        frame.wait_cpu_ns = cpu_before >= 0 && cpu_after >= cpu_before ? cpu_after - cpu_before : -1;
+        frame.wait_cpu_ns = waited.cpu_ns;
         frame.missed = step.missed;
         frame.resynced = step.resynced;
         frame.strategy = strategy_in_force();

@@ -73,6 +73,9 @@ public:
         now_ = plus(now_, duration_ns);
         if (runqueue_ns >= 0) runqueue_ns = plus(runqueue_ns, duration_ns);
     }
+    // CPU time the thread spends inside a wait that passes anyway (a sleep's
+    // own entry and exit).
+    void charge_cpu(int64_t duration_ns) { cpu_ = plus(cpu_, duration_ns); }
     void set(int64_t now_ns) { now_ = now_ns; }
     int64_t cpu_ns() const { return cpu_; }
 
@@ -106,11 +109,13 @@ public:
     }
     bool has_high_res_timer() const override { return high_res_timer; }
     // sleep_until_ns: to max(now, deadline) + the next scripted lateness
-    // (else timer_lateness_ns), then the next scripted run-queue wait (else 0).
-    // Refuses, without waiting, when high_res_timer is off.
+    // (else timer_lateness_ns), then the next scripted run-queue wait (else 0);
+    // it costs the thread timer_cpu_ns of CPU. Refuses, without waiting, when
+    // high_res_timer is off.
     bool sleep_until_ns(int64_t deadline_ns) override {
         if (!high_res_timer) return false;
         until_requests.push_back(deadline_ns);
+        clock_.charge_cpu(timer_cpu_ns);
         clock_.set(std::max(clock_.now_ns(), deadline_ns));
         clock_.advance(next_(timer_latenesses, timer_lateness_ns));
         // Then, under contention, the woken thread waits for a CPU.
@@ -134,6 +139,7 @@ public:
     int64_t stall_ns = 0;
     int64_t sleep_overshoot_ns = 0;   // default overshoot of sleep_ns
     int64_t timer_lateness_ns = 0;    // default lateness of sleep_until_ns
+    int64_t timer_cpu_ns = 0;         // CPU each sleep_until_ns costs the thread
     std::deque<int64_t> sleep_overshoots;   // scripted, consumed first
     std::deque<int64_t> timer_latenesses;   // scripted, consumed first
     std::deque<int64_t> timer_runqueue_waits;   // scripted run-queue wait after a timer wake (else 0)

@@ -79,8 +79,8 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.timer.margin_headroom, 1.1);
     EXPECT_EQ(r.timer.margin_pad_ns, 5'000);
     EXPECT_EQ(r.timer.margin_window, 512);
-    EXPECT_EQ(r.timer.max_spin_ns, 110'000);
-    EXPECT_EQ(r.timer.max_spin_pct, 1.0);
+    EXPECT_EQ(r.timer.max_wait_cpu_ns, 140'000);
+    EXPECT_EQ(r.timer.max_wait_cpu_pct, 1.6);
     EXPECT_EQ(r.timer.contention_wait_ns, 500'000);
     EXPECT_EQ(r.wait.timer_slack_ns, 1);
     EXPECT_EQ(r.wait.sched_slice_ns, 100'000);
@@ -93,7 +93,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(validate(r), "");
     // Braces give the same defaults.
     const Config braced{};
-    EXPECT_EQ(braced.timer.max_spin_ns, 110'000);
+    EXPECT_EQ(braced.timer.max_wait_cpu_ns, 140'000);
     EXPECT_EQ(braced.target_hz, 60.0);
 }
 
@@ -140,10 +140,10 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "timer.margin_headroom: 0.9 is out of range [1, 10]");
     EXPECT_EQ(error_with([&](Config& c) { c.timer.margin_headroom = nan; }),
               "timer.margin_headroom: nan is out of range [1, 10]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_pct = -1; }),
-              "timer.max_spin_pct: -1 is out of range [0, 100]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_pct = 101; }),
-              "timer.max_spin_pct: 101 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_pct = -1; }),
+              "timer.max_wait_cpu_pct: -1 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_pct = 101; }),
+              "timer.max_wait_cpu_pct: 101 is out of range [0, 100]");
     EXPECT_EQ(error_with([](Config& c) { c.wait_point = static_cast<WaitPoint>(7); }),
               "wait_point: 7 is not a WaitPoint");
     EXPECT_EQ(error_with([](Config& c) { c.resync_after_periods = 0; }),
@@ -187,10 +187,10 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "timer.margin_window: 0 is out of range [1, 1000000]");
     EXPECT_EQ(error_with([](Config& c) { c.timer.margin_window = 1'000'001; }),
               "timer.margin_window: 1000001 is out of range [1, 1000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_ns = -1; }),
-              "timer.max_spin_ns: -1 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_ns = 1'000'000'001; }),
-              "timer.max_spin_ns: 1000000001 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_ns = -1; }),
+              "timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_ns = 1'000'000'001; }),
+              "timer.max_wait_cpu_ns: 1000000001 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.timer.contention_wait_ns = 0; }),
               "timer.contention_wait_ns: 0 is out of range [1, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = -2; }),
@@ -216,7 +216,7 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
 TEST(ConfigValidate, OneLineForTheFirstBadField) {
     Config config;
     config.target_hz = 0;
-    config.timer.max_spin_ns = -1;
+    config.timer.max_wait_cpu_ns = -1;
     const std::string line = validate(config);
     EXPECT_EQ(line.find('\n'), std::string::npos);
     EXPECT_EQ(line.rfind("target_hz: ", 0), 0u) << line;
@@ -236,7 +236,7 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = c.timer.max_margin_ns; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 1; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 10; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_spin_pct = 100; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_pct = 100; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.scheduler_period_ns = 1'000'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = -1; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = 1'000'000'000; }), "");
@@ -259,8 +259,8 @@ TEST(ConfigZero, EveryLegalZeroIsAccepted) {
         },
         [](Config& c) { c.timer.min_margin_ns = 0; },
         [](Config& c) { c.timer.margin_pad_ns = 0; },
-        [](Config& c) { c.timer.max_spin_ns = 0; },
-        [](Config& c) { c.timer.max_spin_pct = 0; },
+        [](Config& c) { c.timer.max_wait_cpu_ns = 0; },
+        [](Config& c) { c.timer.max_wait_cpu_pct = 0; },
         [](Config& c) { c.stats.off_tolerance_ns = 0; },
     };
     for (const auto& zero : zeros) EXPECT_EQ(error_with(zero), "");

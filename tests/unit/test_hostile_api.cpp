@@ -88,7 +88,7 @@ void run_at_valid_extremes(Strategy strategy, MissPolicy policy) {
     config.robust.tolerance_ns = 1'000'000'000;
     config.timer.margin_pad_ns = 1'000'000'000;
     config.timer.max_margin_ns = 1'000'000'000;
-    config.timer.max_spin_ns = 0;   // the fake spins in 50 ns turns: no 1000 s spins
+    config.timer.max_wait_cpu_ns = 0;   // the fake spins in 50 ns turns: no 1000 s spins
     config.max_dt_ns = 60'000'000'000;
     config.scheduler_period_ns = 1'000'000'000;
     sleeper.timer_lateness_ns = 1'000'000'000;

@@ -194,12 +194,13 @@ TEST(Pacer, FrameFieldsAccountForWorkSleepSpinCpuAndPresent) {
     EXPECT_EQ(f1.deadline_ns, f0.deadline_ns + 10 * kMs);
     EXPECT_EQ(f1.work_ns, 4 * kMs);
     EXPECT_EQ(f1.present_ns, f0.wake_ns + 4 * kMs);
-    // Timer to deadline - 100 us (the starting 200 us, cut to the spin budget
-    // of 1 % of 10 ms before any wake is seen), woke 50 us late, spun 50 us.
-    EXPECT_EQ(f1.slept_ns, 6 * kMs - 100 * kUs + 50 * kUs);
-    EXPECT_EQ(f1.spun_ns, 50 * kUs);
+    // Timer to deadline - 140 us (the starting 200 us, cut to the wait's CPU
+    // budget of min(140 us, 1.6 % of 10 ms): the fake's sleep costs no CPU),
+    // woke 50 us late, spun 90 us.
+    EXPECT_EQ(f1.slept_ns, 6 * kMs - 140 * kUs + 50 * kUs);
+    EXPECT_EQ(f1.spun_ns, 90 * kUs);
     EXPECT_EQ(f1.wait_cpu_ns, clock.cpu_ns() - cpu_before);
-    EXPECT_EQ(f1.wait_cpu_ns, 50 * kUs);
+    EXPECT_EQ(f1.wait_cpu_ns, 90 * kUs);
     EXPECT_EQ(f1.wake_ns, f1.deadline_ns);
     EXPECT_EQ(f1.interval_ns, 10 * kMs);
     EXPECT_EQ(f1.period_ns, 10 * kMs);
@@ -398,13 +399,13 @@ TEST(PacerLive, InvalidConfigIsRefusedWithItsLineAndChangesNothing) {
         const std::string line = pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = hz; });
         EXPECT_EQ(line.rfind("target_hz: ", 0), 0u) << hz << " Hz: " << line;
     }
-    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_spin_ns = -1; }),
-              "timer.max_spin_ns: -1 is out of range [0, 1000000000]");
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_wait_cpu_ns = -1; }),
+              "timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]");
     FakeClock other;
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.clock = &other; }),
               "clock: cannot change after construction");
     EXPECT_EQ(pacer.config().target_hz, 100);
-    EXPECT_EQ(pacer.config().timer.max_spin_ns, Config{}.timer.max_spin_ns);
+    EXPECT_EQ(pacer.config().timer.max_wait_cpu_ns, Config{}.timer.max_wait_cpu_ns);
     EXPECT_EQ(pacer.wait().interval_ns, 10 * kMs);
 }
 
@@ -487,14 +488,14 @@ TEST(PacerLive, StrategyParametersApplyLive) {
     for (int i = 0; i < 5; ++i) pacer.wait();
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) {
                   c.timer.margin_ns = 300 * kUs;
-                  c.timer.max_spin_pct = 100;   // no budget cut: the margin shows as set
-                  c.timer.max_spin_ns = 1'000'000'000;
+                  c.timer.max_wait_cpu_pct = 100;   // no budget cut: the margin shows as set
+                  c.timer.max_wait_cpu_ns = 1'000'000'000;
                   c.precise.initial_estimate_ns = 3 * kMs;
               }),
               "");
     EXPECT_EQ(pacer.status().timer_margin_ns, 300 * kUs);
     EXPECT_EQ(pacer.status().precise_estimate_ns, 3.0 * kMs);
-    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_spin_ns = 40 * kUs; }), "");
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_wait_cpu_ns = 40 * kUs; }), "");
     EXPECT_EQ(pacer.status().timer_margin_ns, 40 * kUs);   // the spin budget applies at once
     clock.advance_busy(2 * kMs);
     const Frame f = pacer.wait();
@@ -528,7 +529,7 @@ TEST(PacerZero, NoSpinTailWithMaxSpinZero) {
     FakeSleeper sleeper(clock);
     sleeper.timer_lateness_ns = 30 * kUs;
     Config config = fake_config(clock, sleeper, 100);
-    config.timer.max_spin_ns = 0;
+    config.timer.max_wait_cpu_ns = 0;
     Pacer pacer(config);
     pacer.wait();
     for (int i = 0; i < 5; ++i) {

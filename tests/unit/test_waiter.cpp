@@ -261,8 +261,8 @@ struct TimerRig {
               c.timer.margin_window = window;
               // The estimator alone: margin = quantile + pad, no spin budget.
               c.timer.margin_headroom = 1;
-              c.timer.max_spin_ns = 1'000'000'000;
-              c.timer.max_spin_pct = 100;
+              c.timer.max_wait_cpu_ns = 1'000'000'000;
+              c.timer.max_wait_cpu_pct = 100;
               return c;
           }()) {}
     // One 10 ms wait whose timer wakes `lateness_ns` late; returns the margin used.
@@ -317,7 +317,7 @@ TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
     c.timer.margin_window = 1;
-    c.timer.max_spin_ns = 3 * kMs;
+    c.timer.max_wait_cpu_ns = 3 * kMs;
     Waiter waiter(c);
     sleeper.timer_latenesses.push_back(5 * kMs);
     waiter.wait_until(clock.now_ns() + 10 * kMs);
@@ -337,7 +337,7 @@ TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_spin_ns = 1'000'000'000;   // the margin stays the starting 200 us
+    c.timer.max_wait_cpu_ns = 1'000'000'000;   // the margin stays the starting 200 us
     Waiter waiter(c);
     const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the 200 us margin
     const WaitResult r = waiter.wait_until(deadline);
@@ -353,7 +353,7 @@ TEST(WaiterTimer, BelowTheMarginButOverTheBudgetItSleepsToTheDeadline) {
     FakeSleeper sleeper(clock);
     sleeper.timer_lateness_ns = 20 * kUs;
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_spin_ns = 50 * kUs;
+    c.timer.max_wait_cpu_ns = 50 * kUs;
     Waiter waiter(c);
     // Wakes 300 us late: a margin of 1.1 * 300 + 5 us costs no spin at all.
     for (int i = 0; i < 8; ++i) {
@@ -461,8 +461,8 @@ struct ContendedRig {
               c.timer.margin_window = window;
               if (contention_wait_ns > 0) c.timer.contention_wait_ns = contention_wait_ns;
               c.timer.margin_headroom = 1;
-              c.timer.max_spin_ns = 1'000'000'000;
-              c.timer.max_spin_pct = 100;
+              c.timer.max_wait_cpu_ns = 1'000'000'000;
+              c.timer.max_wait_cpu_pct = 100;
               return c;
           }()) {}
     // One frame: `work_ns` of work of which `runnable_ns` spent waiting for a
@@ -647,7 +647,7 @@ TEST(WaiterTimer, TheSpinBudgetBoundsTheAverageSpin) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_spin_ns = 100 * kUs;
+    c.timer.max_wait_cpu_ns = 100 * kUs;
     Waiter waiter(c);
     // Timer lateness of 0 or 300 us: the quantile asks for 1.1 * 300 + 5 us of
     // margin. Half the wakes would spin all of it, so the budget allows 200 us.
@@ -660,13 +660,53 @@ TEST(WaiterTimer, TheSpinBudgetBoundsTheAverageSpin) {
     EXPECT_EQ(waiter.state().timer_margin_ns, 200 * kUs);
 }
 
+// The budget is for the whole wait: a sleep that costs the thread 40 us of
+// CPU leaves 60 us of a 100 us budget to the spin. (With the budget for the
+// spin alone, the wait took 140 us a frame.)
+TEST(WaiterTimer, TheSleepsOwnCpuComesOutOfTheBudget) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_cpu_ns = 40 * kUs;
+    Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+    c.timer.max_wait_cpu_ns = 100 * kUs;
+    Waiter waiter(c);
+    int64_t spun_ns = 0, cpu_ns = 0;
+    for (int i = 0; i < 40; ++i) {
+        sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kUs);
+        const WaitResult r = waiter.wait_until(clock.now_ns() + 10 * kMs);
+        if (i < 8) continue;   // the first waits learn what the sleep costs
+        spun_ns += r.spun_ns;
+        cpu_ns += r.cpu_ns;
+    }
+    EXPECT_EQ(waiter.state().timer_sleep_cpu_ns, 40 * kUs);
+    EXPECT_LE(spun_ns / 32, 60 * kUs + sleeper.pause_ns);
+    EXPECT_LE(cpu_ns / 32, 100 * kUs + sleeper.pause_ns);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 120 * kUs);   // half the wakes spin 120 us
+}
+
+// A sleep that costs the whole budget leaves no spin: the timer waits to the
+// deadline itself.
+TEST(WaiterTimer, ASleepThatCostsTheWholeBudgetLeavesNoSpin) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_cpu_ns = 150 * kUs;
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));   // budget 140 us at 60 Hz
+    waiter.wait_until(clock.now_ns() + 10 * kMs);
+    for (int i = 0; i < 10; ++i) {
+        const int64_t deadline = clock.now_ns() + 10 * kMs;
+        EXPECT_EQ(waiter.wait_until(deadline).spun_ns, 0);
+        EXPECT_EQ(sleeper.until_requests.back(), deadline);
+    }
+    EXPECT_EQ(waiter.state().timer_margin_ns, 0);
+}
+
 TEST(WaiterTimer, TheMarginIsHeadroomTimesTheQuantilePlusPad) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
     c.timer.margin_window = 100;
-    c.timer.max_spin_ns = 1'000'000'000;   // the estimator alone: no spin budget
-    c.timer.max_spin_pct = 100;
+    c.timer.max_wait_cpu_ns = 1'000'000'000;   // the estimator alone: no spin budget
+    c.timer.max_wait_cpu_pct = 100;
     Waiter waiter(c);
     // 100 wakes: 97 at 10 us and 3 at 100 us. The 0.99 quantile (rank 99) is 100 us.
     for (int i = 0; i < 100; ++i) {

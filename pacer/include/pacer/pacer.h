@@ -138,8 +138,8 @@ struct Config {
         double margin_headroom = 1.1;           // margin = headroom * quantile + pad, [1, 10]
         int64_t margin_pad_ns = 5'000;          // added to that
         int32_t margin_window = 512;            // wakes in the quantile's window, [1, 1e6]
-        int64_t max_spin_ns = 110'000;          // spin budget per frame, on average (0: no spin)
-        double max_spin_pct = 1;                // and at most this % of the frame period, [0, 100]
+        int64_t max_wait_cpu_ns = 140'000;      // a wait's CPU a frame, mean: sleep + spin (0: no spin)
+        double max_wait_cpu_pct = 1.6;          // and at most this % of the frame period, [0, 100]
         int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that is a sign of
                                                 // contention (two in a row: no spin), [1 ns, 1 s]
     } timer;
@@ -165,7 +165,7 @@ struct Config {
 };
 
 // "" when valid, else one line naming the field path, e.g.
-// "timer.max_spin_ns: -1 is out of range [0, 1000000000]".
+// "timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]".
 std::string validate(const Config& config);
 
 // One frame, as wait() returns it and the statistics keep it.
@@ -179,7 +179,7 @@ struct Frame {
     int64_t work_ns;                // the engine's time: previous wake to this wait's call
     int64_t slept_ns;               // in OS sleeps during this wait
     int64_t spun_ns;                // spinning during this wait
-    int64_t wait_cpu_ns;            // thread CPU time used by this wait (-1 unknown)
+    int64_t wait_cpu_ns;            // thread CPU time in this wait (0: no wait made, -1 unknown)
     int64_t present_ns;             // the previous frame's mark_present time (-1 none)
     int32_t missed;                 // grid points skipped because the frame was late
     bool resynced;                  // the grid was re-anchored here (first frame, stall)
@@ -230,6 +230,7 @@ struct WaitStatus {
                                    // over 10 us (stalls); lowers the margin's quantile
     bool contended;                // the timer counts the thread as contended
     int64_t runqueue_wait_ns;      // run-queue wait per frame, last read (-1 unknown)
+    int64_t timer_sleep_cpu_ns;    // a calm timer wait's CPU less its spin, recent mean (-1 unknown)
 };
 
 class Pacer {
