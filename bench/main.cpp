@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
                    "work (CPU work per frame); loaded (busy threads, and a quarter of the "
                    "period of CPU work per frame); partial (one busy thread fewer than "
                    "--threads, at least one). tuning runs all but work; tradeoff runs idle, "
-                   "contention and partial")
+                   "contention and partial, and loaded when named")
         ->delimiter(',')
         ->transform(one_of({"idle", "contention", "work", "loaded", "partial"}, "condition"));
     app.add_option("--hz", options.hz,
@@ -280,7 +280,8 @@ int main(int argc, char** argv) {
     options.tradeoff_warmup_s = quick ? 0.05 : 0.25;
     if (app.count("--conditions") > 0)
         for (const std::string& condition : options.conditions)
-            if (condition == "idle" || condition == "contention" || condition == "partial")
+            if (condition == "idle" || condition == "contention" || condition == "partial" ||
+                condition == "loaded")
                 options.tradeoff_conditions.push_back(condition);
     if (strategy_names.empty())
         strategy_names = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "auto"};
@@ -316,7 +317,7 @@ int main(int argc, char** argv) {
     if (has("tuning") && options.tuning_conditions.empty())
         return fail("--conditions: tuning runs idle, contention and loaded, and none is selected");
     if (has("tradeoff") && app.count("--conditions") > 0 && options.tradeoff_conditions.empty())
-        return fail("--conditions: tradeoff runs idle, contention and partial, and none is selected");
+        return fail("--conditions: tradeoff runs idle, contention, partial and loaded, and none is selected");
     if (has("tradeoff") && !options.tradeoff_hz.empty() &&
         std::none_of(options.tradeoff_hz.begin(), options.tradeoff_hz.end(),
                      [](double hz) { return hz == 60 || hz == 144 || hz == 240; }))

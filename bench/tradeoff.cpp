@@ -277,7 +277,7 @@ struct RunResult {
 // Waits on an absolute grid of `hz` from now: warm-up frames for warmup_s
 // (unmeasured: adaptive state settles), then `frames` measured frames. A wake
 // past the next grid point skips to the first one ahead (the Pacer's Skip).
-RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
+RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames, int64_t work_ns) {
     pacer::OsClock clock;
     const double period_ns = 1e9 / hz;
     const int64_t origin_ns = clock.now_ns();
@@ -295,7 +295,21 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
     };
     int ignored = 0;
     const int64_t warmup_end = origin_ns + static_cast<int64_t>(warmup_s * 1e9);
-    while (clock.now_ns() < warmup_end) waiting.wait_until(next_deadline(&ignored));
+    // A frame's work after its wake (wall time, like a frame's deadline-bound
+    // work under load); its CPU is kept out of the wait's.
+    int64_t work_cpu_ns = 0;
+    auto work = [&] {
+        if (work_ns <= 0) return;
+        const int64_t before = clock.thread_cpu_ns();
+        burn_cpu_for(clock, work_ns);
+        const int64_t after = clock.thread_cpu_ns();
+        if (before >= 0 && after >= before) work_cpu_ns += after - before;
+    };
+    while (clock.now_ns() < warmup_end) {
+        waiting.wait_until(next_deadline(&ignored));
+        work();
+    }
+    work_cpu_ns = 0;
 
     RunResult r;
     r.ran = true;
@@ -318,13 +332,14 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
         }
         previous_wake = wake;
         contended += waiting.contended();
+        work();
     }
     const int64_t cpu1 = clock.thread_cpu_ns();
     const int64_t wall1 = clock.now_ns();
     const CpuTicks ticks1 = read_cpu_ticks();
     r.frames = frames;
     if (cpu0 >= 0 && cpu1 >= 0 && wall1 > wall0)
-        r.cpu_pct = 100.0 * static_cast<double>(cpu1 - cpu0) / static_cast<double>(wall1 - wall0);
+        r.cpu_pct = 100.0 * static_cast<double>(cpu1 - cpu0 - work_cpu_ns) / static_cast<double>(wall1 - wall0);
     const pacer::Percentiles p = pacer::percentiles(lateness_us);
     r.p50_us = p.p50_us;
     r.p99_us = p.p99_us;
@@ -346,9 +361,16 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames) {
 // ---------------------------------------------------------------------------
 
 struct Cell {
-    std::string condition;   // idle, contention, partial
+    std::string condition;   // idle, contention, partial, loaded
     double hz;
 };
+
+// A "loaded" frame works a quarter of its period after each wake, beside one
+// busy thread per CPU, as the accuracy experiment's "loaded" does: what an
+// engine's frame meets, where the others measure the wait alone.
+int64_t frame_work_ns(const Cell& cell) {
+    return cell.condition == "loaded" ? static_cast<int64_t>(0.25e9 / cell.hz) : 0;
+}
 
 double median(std::vector<double> values) {
     if (values.empty()) return 0;
@@ -438,7 +460,10 @@ std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variant
         reach.detail += " (timer " + pct(t.cpu) + ", " + us(t.p99) + ")";
         out.push_back(reach);
     } else {
-        Verdict off{cell.condition == "partial" ? "partial load, off %" : "contention, off %", true, ""};
+        Verdict off{cell.condition == "partial"  ? "partial load, off %"
+                    : cell.condition == "loaded" ? "loaded, off %"
+                                                 : "contention, off %",
+                    true, ""};
         const Point* plain = plain_point(variants, points);
         off.pass = t.off <= off_bound(plain);
         off.detail = "timer " + pct(t.off) + " ≤ max(0.5 %, plain " +
@@ -498,12 +523,12 @@ std::string csv_or_empty(double value, int decimals) {
 
 void progress(const std::string& what) { std::cerr << "[tradeoff] " << what << std::endl; }
 
-// The busy threads of a condition: one per CPU ("contention"), one fewer than
-// the CPUs, at least one ("partial"), none ("idle").
+// The busy threads of a condition: one per CPU ("contention", "loaded"), one
+// fewer than the CPUs, at least one ("partial"), none ("idle").
 std::unique_ptr<Contention> start_busy_threads(const std::string& condition) {
     const int cpus = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     int threads = 0;
-    if (condition == "contention") threads = cpus;
+    if (condition == "contention" || condition == "loaded") threads = cpus;
     if (condition == "partial") threads = std::max(1, cpus - 1);
     if (threads == 0) return nullptr;
     auto load = std::make_unique<Contention>(threads);
@@ -518,12 +543,16 @@ std::string first_word(const std::string& text) { return text.substr(0, text.fin
 void run_tradeoff(const Options& options, CsvFile& csv) {
     const std::vector<Variant> variants = make_variants(options.tradeoff_candidates);
     std::vector<Cell> cells;
+    // "loaded" runs only when named: the verdict cells are the others.
     for (const Cell& cell : std::vector<Cell>{{"idle", 60},       {"idle", 144},       {"contention", 60},
                                               {"contention", 144}, {"contention", 240}, {"partial", 60},
-                                              {"partial", 144},    {"partial", 240}}) {
-        const bool condition_ok = options.tradeoff_conditions.empty() ||
-                                  std::find(options.tradeoff_conditions.begin(), options.tradeoff_conditions.end(),
-                                            cell.condition) != options.tradeoff_conditions.end();
+                                              {"partial", 144},    {"partial", 240},    {"loaded", 60},
+                                              {"loaded", 144},     {"loaded", 240}}) {
+        const bool condition_ok = options.tradeoff_conditions.empty()
+                                      ? cell.condition != "loaded"
+                                      : std::find(options.tradeoff_conditions.begin(),
+                                                  options.tradeoff_conditions.end(),
+                                                  cell.condition) != options.tradeoff_conditions.end();
         const bool hz_ok = options.tradeoff_hz.empty() ||
                            std::find(options.tradeoff_hz.begin(), options.tradeoff_hz.end(), cell.hz) !=
                                options.tradeoff_hz.end();
@@ -546,7 +575,9 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
               << " µs; the seeds and SDL3 with the thread's own settings, as their users get "
                  "them. Conditions: idle; contention = one busy thread per CPU (" << cpus
               << "); partial = one busy thread fewer than the CPUs (" << std::max(1, cpus - 1)
-              << "). CPU = the waiting thread's CPU time / wall time, % of one core; p99 = wake "
+              << "); loaded (only when named) = contention, and a quarter of the period of CPU "
+                 "work after each wake, every variant alike. CPU = the waiting thread's CPU time "
+                 "outside that work / wall time, % of one core; p99 = wake "
                  "lateness p99 (early counts as 0); off = % of intervals off the period by more "
                  "than 0.5 ms. Per cell: the median over the rounds, then each round's figures. "
                  "others = other programs' CPU during the round (% of one core, the busy threads "
@@ -593,7 +624,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                 if (!variants[v].make) continue;
                 // Made and destroyed here, on this thread: a held slice is put back.
                 std::unique_ptr<Waiting> waiting = variants[v].make(cell.hz);
-                res.runs[v][round] = run_grid(*waiting, cell.hz, warmup_s, frames);
+                res.runs[v][round] = run_grid(*waiting, cell.hz, warmup_s, frames, frame_work_ns(cell));
                 other.push_back(res.runs[v][round].other_pct);
                 steal.push_back(res.runs[v][round].steal_pct);
             }
