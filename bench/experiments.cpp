@@ -217,12 +217,11 @@ struct AccuracyRun {
     Measurement m;
 };
 
-// The CPU work each frame does after its wait: --work-ms in "work", a quarter
-// of the period in "loaded" (a frame that fits beside the busy threads at
-// every rate), none otherwise.
+// The CPU work each frame does after its wait: --work-ms in "work",
+// loaded_work_ns in "loaded", none otherwise.
 int64_t frame_work_ns(const Options& options, const std::string& condition, double hz) {
     if (condition == "work") return static_cast<int64_t>(options.work_ms * 1e6);
-    if (condition == "loaded") return static_cast<int64_t>(0.25e9 / hz);
+    if (condition == "loaded") return loaded_work_ns(hz);
     return 0;
 }
 

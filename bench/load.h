@@ -34,6 +34,10 @@ private:
 // duration_ns: the "in-frame work" condition (a frame's simulation and render).
 void burn_cpu_for(pacer::Clock& clock, int64_t duration_ns);
 
+// The work of a "loaded" frame: a quarter of the period, which fits beside the
+// busy threads at every rate.
+inline int64_t loaded_work_ns(double hz) { return static_cast<int64_t>(0.25e9 / hz); }
+
 // CPU time counters of the whole machine and of this process, read where the
 // OS exposes them as files (Linux /proc); elsewhere valid stays false. They
 // tell how much of the machine *other* programs used during a measurement:

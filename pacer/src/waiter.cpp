@@ -225,17 +225,21 @@ struct Waiter::Impl {
         return std::max<int64_t>(sat_sub(wait_budget_ns, std::max<int64_t>(sleep_cpu_ns(), 0)), 0);
     }
 
-    // A calm timer wait's own CPU, its spin left out: entering and leaving the
+    // A calm timer wait's own CPU up to its spin: entering and leaving the
     // sleep, waking a halted CPU, the contention reading. A decayed mean over
-    // about a window's worth of waits, like record_spin; -1 before the first.
-    void record_sleep_cpu(const WaitResult& result) {
-        if (result.cpu_ns < 0) return;
+    // about a window's worth of waits, like record_spin.
+    void record_sleep_cpu(int64_t cpu_ns) {
         const double keep = 1.0 - 1.0 / static_cast<double>(std::max<std::size_t>(window.size(), 1));
-        const int64_t own = std::max<int64_t>(sat_sub(result.cpu_ns, result.spun_ns), 0);
-        sleep_cpu_sum_ns = sleep_cpu_sum_ns * keep + static_cast<double>(own);
+        sleep_cpu_sum_ns = sleep_cpu_sum_ns * keep + static_cast<double>(cpu_ns);
         sleep_cpu_weight = sleep_cpu_weight * keep + 1.0;
     }
 
+    // -1 (unknown) unless the thread's CPU time was read at both ends.
+    static int64_t cpu_between(int64_t before_ns, int64_t after_ns) {
+        return before_ns >= 0 && after_ns >= before_ns ? after_ns - before_ns : -1;
+    }
+
+    // -1 before the first calm timer wait.
     int64_t sleep_cpu_ns() const {
         if (sleep_cpu_weight <= 0) return -1;
         return std::llround(sleep_cpu_sum_ns / sleep_cpu_weight);
@@ -273,13 +277,14 @@ struct Waiter::Impl {
     // timer: an absolute high-resolution wait to deadline - margin, then spin.
     // The margin follows a high quantile of the timer's own recent lateness,
     // with headroom, both ways (a lower one while the spin itself stalls);
-    // the spin budget caps it.
-    void wait_timer(int64_t deadline_ns, WaitResult& result) {
+    // the spin budget caps it. Returns whether it set result.cpu_ns (from
+    // cpu_before_ns, the thread's CPU time when the wait began).
+    bool wait_timer(int64_t deadline_ns, WaitResult& result, int64_t cpu_before_ns) {
         if (!sleeper->has_high_res_timer()) {
             timer_fell_back = true;
             last_wake.pending = false;
             wait_robust(deadline_ns, result);
-            return;
+            return false;
         }
         timer_fell_back = false;
         // Under contention every system call before the sleep made more
@@ -324,13 +329,20 @@ struct Waiter::Impl {
                 // The sleeper lost its timer since we asked: wait as the fallback does.
                 timer_fell_back = true;
                 wait_robust(deadline_ns, result);
-                return;
+                return false;
             }
         }
+        // The CPU time is read before the spin, not after it: after, the read
+        // (a system call, several microseconds on the reference VM) would
+        // delay the end of the wait it measures. The spin counts by its time.
+        const int64_t sleep_cpu_ns = cpu_between(cpu_before_ns, clock->thread_cpu_ns());
         int64_t stalled = 0;
-        const int64_t spun_before = result.spun_ns;
         result.wake_ns = spin_until(deadline_ns, result, &stalled);
-        record_spin(sat_sub(result.spun_ns, spun_before), stalled);
+        record_spin(result.spun_ns, stalled);
+        // Only calm waits: a contended one does not spin, so needs no budget.
+        if (sleep_cpu_ns >= 0 && !contended) record_sleep_cpu(sleep_cpu_ns);
+        result.cpu_ns = sleep_cpu_ns < 0 ? -1 : sat_add(sleep_cpu_ns, result.spun_ns);
+        return true;
     }
 
     // What the spin itself delivers: the share of the recent spin in which a
@@ -412,17 +424,15 @@ struct Waiter::Impl {
         // A wake is corrected only by the timer wait right after it.
         if (strategy != Strategy::Timer) last_wake.pending = false;
         const int64_t cpu_before = clock->thread_cpu_ns();
+        bool cpu_read = false;   // the timer reads it before its spin
         switch (strategy) {
         case Strategy::Sleep: wait_sleep(deadline_ns, result); break;
         case Strategy::Spin: result.wake_ns = spin_until(deadline_ns, result); break;
         case Strategy::PreciseSleep: wait_precise(deadline_ns, result); break;
         case Strategy::RobustSleep: wait_robust(deadline_ns, result); break;
-        default: wait_timer(deadline_ns, result); break;
+        default: cpu_read = wait_timer(deadline_ns, result, cpu_before); break;
         }
-        const int64_t cpu_after = clock->thread_cpu_ns();
-        result.cpu_ns = cpu_before >= 0 && cpu_after >= cpu_before ? cpu_after - cpu_before : -1;
-        // Only calm waits: a contended one does not spin, so needs no budget.
-        if (strategy == Strategy::Timer && !timer_fell_back && !contended) record_sleep_cpu(result);
+        if (!cpu_read) result.cpu_ns = cpu_between(cpu_before, clock->thread_cpu_ns());
         return result;
     }
 

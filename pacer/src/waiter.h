@@ -14,7 +14,8 @@ struct WaitResult {
     int64_t wake_ns;    // when the wait returned
     int64_t slept_ns;   // time spent inside OS sleeps
     int64_t spun_ns;    // time spent spinning
-    int64_t cpu_ns;     // the thread's CPU time in the wait (-1 unknown)
+    int64_t cpu_ns;     // the thread's CPU time in the wait (-1 unknown); the timer's is
+                        // read before its spin and adds the spin's time
 };
 
 class Waiter {

@@ -43,7 +43,10 @@ public:
 
     int64_t now_ns() override { return now_; }
     // -1 when told to act as a platform without thread CPU time.
-    int64_t thread_cpu_ns() override { return cpu_known ? cpu_ : -1; }
+    int64_t thread_cpu_ns() override {
+        cpu_reads.push_back(now_);
+        return cpu_known ? cpu_ : -1;
+    }
     // -1 (unknown) until a test sets runqueue_ns to a count.
     int64_t thread_runqueue_wait_ns() override {
         runqueue_reads.push_back(now_);
@@ -82,6 +85,7 @@ public:
     bool cpu_known = true;
     int64_t runqueue_ns = -1;   // the run-queue wait so far; -1: unknown
     std::vector<int64_t> runqueue_reads;   // when thread_runqueue_wait_ns() was called
+    std::vector<int64_t> cpu_reads;        // when thread_cpu_ns() was called
     int32_t runnable = -1;      // what runnable_threads() says once the script is spent
     std::deque<int32_t> runnable_script;
     int32_t cpus = -1;          // what online_cpus() says

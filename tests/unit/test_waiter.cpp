@@ -684,6 +684,25 @@ TEST(WaiterTimer, TheSleepsOwnCpuComesOutOfTheBudget) {
     EXPECT_EQ(waiter.state().timer_margin_ns, 120 * kUs);   // half the wakes spin 120 us
 }
 
+// The CPU time is a system call: read after the spin, it would delay the end
+// of the wait by its own cost (several microseconds on the reference VM).
+// The timer reads it before the wait and before its spin, and counts the spin
+// by its time.
+TEST(WaiterTimer, TheCpuTimeIsReadBeforeTheSpinNotAfter) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    sleeper.timer_cpu_ns = 30 * kUs;
+    sleeper.timer_lateness_ns = 20 * kUs;
+    Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
+    const int64_t deadline = clock.now_ns() + 10 * kMs;
+    const WaitResult r = waiter.wait_until(deadline);
+    ASSERT_GT(r.spun_ns, 0);
+    ASSERT_FALSE(clock.cpu_reads.empty());
+    EXPECT_LE(clock.cpu_reads.back(), deadline - r.spun_ns);
+    EXPECT_EQ(r.cpu_ns, 30 * kUs + r.spun_ns);
+    EXPECT_EQ(waiter.state().timer_sleep_cpu_ns, 30 * kUs);
+}
+
 // A sleep that costs the whole budget leaves no spin: the timer waits to the
 // deadline itself.
 TEST(WaiterTimer, ASleepThatCostsTheWholeBudgetLeavesNoSpin) {
