@@ -317,7 +317,8 @@ int main(int argc, char** argv) {
     if (has("tuning") && options.tuning_conditions.empty())
         return fail("--conditions: tuning runs idle, contention and loaded, and none is selected");
     if (has("tradeoff") && app.count("--conditions") > 0 && options.tradeoff_conditions.empty())
-        return fail("--conditions: tradeoff runs idle, contention, partial and loaded, and none is selected");
+        return fail(
+            "--conditions: tradeoff runs idle, contention, partial and loaded, and none is selected");
     if (has("tradeoff") && !options.tradeoff_hz.empty() &&
         std::none_of(options.tradeoff_hz.begin(), options.tradeoff_hz.end(),
                      [](double hz) { return hz == 60 || hz == 144 || hz == 240; }))

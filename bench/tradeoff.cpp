@@ -339,7 +339,8 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames, int
     const CpuTicks ticks1 = read_cpu_ticks();
     r.frames = frames;
     if (cpu0 >= 0 && cpu1 >= 0 && wall1 > wall0)
-        r.cpu_pct = 100.0 * static_cast<double>(cpu1 - cpu0 - work_cpu_ns) / static_cast<double>(wall1 - wall0);
+        r.cpu_pct =
+            100.0 * static_cast<double>(cpu1 - cpu0 - work_cpu_ns) / static_cast<double>(wall1 - wall0);
     const pacer::Percentiles p = pacer::percentiles(lateness_us);
     r.p50_us = p.p50_us;
     r.p99_us = p.p99_us;
@@ -592,10 +593,11 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
         const pacer::Config d = pacer::Config{};
         std::cout << "The library's timer: margin = " << fixed(d.timer.margin_headroom, 2) << " × the "
                   << fixed(d.timer.margin_quantile, 3) << " quantile of the last " << d.timer.margin_window
-                  << " wakes' lateness + " << d.timer.margin_pad_ns / 1000 << " µs, its spin within a wait CPU budget of min("
-                  << d.timer.max_wait_cpu_ns / 1000 << " µs, " << fixed(d.timer.max_wait_cpu_pct, 1)
-                  << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a sign at two waits in a "
-                     "row: more runnable threads than CPUs, or a run-queue wait ≥ "
+                  << " wakes' lateness + " << d.timer.margin_pad_ns / 1000
+                  << " µs, its spin within a wait CPU budget of min(" << d.timer.max_wait_cpu_ns / 1000 << " µs, "
+                  << fixed(d.timer.max_wait_cpu_pct, 1)
+                  << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
+                     "sign at two waits in a row: more runnable threads than CPUs, or a run-queue wait ≥ "
                   << d.timer.contention_wait_ns / 1000 << " µs in a frame).\n";
     }
 

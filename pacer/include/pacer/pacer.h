@@ -230,7 +230,7 @@ struct WaitStatus {
                                    // over 10 us (stalls); lowers the margin's quantile
     bool contended;                // the timer counts the thread as contended
     int64_t runqueue_wait_ns;      // run-queue wait per frame, last read (-1 unknown)
-    int64_t timer_sleep_cpu_ns;    // a calm timer wait's CPU less its spin, recent mean (-1 unknown)
+    int64_t timer_sleep_cpu_ns;    // a calm timer wait's CPU before its spin, recent mean (-1 unknown)
 };
 
 class Pacer {
