@@ -229,9 +229,15 @@ struct Waiter::Impl {
     // sleep, waking a halted CPU, the contention reading. A decayed mean over
     // about a window's worth of waits, like record_spin.
     void record_sleep_cpu(int64_t cpu_ns) {
-        const double keep = 1.0 - 1.0 / static_cast<double>(std::max<std::size_t>(window.size(), 1));
+        const double keep = window_keep();
         sleep_cpu_sum_ns = sleep_cpu_sum_ns * keep + static_cast<double>(cpu_ns);
         sleep_cpu_weight = sleep_cpu_weight * keep + 1.0;
+    }
+
+    // What a decayed sum keeps of itself at each wait: 1 - 1/window, so that
+    // it spans about a window's worth of waits.
+    double window_keep() const {
+        return 1.0 - 1.0 / static_cast<double>(std::max<std::size_t>(window.size(), 1));
     }
 
     // -1 (unknown) unless the thread's CPU time was read at both ends.
@@ -351,7 +357,7 @@ struct Waiter::Impl {
     // A wake tail rarer than that is not worth a margin: covering it costs a
     // longer spin and buys no precision (docs/precision.md).
     void record_spin(int64_t spun_ns, int64_t stalled_ns) {
-        const double keep = 1.0 - 1.0 / static_cast<double>(std::max<std::size_t>(window.size(), 1));
+        const double keep = window_keep();
         spin_seen_ns = spin_seen_ns * keep + static_cast<double>(spun_ns);
         spin_stalled_ns = spin_stalled_ns * keep + static_cast<double>(stalled_ns);
         if (window_count > 0) update_margin();
