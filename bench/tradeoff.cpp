@@ -597,8 +597,8 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                   << " µs, its spin within a wait CPU budget of min(" << d.timer.max_wait_cpu_ns / 1000 << " µs, "
                   << fixed(d.timer.max_wait_cpu_pct, 1)
                   << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
-                     "sign at two waits in a row: more runnable threads than CPUs, or a run-queue wait ≥ "
-                  << d.timer.contention_wait_ns / 1000 << " µs in a frame).\n";
+                     "sign at every wait for 40 ms: more runnable threads than CPUs, or a run-queue wait ≥ "
+                  << d.timer.contention_wait_ns / 1000 << " µs in a frame; calm after 100 ms without).\n";
     }
 
     struct CellResult {

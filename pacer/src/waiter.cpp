@@ -182,14 +182,16 @@ struct Waiter::Impl {
     //    and the waits since) is at or over contention_wait_ns.
     // The first is what shows full load: a woken sleeper preempts a busy
     // neighbour at once, so nearly every frame has no run-queue wait at all
-    // (docs/precision.md). Contention starts at two signs in a row: one alone
-    // is a kernel worker passing by, or on a virtual machine the host holding
-    // the CPU, which at idle made 32 frames wait with no margin. It lasts
-    // until kCalmFrames frames in a row show no sign, so the margin does not
-    // flap. `frames` is how many timer waits the reading covers: while
+    // (docs/precision.md). Full load shows a sign at every wait, so contention
+    // starts only once every reading over kOnsetNs has shown one: at idle,
+    // other programs' bursts of a few frames (one reading in a thousand at
+    // 60 Hz, in runs of up to three) had put the timer in contention for half
+    // a second at a time, with no margin. It ends once no reading has shown a
+    // sign for kCalmNs. Both are by the deadlines' time, so alike at every
+    // rate. `frames` is how many timer waits the reading covers: while
     // contended the signs are read at one wait in kContendedReadEvery, and a
     // run-queue sum over several frames misses no frame that was over.
-    void update_contention(int64_t runqueue_now_ns, int frames) {
+    void update_contention(int64_t runqueue_now_ns, int frames, int64_t deadline_ns) {
         const int32_t runnable = clock->runnable_threads(), cpus = clock->online_cpus();
         bool sign = runnable >= 0 && cpus > 0 && runnable > cpus;
         if (runqueue_now_ns < 0 || last_runqueue_ns < 0 || runqueue_now_ns < last_runqueue_ns) {
@@ -200,10 +202,14 @@ struct Waiter::Impl {
             runqueue_wait_ns = waited / frames;
         }
         last_runqueue_ns = runqueue_now_ns;
-        if (sign && last_sign) contended = true;
-        if (sign) calm_frames = 0;
-        else if (contended && (calm_frames += frames) >= kCalmFrames) contended = false;
-        last_sign = sign;
+        if (sign) {
+            if (signs_since_ns < 0) signs_since_ns = deadline_ns;
+            last_sign_ns = deadline_ns;
+            if (sat_sub(deadline_ns, signs_since_ns) >= kOnsetNs) contended = true;
+        } else {
+            signs_since_ns = -1;
+            if (contended && sat_sub(deadline_ns, last_sign_ns) >= kCalmNs) contended = false;
+        }
     }
 
     // The frame period the spin budget is relative to: the gap between this
@@ -306,7 +312,7 @@ struct Waiter::Impl {
         if (!contended || waits_unread >= kContendedReadEvery) {
             runqueue_before = clock->thread_runqueue_wait_ns();
             correct_last_wake(runqueue_before);
-            update_contention(runqueue_before, waits_unread);
+            update_contention(runqueue_before, waits_unread, deadline_ns);
             waits_unread = 0;
         }
         const int64_t start = clock->now_ns();
@@ -443,7 +449,8 @@ struct Waiter::Impl {
     }
 
     static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
-    static constexpr int kCalmFrames = 32;   // frames under the threshold that end contention
+    static constexpr int64_t kOnsetNs = 40 * kOneMsNs;   // signs at every reading this long: contention
+    static constexpr int64_t kCalmNs = 100 * kOneMsNs;   // no sign this long: calm again
     static constexpr int kContendedReadEvery = 4;   // while contended, the signs are read this seldom
     static constexpr int64_t kPreciseNs = 10'000;    // a wake this late is still precise
     static constexpr int64_t kSpinSeenNs = 2 * kOneMsNs;   // spin seen before its stalls count
@@ -484,8 +491,8 @@ struct Waiter::Impl {
     int64_t runqueue_wait_ns = -1;   // per frame, over the frames since the signs were read
     int waits_unread = 0;            // timer waits since the signs were read
     bool contended = false;
-    bool last_sign = false;   // the previous timer wait saw a sign of contention
-    int calm_frames = 0;
+    int64_t signs_since_ns = -1;   // deadline of the first reading in an unbroken run of signs
+    int64_t last_sign_ns = -1;     // deadline of the last reading with a sign
 };
 
 Waiter::Waiter(const Config& config) : impl_(std::make_unique<Impl>(config)) {}

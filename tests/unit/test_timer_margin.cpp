@@ -171,8 +171,10 @@ TEST(TimerMargin, AContendedThreadSleepsToTheDeadlineAndDoesNotSpin) {
     FakeSleeper sleeper(clock);
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
     waiter.wait_until(clock.now_ns() + 10 * kMs);   // reads the run-queue baseline
-    clock.advance_runnable(1 * kMs);                // two frames that waited 1 ms for a CPU
-    waiter.wait_until(clock.now_ns() + 10 * kMs);
+    for (int i = 0; i < 4; ++i) {                   // frames that waited 1 ms for a CPU, 40 ms and more
+        clock.advance_runnable(1 * kMs);
+        waiter.wait_until(clock.now_ns() + 10 * kMs);
+    }
     clock.advance_runnable(1 * kMs);
     const int64_t deadline = clock.now_ns() + 10 * kMs;
     sleeper.timer_latenesses.push_back(30 * kUs);

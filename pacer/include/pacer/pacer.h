@@ -141,7 +141,7 @@ struct Config {
         int64_t max_wait_cpu_ns = 140'000;      // a wait's CPU a frame, mean: sleep + spin (0: no spin)
         double max_wait_cpu_pct = 1.6;          // and at most this % of the frame period, [0, 100]
         int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that is a sign of
-                                                // contention (two in a row: no spin), [1 ns, 1 s]
+                                                // contention (at every wait for 40 ms: no spin), [1 ns, 1 s]
     } timer;
     struct Wait {                               // the owned OsSleeper's timer waits (Linux)
         int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 1 s]
