@@ -202,6 +202,10 @@ struct Waiter::Impl {
             runqueue_wait_ns = waited / frames;
         }
         last_runqueue_ns = runqueue_now_ns;
+        // A deadline before those remembered (a caller's stale or new grid)
+        // moves them back to it, so neither rule waits on a time ahead.
+        signs_since_ns = std::min(signs_since_ns, deadline_ns);
+        last_sign_ns = std::min(last_sign_ns, deadline_ns);
         if (sign) {
             if (signs_since_ns < 0) signs_since_ns = deadline_ns;
             last_sign_ns = deadline_ns;

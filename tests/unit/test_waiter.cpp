@@ -673,6 +673,25 @@ TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
 }
 
+// The rules run on the deadlines' time. A caller that falls behind and
+// passes deadlines already a second past must not hold contention for that
+// second: a deadline before the remembered ones moves them back to it.
+TEST(WaiterContention, StaleDeadlinesDoNotHoldContention) {
+    ContendedRig rig;
+    rig.clock.cpus = 2;
+    rig.clock.runnable = 3;
+    for (int i = 0; i < 5; ++i) rig.frame(0);
+    ASSERT_TRUE(rig.waiter.state().contended);
+    rig.clock.runnable = 1;
+    int frames = 0;   // 2 ms each
+    for (; frames < 500 && rig.waiter.state().contended; ++frames) {
+        rig.clock.advance_busy(2 * kMs);
+        rig.waiter.wait_until(rig.clock.now_ns() - 1000 * kMs);
+    }
+    EXPECT_FALSE(rig.waiter.state().contended);
+    EXPECT_LE(frames, 60);   // 100 ms, and a reading at one wait in four
+}
+
 TEST(WaiterContention, AnUnknownCountOrCpuNumberChangesNothing) {
     for (const auto& [runnable, cpus] : {std::pair{-1, 2}, std::pair{64, -1}}) {
         ContendedRig rig;
