@@ -476,6 +476,12 @@ struct ContendedRig {
         deadline_ns = clock.now_ns() + 10 * kMs;
         return waiter.wait_until(deadline_ns);
     }
+    // Crowded (3 runnable threads on 2 CPUs) for 5 frames, 48 ms: contended.
+    void crowd() {
+        clock.cpus = 2;
+        clock.runnable = 3;
+        for (int i = 0; i < 5; ++i) frame(0);
+    }
     int64_t deadline_ns = -1;   // the last frame's
 };
 
@@ -645,9 +651,7 @@ TEST(WaiterContention, MoreRunnableThreadsThanCpusAtEveryWaitIsContention) {
 // four, and a reading still sees every frame since the last one.
 TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
     ContendedRig rig;
-    rig.clock.cpus = 2;
-    rig.clock.runnable = 3;
-    for (int i = 0; i < 5; ++i) rig.frame(0);
+    rig.crowd();
     ASSERT_TRUE(rig.waiter.state().contended);
     const std::size_t before = rig.clock.runqueue_reads.size();
     for (int i = 0; i < 40; ++i) rig.frame(0, 900 * kUs);
@@ -678,9 +682,7 @@ TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
 // second: a deadline before the remembered ones moves them back to it.
 TEST(WaiterContention, StaleDeadlinesDoNotHoldContention) {
     ContendedRig rig;
-    rig.clock.cpus = 2;
-    rig.clock.runnable = 3;
-    for (int i = 0; i < 5; ++i) rig.frame(0);
+    rig.crowd();
     ASSERT_TRUE(rig.waiter.state().contended);
     rig.clock.runnable = 1;
     int frames = 0;   // 2 ms each
