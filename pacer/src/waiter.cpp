@@ -184,9 +184,9 @@ struct Waiter::Impl {
     // neighbour at once, so nearly every frame has no run-queue wait at all
     // (docs/precision.md). Full load shows a sign at every wait, so contention
     // starts only once every reading over kOnsetNs has shown one: at idle,
-    // other programs' bursts of a few frames (one reading in a thousand at
-    // 60 Hz, in runs of up to three) had put the timer in contention for half
-    // a second at a time, with no margin. It ends once no reading has shown a
+    // other programs' bursts (one reading in 500 to 1000 at 60 Hz, mostly in
+    // runs of two or three) had put the timer in contention for half a
+    // second at a time, with no margin. It ends once no reading has shown a
     // sign for kCalmNs. Both are by the deadlines' time, so alike at every
     // rate. `frames` is how many timer waits the reading covers: while
     // contended the signs are read at one wait in kContendedReadEvery, and a

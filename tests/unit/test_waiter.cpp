@@ -559,7 +559,8 @@ TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
 }
 
 // At idle other programs' bursts put a sign at a few waits in a row (one
-// reading in a thousand at 60 Hz, in runs of up to three, docs/precision.md).
+// reading in 500 to 1000 at 60 Hz, mostly in runs of two or three,
+// docs/precision.md).
 // With contention at two signs in a row they took the margin away for half a
 // second at a time.
 TEST(WaiterContention, AShortRunOfSignsIsNotContention) {
