@@ -560,9 +560,8 @@ TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
 
 // At idle other programs' bursts put a sign at a few waits in a row (one
 // reading in 500 to 1000 at 60 Hz, mostly in runs of two or three,
-// docs/precision.md).
-// With contention at two signs in a row they took the margin away for half a
-// second at a time.
+// docs/precision.md). With contention at two signs in a row they took the
+// margin away for half a second at a time.
 TEST(WaiterContention, AShortRunOfSignsIsNotContention) {
     ContendedRig rig;
     rig.clock.cpus = 2;
@@ -580,8 +579,8 @@ TEST(WaiterContention, AShortRunOfSignsIsNotContention) {
 
 // On a virtual machine the host sometimes holds a vCPU for a millisecond or
 // more, and the guest counts it as run-queue wait, even at idle: one such
-// frame must not take the margin away for the next 32 (docs/precision.md,
-// 2026-11-22 evening).
+// frame must not take the margin away (docs/precision.md, 2026-11-22
+// evening).
 TEST(WaiterContention, OneFrameOnTheRunQueueIsNotContention) {
     ContendedRig rig;
     for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
