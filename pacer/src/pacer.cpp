@@ -78,6 +78,7 @@ constexpr int kCadenceWindow = 32;               // displayed frames judged for 
 constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 constexpr double kBiasSlew = 0.02;               // delay bias: grid moved by at most 2 % of a period per frame
 constexpr int64_t kMaxPresentAheadNs = 1'000'000'000;   // mark_present: later is not a time of this clock
+constexpr double kPi = 3.14159265358979323846;
 constexpr double kMinRefreshHz = 1;                   // a host's refresh outside this range, or
 constexpr double kMaxRefreshHz = 10'000;              // not finite, is taken as unknown (0)
 
@@ -590,11 +591,32 @@ struct Pacer::Impl {
     }
 
     // The refresh a frame's present is counted from: the one the swap before
-    // its wake returned at, where there was one (a blocking swap returns on a
+    // its wake returned in, where there was one (a blocking swap returns on a
     // refresh, so a wake that runs late does not move it), else the first
-    // after the wake.
-    int64_t refresh_anchor(int64_t wake_ns, int64_t present_ns) const {
-        return present_ns >= 0 ? display_model.nearest_refresh(present_ns) : display_model.next_refresh(wake_ns);
+    // after the wake. A swap returns at a steady phase of its refresh, not on
+    // it (weston answers when it repaints, about 0.4 of a refresh in), so the
+    // return is rounded around that phase: rounded to the nearest refresh, a
+    // return a few ms late on a busy machine lands on the next one.
+    int64_t refresh_anchor(int64_t wake_ns, int64_t present_ns, int64_t return_phase_ns) const {
+        return present_ns >= 0 ? display_model.nearest_refresh(sat_sub(present_ns, return_phase_ns))
+                               : display_model.next_refresh(wake_ns);
+    }
+
+    // Where in its refresh a swap returns: the circular mean of the recent
+    // shown frames' returns (a phase either side of the half-refresh wraps
+    // instead of averaging to the middle).
+    int64_t swap_return_phase_ns() const {
+        const double period = display_model.period_ns();
+        double sin_sum = 0, cos_sum = 0;
+        for (int back = 1; back <= latency_count; ++back) {
+            const Shown& s = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
+            if (s.present_ns < 0) continue;
+            const double angle = 2 * kPi * static_cast<double>(s.present_ns - display_model.nearest_refresh(s.present_ns)) / period;
+            sin_sum += std::sin(angle);
+            cos_sum += std::cos(angle);
+        }
+        if (sin_sum == 0 && cos_sum == 0) return 0;
+        return std::llround(std::atan2(sin_sum, cos_sum) / (2 * kPi) * period);
     }
 
     int64_t predict_present(const Frame& frame, bool vsync) const {
@@ -613,11 +635,12 @@ struct Pacer::Impl {
             // Counted with the current fit, so that reports from before the
             // first estimate count too.
             const double period = display_model.period_ns();
+            const int64_t phase = swap_return_phase_ns();
             std::array<int64_t, kLatencyWindow> refreshes{};
             for (int back = 1; back <= latency_count; ++back) {
                 const Shown& s = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
                 refreshes[static_cast<size_t>(back - 1)] =
-                    std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns)) / period);
+                    std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns, phase)) / period);
             }
             int64_t best = refreshes[0];
             if (refreshes[0] != refreshes[1]) {
@@ -627,7 +650,7 @@ struct Pacer::Impl {
                     if (count > best_count) best = refreshes[static_cast<size_t>(i)], best_count = count;
                 }
             }
-            return refresh_anchor(frame.wake_ns, frame.present_ns) + std::llround(static_cast<double>(best) * display_model.period_ns());
+            return refresh_anchor(frame.wake_ns, frame.present_ns, phase) + std::llround(static_cast<double>(best) * display_model.period_ns());
         }
         if (vsync) {
             const int64_t period = detail::sat_from_double(std::round(vsync_period_ns()));

@@ -166,8 +166,9 @@ private:
 // A compositor with a real refresh clock: refresh k at base + k * period_ns
 // (exact, in double). A frame swapped at t catches the first refresh at least
 // latch_ns after t. With a swap interval n accepted and `blocks`, it also
-// waits for n refreshes after the last shown frame, and swap() returns at the
-// refresh that shows it; otherwise swap() returns after nonblocking_ns and a
+// waits for n refreshes after the last shown frame, and swap() returns
+// return_ns (plus up to return_late_ns) after the refresh that shows it, less
+// queue_refreshes; otherwise swap() returns after nonblocking_ns and a
 // frame still waiting for the same refresh is discarded. Each frame's fate is
 // reported once its refresh has passed, with the stated refresh, seq (if
 // report_seq) and jitter on the time (a fixed pseudo-random sequence).
@@ -210,7 +211,8 @@ public:
         last_k_ = k;
         if (vsync) {
             const int64_t k_return = k - queue_refreshes;
-            clock_.set(std::max<int64_t>(clock_.now_ns(), std::llround(refresh_time(k_return))) + return_ns);
+            clock_.set(std::max<int64_t>(clock_.now_ns(), std::llround(refresh_time(k_return))) + return_ns +
+                       return_late());
         } else {
             clock_.advance(nonblocking_ns);
         }
@@ -239,6 +241,7 @@ public:
     int queue_refreshes = 0;              // shown this many refreshes after the one its swap returns at
     int64_t nonblocking_ns = 2'100'000;   // a swap that does not block
     int64_t return_ns = 100'000;          // a blocking swap returns this long after its refresh
+    int64_t return_late_ns = 0;           // ... and later by up to this much more (a busy machine)
     int64_t jitter_ns = 0;                // reported times off by up to this much either way
     int outlier_every = 0;                // every n-th report late by outlier_ns (0: none)
     int64_t outlier_ns = 0;
@@ -273,6 +276,11 @@ private:
             ready_.push_back(p);
         }
     }
+    int64_t return_late() {
+        if (return_late_ns <= 0) return 0;
+        late_state_ = late_state_ * 6364136223846793005ULL + 1442695040888963407ULL;
+        return std::llround(static_cast<double>(late_state_ >> 11) / 9007199254740992.0 * static_cast<double>(return_late_ns));
+    }
     int64_t noise() {
         if (jitter_ns <= 0) return 0;
         state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -287,6 +295,7 @@ private:
     std::deque<Shown> pending_;
     std::deque<Presented> ready_;
     uint64_t state_ = 12345;
+    uint64_t late_state_ = 777;
     int reports_ = 0;
 };
 
