@@ -42,6 +42,7 @@ struct Options {
     int tradeoff_rounds = 0;                      // tradeoff: interleaved rounds
     double tradeoff_run_s = 0;                    // tradeoff: measured seconds per run
     double tradeoff_warmup_s = 0;                 // tradeoff: unmeasured seconds before each run
+    double tradeoff_settle_s = 0;                 // tradeoff: at most this long for a quiet machine first
     bool tradeoff_candidates = false;             // tradeoff: add the candidate estimators
 };
 

@@ -141,4 +141,20 @@ double steal_since_boot_pct() {
     return 100.0 * static_cast<double>(now.machine_steal) / (uptime_s * now.ticks_per_s);
 }
 
+Settled settle_machine(double max_s, double quiet_pct) {
+    Settled settled;
+    const int64_t start_ns = steady_now_ns();
+    const auto elapsed_s = [&] { return static_cast<double>(steady_now_ns() - start_ns) * 1e-9; };
+    while (elapsed_s() + 1.0 <= max_s) {
+        const CpuTicks before = read_cpu_ticks();
+        if (!before.valid) break;
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        settled.other_pct = other_cpu_pct(before, read_cpu_ticks());
+        settled.quiet = settled.other_pct >= 0 && settled.other_pct < quiet_pct;
+        if (settled.quiet || settled.other_pct < 0) break;
+    }
+    settled.waited_s = elapsed_s();
+    return settled;
+}
+
 }  // namespace bench

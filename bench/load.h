@@ -62,4 +62,13 @@ double steal_pct(const CpuTicks& before, const CpuTicks& after);
 // Steal since boot, in % of one core (from /proc/uptime); -1 unknown.
 double steal_since_boot_pct();
 
+// Waits, in windows of one second, until other programs used under quiet_pct
+// of one core over a whole window, or max_s has passed. What it found:
+struct Settled {
+    double waited_s = 0;      // from the call to its return
+    double other_pct = -1;    // the last window's other programs' CPU; -1 unknown (no /proc)
+    bool quiet = false;       // that window was under quiet_pct
+};
+Settled settle_machine(double max_s, double quiet_pct);
+
 }  // namespace bench

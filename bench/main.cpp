@@ -239,6 +239,11 @@ int main(int argc, char** argv) {
                    "tradeoff: measured seconds per run, after 0.25 s of warm-up (default: 2; "
                    "quick: 0.2)")
         ->check(CLI::Range(0.05, 600.0));
+    double settle_s = -1;
+    app.add_option("--settle-s", settle_s,
+                   "tradeoff: before the first cell, wait up to this long for other programs to "
+                   "use under 2 % of a core over a second; 0 starts at once (default: 10; quick: 0)")
+        ->check(CLI::Range(0.0, 600.0));
     app.add_flag("--candidates", options.tradeoff_candidates,
                  "tradeoff: also run the candidate margin estimators the default was chosen from");
     app.add_option("--preempt", options.preempt_probability,
@@ -278,6 +283,7 @@ int main(int argc, char** argv) {
     options.tradeoff_rounds = tuning_rounds > 0 ? tuning_rounds : 3;
     options.tradeoff_run_s = run_s > 0 ? run_s : quick ? 0.2 : 2.0;
     options.tradeoff_warmup_s = quick ? 0.05 : 0.25;
+    options.tradeoff_settle_s = settle_s >= 0 ? settle_s : quick ? 0 : 10;
     if (app.count("--conditions") > 0)
         for (const std::string& condition : options.conditions)
             if (condition == "idle" || condition == "contention" || condition == "partial" ||

@@ -30,6 +30,7 @@ namespace {
 constexpr int64_t kWaitSlackNs = 1;
 constexpr int64_t kWaitSliceNs = 100'000;
 constexpr double kOffToleranceUs = 500;   // an interval off by more than this counts as off
+constexpr double kQuietPct = 2;           // other programs' CPU, % of a core, that counts as a quiet machine
 constexpr double kPreciseUs = 10;         // "precise": wake p99 at most this late
 
 // ---------------------------------------------------------------------------
@@ -599,6 +600,18 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                   << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
                      "sign at every wait for 40 ms: more runnable threads than CPUs, or a run-queue wait ≥ "
                   << d.timer.contention_wait_ns / 1000 << " µs in a frame; calm after 100 ms without).\n";
+    }
+
+    // The bench's first measured run (the timer's, idle 60 Hz) had other
+    // programs at 1.5-23 % of a core in 19 of 20 full runs, where the rounds'
+    // medians were 0-2 % (docs/precision.md): it starts on a quiet machine.
+    if (options.tradeoff_settle_s > 0) {
+        const Settled settled = settle_machine(options.tradeoff_settle_s, kQuietPct);
+        std::cout << "Before the first cell: " << fixed(settled.waited_s, 1) << " s for other programs to use under "
+                  << fixed(kQuietPct, 0) << " % of a core over a second ("
+                  << (settled.other_pct < 0 ? std::string("unknown here")
+                                            : "the last second: " + fixed(settled.other_pct, 1) + " %")
+                  << (settled.quiet || settled.other_pct < 0 ? "" : "; not reached, went on") << ").\n";
     }
 
     struct CellResult {
