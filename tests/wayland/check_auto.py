@@ -65,6 +65,11 @@ def median(values):
     return values[len(values) // 2]
 
 
+def pct_off(value, target):
+    """How far value is from target, in % of target (100 with no target)."""
+    return abs(value - target) / target * 100 if target > 0 else 100.0
+
+
 def read_trace(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
@@ -233,14 +238,14 @@ def main():
         half = rows[len(rows) // 2:]
         wakes = [v for v in (number_or_none(r["MsBetweenSimulationStart"]) for r in half) if v is not None]
         m = median(wakes)
-        off = abs(m - args.wake_median_ms) / args.wake_median_ms * 100
+        off = pct_off(m, args.wake_median_ms)
         check("wake_cadence", off <= args.wake_tolerance_pct,
               f"median frame-start interval over the last {len(wakes)} frames {m:.3f} ms, {off:.2f} % off "
               f"{args.wake_median_ms:.3f} ms (allowed {args.wake_tolerance_pct:g} %)")
 
     if args.swap_median_ms > 0:
         m = float(field("swap_return_interval_median_ms"))
-        off = abs(m - args.swap_median_ms) / args.swap_median_ms * 100
+        off = pct_off(m, args.swap_median_ms)
         check("swap_rate", off <= args.swap_tolerance_pct,
               f"median swap-return interval {m:.3f} ms, {off:.2f} % off {args.swap_median_ms:.3f} ms "
               f"(allowed {args.swap_tolerance_pct:g} %)")
@@ -248,7 +253,7 @@ def main():
     if args.present_median_ms > 0:
         m = float(field("present_interval_median_ms"))
         presented = int(field("presented_frames"))
-        off = abs(m - args.present_median_ms) / args.present_median_ms * 100
+        off = pct_off(m, args.present_median_ms)
         check("present_rate", presented >= 20 and off <= args.present_tolerance_pct,
               f"{presented} frames presented, median present-to-present {m:.3f} ms, {off:.2f} % off "
               f"{args.present_median_ms:.3f} ms (allowed {args.present_tolerance_pct:g} %)")
@@ -277,7 +282,7 @@ def main():
         model_ms = float(field("display_clock_period_ms"))
         locked = field("display_clock_locked")
         locked_pct = float(field("display_clock_locked_pct"))
-        off = abs(model_ms - present_ms) / present_ms * 100 if present_ms > 0 else 100
+        off = pct_off(model_ms, present_ms)
         check("display_model_period", locked_pct >= 90 and off <= args.display_model_pct,
               f"display clock locked for {locked_pct:.1f} % of the frames since it first locked (needed 90 %; "
               f"{'locked' if locked == 'yes' else 'relocking'} at the end), period {model_ms:.4f} ms against "
