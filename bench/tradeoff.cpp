@@ -598,8 +598,11 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                   << " µs, its spin within a wait CPU budget of min(" << d.timer.max_wait_cpu_ns / 1000 << " µs, "
                   << fixed(d.timer.max_wait_cpu_pct, 1)
                   << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
-                     "sign at every wait for 40 ms: more runnable threads than CPUs, or a run-queue wait ≥ "
-                  << d.timer.contention_wait_ns / 1000 << " µs in a frame; calm after 100 ms without).\n";
+                     "sign at every wait for "
+                  << pacer::kContentionOnsetNs / 1'000'000
+                  << " ms: more runnable threads than CPUs, or a run-queue wait ≥ "
+                  << d.timer.contention_wait_ns / 1000 << " µs in a frame; calm after "
+                  << pacer::kContentionCalmNs / 1'000'000 << " ms without).\n";
     }
 
     // The bench's first measured run (the timer's, idle 60 Hz) had other

@@ -591,12 +591,12 @@ struct Pacer::Impl {
     }
 
     // The refresh a frame's present is counted from: the one the swap before
-    // its wake returned in, where there was one (a blocking swap returns on a
-    // refresh, so a wake that runs late does not move it), else the first
-    // after the wake. A swap returns at a steady phase of its refresh, not on
-    // it (weston answers when it repaints, about 0.4 of a refresh in), so the
-    // return is rounded around that phase: rounded to the nearest refresh, a
-    // return a few ms late on a busy machine lands on the next one.
+    // its wake returned in, where there was one, else the first after the
+    // wake. A blocking swap returns at a steady phase of a refresh (weston
+    // answers when it repaints, about 0.4 of a refresh after it), so a wake
+    // that runs late does not move the anchor; the return is rounded around
+    // that phase, since rounded to the nearest refresh a return a few ms late
+    // on a busy machine lands on the next one.
     int64_t refresh_anchor(int64_t wake_ns, int64_t present_ns, int64_t return_phase_ns) const {
         return present_ns >= 0 ? display_model.nearest_refresh(sat_sub(present_ns, return_phase_ns))
                                : display_model.next_refresh(wake_ns);

@@ -183,11 +183,11 @@ struct Waiter::Impl {
     // The first is what shows full load: a woken sleeper preempts a busy
     // neighbour at once, so nearly every frame has no run-queue wait at all
     // (docs/precision.md). Full load shows a sign at every wait, so contention
-    // starts only once every reading over kOnsetNs has shown one: at idle,
+    // starts only once every reading over kContentionOnsetNs has shown one: at idle,
     // other programs' bursts (one reading in 500 to 1000 at 60 Hz, mostly in
     // runs of two or three) had put the timer in contention for half a
     // second at a time, with no margin. It ends once no reading has shown a
-    // sign for kCalmNs. Both are by the deadlines' time, so alike at every
+    // sign for kContentionCalmNs. Both are by the deadlines' time, so alike at every
     // rate. `frames` is how many timer waits the reading covers: while
     // contended the signs are read at one wait in kContendedReadEvery, and a
     // run-queue sum over several frames misses no frame that was over.
@@ -209,10 +209,10 @@ struct Waiter::Impl {
         if (sign) {
             if (signs_since_ns < 0) signs_since_ns = deadline_ns;
             last_sign_ns = deadline_ns;
-            if (sat_sub(deadline_ns, signs_since_ns) >= kOnsetNs) contended = true;
+            if (sat_sub(deadline_ns, signs_since_ns) >= kContentionOnsetNs) contended = true;
         } else {
             signs_since_ns = -1;
-            if (contended && sat_sub(deadline_ns, last_sign_ns) >= kCalmNs) contended = false;
+            if (contended && sat_sub(deadline_ns, last_sign_ns) >= kContentionCalmNs) contended = false;
         }
     }
 
@@ -453,8 +453,6 @@ struct Waiter::Impl {
     }
 
     static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
-    static constexpr int64_t kOnsetNs = 40 * kOneMsNs;   // signs at every reading this long: contention
-    static constexpr int64_t kCalmNs = 100 * kOneMsNs;   // no sign this long: calm again
     static constexpr int kContendedReadEvery = 4;   // while contended, the signs are read this seldom
     static constexpr int64_t kPreciseNs = 10'000;    // a wake this late is still precise
     static constexpr int64_t kSpinSeenNs = 2 * kOneMsNs;   // spin seen before its stalls count
