@@ -126,7 +126,7 @@ def main():
     parser.add_argument("--display-model-pct", type=float, default=0)
     parser.add_argument("--prediction-within-ms", type=float, default=0)
     parser.add_argument("--prediction-pct", type=float, default=95)
-    parser.add_argument("--prediction-bound-slack", type=float, default=3)
+    parser.add_argument("--prediction-bound-slack", type=float, default=4)
     parser.add_argument("--expect-fail", default="", help="the name of the check that must fail")
     args = parser.parse_args()
     demo_args = check_wayland.demo_args_of(args)
