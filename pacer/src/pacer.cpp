@@ -609,7 +609,7 @@ struct Pacer::Impl {
         const double period = display_model.period_ns();
         double sin_sum = 0, cos_sum = 0;
         for (int back = 1; back <= latency_count; ++back) {
-            const Shown& s = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
+            const Shown& s = shown_back(back);
             if (s.present_ns < 0) continue;
             const double angle = 2 * kPi * static_cast<double>(s.present_ns - display_model.nearest_refresh(s.present_ns)) / period;
             sin_sum += std::sin(angle);
@@ -638,7 +638,7 @@ struct Pacer::Impl {
             const int64_t phase = swap_return_phase_ns();
             std::array<int64_t, kLatencyWindow> refreshes{};
             for (int back = 1; back <= latency_count; ++back) {
-                const Shown& s = latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
+                const Shown& s = shown_back(back);
                 refreshes[static_cast<size_t>(back - 1)] =
                     std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns, phase)) / period);
             }
@@ -833,6 +833,9 @@ struct Pacer::Impl {
     };
     std::array<Shown, kLatencyWindow> latency_ring{};   // the newest shown frames of ours
     int latency_count = 0, latency_next = 0;
+    const Shown& shown_back(int back) const {   // the back-th newest (1: the newest)
+        return latency_ring[static_cast<size_t>((latency_next - back + kLatencyWindow) % kLatencyWindow)];
+    }
     std::array<uint8_t, kCadenceWindow> cadence_ring{};   // 1: off cadence
     int cadence_count = 0, cadence_next = 0;
     int64_t vsync_since_index = 0;     // the frame index when vsync (re)started

@@ -183,12 +183,12 @@ struct Waiter::Impl {
     // The first is what shows full load: a woken sleeper preempts a busy
     // neighbour at once, so nearly every frame has no run-queue wait at all
     // (docs/precision.md). Full load shows a sign at every wait, so contention
-    // starts only once every reading over kContentionOnsetNs has shown one: at idle,
-    // other programs' bursts (one reading in 500 to 1000 at 60 Hz, mostly in
-    // runs of two or three) had put the timer in contention for half a
-    // second at a time, with no margin. It ends once no reading has shown a
-    // sign for kContentionCalmNs. Both are by the deadlines' time, so alike at every
-    // rate. `frames` is how many timer waits the reading covers: while
+    // starts only once every reading over kContentionOnsetNs has shown one:
+    // at idle, other programs' bursts (one reading in 500 to 1000 at 60 Hz,
+    // mostly in runs of two or three) had put the timer in contention for
+    // half a second at a time, with no margin. It ends once no reading has
+    // shown a sign for kContentionCalmNs. Both are by the deadlines' time, so
+    // alike at every rate. `frames` is how many timer waits the reading covers: while
     // contended the signs are read at one wait in kContendedReadEvery, and a
     // run-queue sum over several frames misses no frame that was over.
     void update_contention(int64_t runqueue_now_ns, int frames, int64_t deadline_ns) {

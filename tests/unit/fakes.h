@@ -276,16 +276,18 @@ private:
             ready_.push_back(p);
         }
     }
+    // The next of a fixed pseudo-random sequence, in [0, 1).
+    static double uniform(uint64_t& state) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        return static_cast<double>(state >> 11) / 9007199254740992.0;
+    }
     int64_t return_late() {
         if (return_late_ns <= 0) return 0;
-        late_state_ = late_state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-        return std::llround(static_cast<double>(late_state_ >> 11) / 9007199254740992.0 * static_cast<double>(return_late_ns));
+        return std::llround(uniform(late_state_) * static_cast<double>(return_late_ns));
     }
     int64_t noise() {
         if (jitter_ns <= 0) return 0;
-        state_ = state_ * 6364136223846793005ULL + 1442695040888963407ULL;
-        const double u = static_cast<double>(state_ >> 11) / 9007199254740992.0;   // [0, 1)
-        return std::llround((2 * u - 1) * static_cast<double>(jitter_ns));
+        return std::llround((2 * uniform(state_) - 1) * static_cast<double>(jitter_ns));
     }
 
     FakeClock& clock_;
