@@ -54,7 +54,7 @@ CSV files (one row per measurement, times in microseconds unless the column says
     heatmap.csv  strategy,period_ms,interval_ms,reps,rel_err_mean_pct,rel_err_p50_pct,
                  rel_err_p99_pct,rel_err_max_pct (100 * (actual - requested) / requested),
                  cpu_pct,spin_pct,preemptions (extra ticks added),preempt_probability
-    tuning.csv   condition,hz,variant (own|slack|slack_slice_q90|slack_slice_q95|slack_slice_q99),
+    tuning.csv   condition,hz,variant (own|slack|slack_slice_q95|slack_slice_q99|slack_slice_q998),
                  wait_timer_slack_ns,wait_sched_slice_ns (-1: the thread's own),
                  timer_margin_quantile,rounds,frames (merged over the rounds),wake_mean_us,
                  wake_p50_us,wake_p95_us,wake_p99_us,wake_max_us,wake_on_time_pct,off_pct,
@@ -64,7 +64,8 @@ CSV files (one row per measurement, times in microseconds unless the column says
                  margin_us (fixed margins),round (1..N, or "median" over the rounds),frames,
                  cpu_pct,wake_p50_us,wake_p99_us,wake_max_us,off_pct,missed,final_margin_us
                  (adaptive),contended_pct,other_cpu_pct,steal_pct,load1 (1-minute load average
-                 when the round started)
+                 when the round started),spin_stall_pct,sleep_cpu_us (the library's timer:
+                 WaitStatus::timer_spin_stall_share and timer_sleep_cpu_ns at the run's end)
 Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
 Experiments 2-4 run idle; 5 (tuning) runs idle, contention and loaded; 6 (tradeoff, not in the
 default set) runs idle at 60 and 144 Hz, contention and partial at 60, 144 and 240 Hz. vsync is not measured:

@@ -21,7 +21,8 @@ namespace bench {
 
 const char* const kTradeoffColumns =
     "condition,hz,variant,kind,margin_us,round,frames,cpu_pct,wake_p50_us,wake_p99_us,"
-    "wake_max_us,off_pct,missed,final_margin_us,contended_pct,other_cpu_pct,steal_pct,load1";
+    "wake_max_us,off_pct,missed,final_margin_us,contended_pct,other_cpu_pct,steal_pct,load1,spin_stall_pct,"
+    "sleep_cpu_us";
 
 namespace {
 
@@ -698,7 +699,8 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                              std::to_string(round + 1), std::to_string(r.frames), csv_or_empty(r.cpu_pct, 3),
                              fixed(r.p50_us, 3), fixed(r.p99_us, 3), fixed(r.max_us, 3), fixed(r.off_pct, 3),
                              std::to_string(r.missed), csv_or_empty(r.margin_us, 1), fixed(r.contended_pct, 1),
-                             csv_or_empty(r.other_pct, 1), csv_or_empty(r.steal_pct, 1), res.round_load[round]});
+                             csv_or_empty(r.other_pct, 1), csv_or_empty(r.steal_pct, 1), res.round_load[round],
+                             csv_or_empty(r.spin_stall_pct, 2), csv_or_empty(r.sleep_cpu_us, 1)});
             }
             if (csv.is_open()) {
                 csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
@@ -707,7 +709,9 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                              fixed(m.p99, 3), fixed(*std::max_element(mx.begin(), mx.end()), 3),
                              fixed(m.off, 3), std::to_string(missed),
                              runs[0].margin_us >= 0 ? fixed(median(margins), 1) : "", fixed(median(contended), 1),
-                             fixed(median(res.round_other), 1), fixed(median(res.round_steal), 1), ""});
+                             fixed(median(res.round_other), 1), fixed(median(res.round_steal), 1), "",
+                             runs[0].spin_stall_pct >= 0 ? fixed(median(stalls), 2) : "",
+                             runs[0].sleep_cpu_us >= 0 ? fixed(median(sleep_cpus), 1) : ""});
             }
         }
         table.print(std::cout);

@@ -331,6 +331,17 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
             setting_tip("timer_margin_us");
             ImGui::Text("margin now %.1f us (adapts to wake lateness)%s", state.timer_margin_ns * 1e-3,
                         state.timer_fell_back ? "; no high-res timer: robust_sleep" : "");
+            // What sizes it besides the lateness (pacer.h, WaitStatus): the
+            // spin's own stalls lower its quantile, and the sleep's CPU comes
+            // out of the wait's CPU budget before the spin gets any.
+            if (!state.timer_fell_back) {
+                if (state.timer_sleep_cpu_ns >= 0) {
+                    ImGui::Text("spin stalls %.1f %%; sleep's CPU %.1f us a wait", 100 * state.timer_spin_stall_share,
+                                static_cast<double>(state.timer_sleep_cpu_ns) * 1e-3);
+                } else {
+                    ImGui::Text("spin stalls %.1f %%; sleep's CPU unknown here", 100 * state.timer_spin_stall_share);
+                }
+            }
             break;
         }
         default:
