@@ -107,6 +107,11 @@ def number_or_none(text):
         return None
 
 
+def column_numbers(rows, name):
+    """The column's numbers, in row order; blanks and NA left out."""
+    return [v for v in (number_or_none(r.get(name)) for r in rows) if v is not None]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     check_wayland.add_run_arguments(parser, size="320x240")
@@ -236,7 +241,7 @@ def main():
 
     if args.wake_median_ms > 0:
         half = rows[len(rows) // 2:]
-        wakes = [v for v in (number_or_none(r["MsBetweenSimulationStart"]) for r in half) if v is not None]
+        wakes = column_numbers(half, "MsBetweenSimulationStart")
         m = median(wakes)
         off = pct_off(m, args.wake_median_ms)
         check("wake_cadence", off <= args.wake_tolerance_pct,
@@ -281,7 +286,7 @@ def main():
         # Against the intervals the model was fitted from: a weston that slows
         # near the end of a busy run (0.58 % over the last 64 reports in a
         # CI run) moves the model, rightly, but hardly the whole run's median.
-        changes = [v for v in (number_or_none(r.get("MsBetweenDisplayChange")) for r in rows) if v is not None]
+        changes = column_numbers(rows, "MsBetweenDisplayChange")
         samples = int(field("display_clock_samples"))
         recent = changes[-samples:] if samples > 0 else changes
         present_ms = median(recent)
@@ -296,7 +301,7 @@ def main():
               f"(the whole run's present-to-present {float(field('present_interval_median_ms')):.4f} ms): {off:.3f} % "
               f"off (allowed {args.display_model_pct:g} %)")
     if args.prediction_within_ms > 0:
-        errors = [v for v in (number_or_none(r.get("MsPresentPredictionError")) for r in rows) if v is not None]
+        errors = column_numbers(rows, "MsPresentPredictionError")
         within = sum(1 for e in errors if abs(e) <= args.prediction_within_ms)
         pct = 100.0 * within / len(errors) if errors else 0.0
         bound = prediction_bound(rows, float(field("display_clock_period_ms")), args.prediction_within_ms)
