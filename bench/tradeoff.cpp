@@ -10,6 +10,7 @@
 #include <memory>
 #include <thread>
 
+#include "contention.h"
 #include "load.h"
 #include "plain_waits.h"
 #include "waiter.h"
@@ -600,10 +601,10 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                   << fixed(d.timer.max_wait_cpu_pct, 1)
                   << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
                      "sign at every wait for "
-                  << pacer::kContentionOnsetNs / 1'000'000
+                  << pacer::detail::kContentionOnsetNs / 1'000'000
                   << " ms: more runnable threads than CPUs, or a run-queue wait ≥ "
                   << d.timer.contention_wait_ns / 1000 << " µs in a frame; calm after "
-                  << pacer::kContentionCalmNs / 1'000'000 << " ms without).\n";
+                  << pacer::detail::kContentionCalmNs / 1'000'000 << " ms without).\n";
     }
 
     // The bench's first measured run (the timer's, idle 60 Hz) had other

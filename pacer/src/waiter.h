@@ -18,12 +18,6 @@ struct WaitResult {
                         // read before its spin and adds the spin's time
 };
 
-// The timer counts its thread as contended, and stops spinning, once every
-// wait over kContentionOnsetNs has shown a sign of contention, and calm again
-// after kContentionCalmNs without one (docs/precision.md has why these).
-constexpr int64_t kContentionOnsetNs = 40'000'000;
-constexpr int64_t kContentionCalmNs = 100'000'000;
-
 class Waiter {
 public:
     // Throws std::invalid_argument with validate()'s line for an invalid config.

@@ -1,0 +1,434 @@
+// arbiter.cpp: the strategy arbiter (arbiter.h).
+//
+// Vsync and auto (the rules are in pacer.h, at Strategy::Auto): the arbiter
+// keeps a window of the last 32 present intervals while the swap paces, and
+// classifies each against the vsync period n / refresh: fast (under half: the
+// swap did not block), slow (over 1.5 times: a refresh was missed) or fine.
+// Auto probes before it trusts vsync and leaves it when either kind reaches a
+// quarter of the window, or when the window's median is off the period by as
+// much as a failed probe's; an explicit vsync stays but says so. Every change
+// of what paces, or why, becomes a new Decision.
+//
+// Where the host reports what the display showed, auto decides on the fitted
+// refresh (present_model.h), re-decides when it moves, and its probe trusts
+// vsync only on shown frames that keep cadence. docs/design.md has the rules
+// and bounds.
+#include "arbiter.h"
+
+#include "saturate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace pacer::detail {
+
+namespace {
+
+constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
+constexpr double kProbeTolerance = 0.25;         // probe median within 25 % of the vsync period
+constexpr int kWatchTrip = 8;                    // fast or slow ones in the window that count
+constexpr int kWatchClear = 2;                   // at or under this, explicit vsync is fine again
+constexpr double kFastFraction = 0.5;            // under half the vsync period: did not block
+constexpr double kSlowFraction = 1.5;            // over 1.5 periods: a refresh was missed
+constexpr int64_t kFirstBackoffNs = 2'000'000'000;    // auto re-probes after 2 s ...
+constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
+constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
+constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
+constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or
+constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken as unknown (0)
+
+std::string ms(double ns) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", ns * 1e-6);
+    return buffer;
+}
+
+std::string hz_text(double hz) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g Hz", hz);
+    return buffer;
+}
+
+// A fitted rate: to 0.1 Hz, trailing zeros dropped ("59.9 Hz", "60 Hz"); a
+// fit's last digits are noise.
+std::string hz_rounded(double hz) { return hz_text(std::round(hz * 10) / 10); }
+
+std::string seconds(int64_t ns) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g s", static_cast<double>(ns) * 1e-9);
+    return buffer;
+}
+
+}  // namespace
+
+Arbiter::Arbiter(const Config& cfg, Waiter& waiter, PresentModel& present)
+    : cfg_(cfg), waiter_(waiter), present_(present), backoff_ns_(kFirstBackoffNs) {
+    if (cfg_.host != nullptr) refresh_hz_ = read_refresh_hz();
+    next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
+    choose("", 0);
+}
+
+Arbiter::~Arbiter() {
+    // Leave the swap interval as we found it (off) rather than at our n.
+    if (vsync_interval_ != 0) cfg_.host->set_swap_interval(0);
+}
+
+// The host's refresh rate, 0 (unknown) for one no display has.
+double Arbiter::read_refresh_hz() const {
+    const double hz = cfg_.host->refresh_rate_hz();
+    return hz >= kMinRefreshHz && hz <= kMaxRefreshHz ? hz : 0.0;
+}
+
+double Arbiter::refresh_unit_ns() const {
+    if (shown_hz_ > 0) return 1e9 / shown_hz_;
+    return refresh_hz_ > 0 ? 1e9 / refresh_hz_ : 1e9 / cfg_.target_hz;
+}
+
+// ---- choosing what paces -------------------------------------------------
+
+// Asks the host for `wanted` (0: off). Returns whether vsync now paces at it.
+bool Arbiter::set_interval(int wanted) {
+    if (wanted == vsync_interval_) return wanted != 0;
+    if (wanted != 0 && cfg_.host->set_swap_interval(wanted)) {
+        vsync_interval_ = wanted;
+        return true;
+    }
+    // Leaving vsync, or the host refused a new interval: make sure the swap
+    // no longer blocks, since the waiter now does the pacing.
+    if (vsync_interval_ != 0) cfg_.host->set_swap_interval(0);
+    vsync_interval_ = 0;
+    return false;
+}
+
+void Arbiter::start_watch(bool probe, int64_t index) {
+    probing_ = probe;
+    watched_.clear();
+    skip_samples_ = 1;   // the first interval straddles the switch
+    health_ = Health::Fine;
+    cadence_.clear();
+    vsync_since_index_ = index;   // reports of frames built before now say nothing of vsync
+    probe_started_index_ = index;
+}
+
+// Re-evaluates from scratch: after construction, a strategy, rate or refresh
+// change, or when auto's retry time has come. `why` prefixes the reason (e.g.
+// the refresh change that caused it).
+void Arbiter::choose(const std::string& why, int64_t index) {
+    shown_hz_ = 0;
+    waiter_.set_strategy(cfg_.strategy);
+    waiter_strategy_ = waiter_.state().strategy;
+    next_probe_ns_ = -1;
+    std::string reason;
+    if (cfg_.strategy == Strategy::Vsync) {
+        reason = choose_vsync(index);
+    } else if (cfg_.strategy == Strategy::Auto) {
+        reason = choose_auto(index);
+    } else {
+        set_interval(0);
+        reason = std::string(strategy_name(cfg_.strategy)) + ": asked for";
+    }
+    if (vsync_interval_ == 0) reason += fell_back_note();
+    if (vsync_interval_ == 0) probing_ = false;
+    record(why.empty() ? reason : why + ": " + reason);
+}
+
+std::string Arbiter::choose_vsync(int64_t index) {
+    if (cfg_.host == nullptr) {
+        set_interval(0);
+        return std::string("vsync -> ") + strategy_name(waiter_strategy_) + ": no host to set the swap interval";
+    }
+    const long n = refresh_hz_ > 0 ? std::lround(refresh_hz_ / cfg_.target_hz) : 0;
+    const int wanted = n >= 1 ? static_cast<int>(n) : 1;   // every refresh when unknown
+    if (!set_interval(wanted)) return "vsync -> timer: swap interval " + std::to_string(wanted) + " refused";
+    start_watch(false, index);
+    return "vsync: swap interval " + std::to_string(wanted) +
+           (refresh_hz_ > 0 ? " at " + hz_text(refresh_hz_) : std::string(" (refresh rate unknown)"));
+}
+
+std::string Arbiter::choose_auto(int64_t index) {
+    // The display's own clock, once locked, outranks what the host states.
+    const DisplayModel& display = present_.display();
+    shown_hz_ = display.locked() ? 1e9 / display.period_ns() : 0;
+    const double hz = shown_hz_ > 0 ? shown_hz_ : refresh_hz_;
+    const bool lies = shown_hz_ > 0 && !(std::fabs(shown_hz_ - refresh_hz_) <= kRateTolerance * shown_hz_);
+    const std::string says =
+        lies ? "display says " + hz_text(refresh_hz_) + " but shows frames every " + ms(1e9 / shown_hz_) : std::string();
+    decided_hz_ = hz;
+    if (cfg_.host == nullptr) {
+        set_interval(0);
+        return "auto -> timer: no host to set the swap interval";
+    }
+    if (!(hz > 0)) {
+        set_interval(0);
+        return "auto -> timer: refresh rate unknown";
+    }
+    const long n = std::lround(hz / cfg_.target_hz);
+    const bool fits =
+        n >= 1 && std::fabs(hz / static_cast<double>(n) - cfg_.target_hz) <= kRateTolerance * cfg_.target_hz;
+    if (!fits) {
+        set_interval(0);
+        return "auto -> timer: " + (lies ? says : hz_text(cfg_.target_hz) + " is not " + hz_text(hz) + " / n");
+    }
+    if (!set_interval(static_cast<int>(n))) return "auto -> timer: swap interval " + std::to_string(n) + " refused";
+    start_watch(true, index);
+    return "auto -> vsync (probing): " + (lies ? says + ", " : std::string()) + hz_rounded(hz) + " / " +
+           std::to_string(n) + ", measuring presents";
+}
+
+// " (no high-resolution timer: robust_sleep)" where the timer waits as its
+// fallback, else "".
+std::string Arbiter::fell_back_note() const {
+    if (waiter_strategy_ == Strategy::Timer && waiter_.state().timer_fell_back)
+        return " (no high-resolution timer: robust_sleep)";
+    return {};
+}
+
+// Makes a new Decision when anything about it changed.
+void Arbiter::record(const std::string& reason) {
+    const Strategy strategy = in_force();
+    if (decision_.seq > 0 && decision_.reason == reason && decision_.in_force == strategy &&
+        decision_.swap_interval == vsync_interval_ && decision_.probing == probing_ &&
+        decision_.requested == cfg_.strategy)
+        return;
+    decision_.seq += 1;
+    decision_.at_ns = waiter_.clock().now_ns();
+    decision_.requested = cfg_.strategy;
+    decision_.in_force = strategy;
+    decision_.swap_interval = vsync_interval_;
+    decision_.probing = probing_;
+    decision_.reason = reason;
+}
+
+// ---- watching vsync --------------------------------------------------------
+
+void Arbiter::watch(int64_t interval_ns, int64_t index) {
+    if (skip_samples_ > 0) {
+        --skip_samples_;
+        return;
+    }
+    watched_.push(interval_ns);
+    if (probing_) {
+        if (watched_.count() >= kProbeFrames) judge_probe(index);
+        return;
+    }
+    const double period = vsync_period_ns();
+    const int fast = watched_.count_where([&](int64_t x) { return static_cast<double>(x) < kFastFraction * period; });
+    const int slow = watched_.count_where([&](int64_t x) { return static_cast<double>(x) > kSlowFraction * period; });
+    const int64_t median = watched_.full() ? watched_.median_of_last(watched_.count()) : 0;
+    watch_vsync(fast, slow, median, index);
+}
+
+// Auto's probe, on the last kProbeFrames intervals.
+void Arbiter::judge_probe(int64_t index) {
+    const double period = vsync_period_ns();
+    const int64_t median = watched_.median_of_last(kProbeFrames);
+    const double m = static_cast<double>(median);
+    // Where the display reports what it showed, only a swap that did not
+    // block is judged by swap returns; the rest by the display.
+    if (present_.feedback_seen() && m >= (1 - kProbeTolerance) * period) {
+        judge_display_probe(index);
+        return;
+    }
+    if (std::fabs(m - period) <= kProbeTolerance * period) {
+        probing_ = false;
+        watched_.clear();   // watching starts afresh on confirmed vsync
+        record("auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz_) + " / " +
+               std::to_string(vsync_interval_) + ")");
+    } else if (m < period) {
+        leave_vsync("vsync requested, swaps return every " + ms(m));
+    } else {
+        leave_vsync("vsync presents every " + ms(m) + ", not " + ms(period));
+    }
+}
+
+// The window while vsync paces: fast and slow intervals, and its median (0
+// until the window is full).
+void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
+    const double period = vsync_period_ns();
+    // The probe's rule over the whole window: swaps that block, but at
+    // another rate than the stated refresh implies (a display whose change
+    // the host does not report, e.g. SDL2 on Wayland going 60 -> 144 Hz,
+    // whose swaps then return every 7-10 ms: neither fast nor slow above).
+    const bool off_rate = median > 0 && std::fabs(static_cast<double>(median) - period) > kProbeTolerance * period;
+    // A display change explains all three: re-read the refresh before
+    // blaming vsync (the regular read may be up to a second away).
+    if ((fast >= kWatchTrip || slow >= kWatchTrip || off_rate) && refresh_changed(index)) return;
+    // The texts below are built only when a reason is recorded, not every frame.
+    const auto of = [&] { return " of the last " + std::to_string(watched_.count()); };
+    // What the fast ones say: the typical time between swaps that did not block.
+    const auto fast_median = [&] {
+        return ms(static_cast<double>(
+            watched_.median_where([&](int64_t x) { return static_cast<double>(x) < kFastFraction * period; })));
+    };
+    const auto off_rate_text = [&] {
+        return "every " + ms(static_cast<double>(median)) + " (median" + of() + "), not " + ms(period);
+    };
+    if (cfg_.strategy == Strategy::Auto) {
+        if (fast >= kWatchTrip)
+            leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
+                        " under half the vsync period)");
+        else if (slow >= kWatchTrip)
+            leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
+        else if (off_rate)
+            leave_vsync("swaps return " + off_rate_text());
+        return;
+    }
+    // Explicit vsync stays (the user asked for it) but says what it sees,
+    // with hysteresis: it turns fine again only when nearly all are.
+    Health now = health_;
+    if (fast >= kWatchTrip) now = Health::Fast;
+    else if (slow >= kWatchTrip) now = Health::Slow;
+    else if (off_rate) now = Health::OffRate;
+    else if (fast <= kWatchClear && slow <= kWatchClear &&
+             std::fabs(static_cast<double>(median) - period) <= 0.5 * kProbeTolerance * period)
+        now = Health::Fine;
+    if (now == health_) return;
+    health_ = now;
+    const std::string head = "vsync: swap interval " + std::to_string(vsync_interval_) + ", ";
+    if (now == Health::Fast)
+        record(head + "but swaps return every " + fast_median() + " (not blocking)");
+    else if (now == Health::Slow)
+        record(head + "but missed refreshes in " + std::to_string(slow) + of() + " frames");
+    else if (now == Health::OffRate)
+        record(head + "but swaps return " + off_rate_text());
+    else
+        record(head + "presents every " + ms(static_cast<double>(watched_.median_of_last(watched_.count()))));
+}
+
+// ---- the display's own account --------------------------------------------
+
+void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
+    if (vsync_interval_ == 0) return;
+    const bool ours = report.frame_index > vsync_since_index_ + 1 && report.frame_index < index;
+    if (!ours) return;
+    // Discards alone (sway 1.7 sends nothing else) say nothing of cadence.
+    if (report.discarded) {
+        if (report.feedback_seen) judge_cadence(false);
+        return;
+    }
+    const double unit = present_.display().period_ns();
+    if (report.shown && report.frame_index == report.previous_index + 1 && unit > 0) {
+        const double steps = std::round(static_cast<double>(report.displayed_ns - report.previous_ns) / unit);
+        judge_cadence(steps == vsync_interval_);
+    }
+}
+
+// One displayed (or discarded) frame under vsync: n refreshes after the
+// previous one, or not. Auto leaves vsync when a quarter of the window is off.
+void Arbiter::judge_cadence(bool on_cadence) {
+    cadence_.push(on_cadence ? 0 : 1);
+    if (probing_ || cfg_.strategy != Strategy::Auto || !cadence_.full()) return;
+    const int off = static_cast<int>(cadence_.sum());
+    if (off >= kWatchTrip)
+        leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of the last " +
+                    std::to_string(cadence_.count()) + " (not " + std::to_string(vsync_interval_) + " refresh" +
+                    (vsync_interval_ == 1 ? "" : "es") + " apart)");
+}
+
+// Auto's probe where the display reports: vsync is trusted once the display
+// clock is locked, n of its periods make the target's, and the shown frames
+// keep that cadence.
+void Arbiter::judge_display_probe(int64_t index) {
+    const DisplayModel& display = present_.display();
+    if (!display.locked() || cadence_.count() < kProbeFrames) {
+        if (index - probe_started_index_ >= kDisplayProbeFrames)
+            leave_vsync("vsync requested, the display reports no steady refresh in " +
+                        std::to_string(index - probe_started_index_) + " frames");
+        return;
+    }
+    const double shown = display.period_ns() * vsync_interval_;
+    const double target = 1e9 / cfg_.target_hz;
+    if (std::fabs(shown - target) > kRateTolerance * target) {
+        leave_vsync("display shows frames every " + ms(shown) + ", not " + ms(target));
+        return;
+    }
+    const int off = static_cast<int>(cadence_.sum());
+    if (off * 4 > cadence_.count()) {
+        leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of " + std::to_string(cadence_.count()));
+        return;
+    }
+    probing_ = false;
+    watched_.clear();
+    record("auto -> vsync: display shows frames every " + ms(shown) + " (" + hz_rounded(1e9 / display.period_ns()) +
+           " / " + std::to_string(vsync_interval_) + ")");
+}
+
+// Auto re-decides when the display's fitted refresh departs from the one its
+// decision rests on (a lying stated rate, a mode change).
+void Arbiter::check_display(int64_t index) {
+    const DisplayModel& display = present_.display();
+    if (cfg_.strategy != Strategy::Auto || cfg_.host == nullptr || !display.locked()) return;
+    const double hz = 1e9 / display.period_ns();
+    if (decided_hz_ > 0 && std::fabs(hz - decided_hz_) <= kRateTolerance * decided_hz_) return;
+    backoff_ns_ = kFirstBackoffNs;
+    choose(decided_hz_ > 0 ? "display refresh " + hz_rounded(decided_hz_) + " -> " + hz_rounded(hz) : std::string(),
+           index);
+}
+
+// Auto gives up on vsync for now: timer, and a retry after the backoff.
+void Arbiter::leave_vsync(const std::string& why) {
+    set_interval(0);
+    probing_ = false;
+    next_probe_ns_ = sat_add(waiter_.clock().now_ns(), backoff_ns_);
+    const std::string reason = "auto -> timer: " + why + "; retry in " + seconds(backoff_ns_) + fell_back_note();
+    backoff_ns_ = std::min(backoff_ns_ * 2, kMaxBackoffNs);
+    record(reason);
+}
+
+// Reads the refresh rate; when it changed, starts over from it.
+bool Arbiter::refresh_changed(int64_t index) {
+    next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
+    const double now_hz = read_refresh_hz();
+    if (now_hz == refresh_hz_) return false;
+    const std::string why = "refresh " + hz_text(refresh_hz_) + " -> " + hz_text(now_hz);
+    refresh_hz_ = now_hz;
+    // The display changed: its old fit no longer holds (a new one locks from
+    // the reports that follow).
+    present_.reset_display();
+    backoff_ns_ = kFirstBackoffNs;
+    choose(why, index);
+    return true;
+}
+
+void Arbiter::before_wait(int64_t t, int64_t index) {
+    check_display(index);
+    const bool wants_host = cfg_.host != nullptr && (cfg_.strategy == Strategy::Vsync || cfg_.strategy == Strategy::Auto);
+    if (!wants_host) return;
+    if (t >= next_refresh_poll_ns_ && refresh_changed(index)) return;
+    if (next_probe_ns_ >= 0 && t >= next_probe_ns_) choose("retry", index);
+}
+
+// ---- live changes ------------------------------------------------------------
+
+void Arbiter::host_changing(Host* old_host) {
+    // The old host's swap is left as found (off) before the new one is asked.
+    if (vsync_interval_ != 0) old_host->set_swap_interval(0);
+    vsync_interval_ = 0;
+    cadence_.clear();
+    decided_hz_ = 0;
+}
+
+void Arbiter::reconfigured(const Config& old, int64_t index) {
+    const bool host_changed = old.host != cfg_.host;
+    const bool rate_changed = old.target_hz != cfg_.target_hz;
+    const bool strategy_changed = old.strategy != cfg_.strategy;
+    const bool wants_host = cfg_.host != nullptr && (cfg_.strategy == Strategy::Vsync || cfg_.strategy == Strategy::Auto);
+    // The refresh is read only while vsync or auto is in force: read it afresh.
+    if ((host_changed || strategy_changed) && wants_host) {
+        refresh_hz_ = read_refresh_hz();
+        next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
+    }
+    const bool waiter_paces = cfg_.strategy != Strategy::Vsync && cfg_.strategy != Strategy::Auto;
+    const bool sleeper_changed = old.sleeper != cfg_.sleeper || old.wait.timer_slack_ns != cfg_.wait.timer_slack_ns ||
+                                 old.wait.sched_slice_ns != cfg_.wait.sched_slice_ns ||
+                                 old.scheduler_period_ns != cfg_.scheduler_period_ns;
+    if (rate_changed || strategy_changed || host_changed) {
+        backoff_ns_ = kFirstBackoffNs;
+        choose("", index);
+    } else if (sleeper_changed && waiter_paces) {
+        choose("", index);   // the timer's fallback may have changed; auto is not re-probed
+    }
+}
+
+}  // namespace pacer::detail

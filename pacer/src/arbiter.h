@@ -1,0 +1,98 @@
+// arbiter.h: what paces, and why. The strategy arbiter owns the swap interval
+// it asked the Host for, auto's vsync probes and their backoff, the watch over
+// vsync's present intervals and displayed cadence, the refresh rate the host
+// states and its changes, and every Decision with its reason. It reads the
+// display through the PresentModel and sets the Waiter's strategy; it never
+// waits. Internal (pacer_internal); arbiter.cpp and docs/design.md have the
+// rules.
+#pragma once
+
+#include "present_model.h"
+#include "recent.h"
+#include "waiter.h"
+
+#include <pacer/pacer.h>
+
+#include <cstdint>
+#include <string>
+
+namespace pacer::detail {
+
+class Arbiter {
+public:
+    // Keeps references to the Pacer's own config, waiter and present model,
+    // which outlive it; reads the host's refresh and makes the first decision.
+    Arbiter(const Config& cfg, Waiter& waiter, PresentModel& present);
+    ~Arbiter();   // leaves the swap interval as found (off)
+    Arbiter(const Arbiter&) = delete;
+    Arbiter& operator=(const Arbiter&) = delete;
+
+    // Before the wait of frame `index` (> 0) at t: a display whose fitted
+    // refresh moved, a changed stated refresh, auto's retry time.
+    void before_wait(int64_t t, int64_t index);
+    // One present interval while the swap paces (vsync's evidence).
+    void watch(int64_t interval_ns, int64_t index);
+    // One report the present model took, during the wait of frame `index`.
+    void on_report(const PresentModel::Report& report, int64_t index);
+
+    // The host is about to change: the old one's swap goes back to off, and
+    // what was learnt of its display is forgotten.
+    void host_changing(Host* old_host);
+    // The config changed from `old` to the one referenced (the Pacer's own):
+    // re-decides where the change matters.
+    void reconfigured(const Config& old, int64_t index);
+
+    int vsync_interval() const { return vsync_interval_; }   // 0: not pacing by vsync
+    Strategy waiter_strategy() const { return waiter_strategy_; }
+    Strategy in_force() const { return vsync_interval_ != 0 ? Strategy::Vsync : waiter_strategy_; }
+    const Decision& decision() const { return decision_; }
+    double refresh_hz() const { return refresh_hz_; }   // as the host states it, 0 unknown
+    // The refresh period: the display's fitted one when it was locked at the
+    // last decision, else the stated one, else the target's.
+    double refresh_unit_ns() const;
+    double vsync_period_ns() const { return refresh_unit_ns() * std::max(vsync_interval_, 1); }
+
+private:
+    enum class Health { Fine, Fast, Slow, OffRate };
+
+    double read_refresh_hz() const;
+    bool set_interval(int wanted);
+    void start_watch(bool probe, int64_t index);
+    void choose(const std::string& why, int64_t index);
+    std::string choose_vsync(int64_t index);
+    std::string choose_auto(int64_t index);
+    void record(const std::string& reason);
+    void watch_vsync(int fast, int slow, int64_t median, int64_t index);
+    void judge_probe(int64_t index);
+    void judge_cadence(bool on_cadence);
+    void judge_display_probe(int64_t index);
+    void check_display(int64_t index);
+    void leave_vsync(const std::string& why);
+    bool refresh_changed(int64_t index);
+    std::string fell_back_note() const;
+
+    static constexpr int kWatchWindow = 32;     // intervals watched while on vsync
+    static constexpr int kCadenceWindow = 32;   // displayed frames judged for cadence under vsync
+
+    const Config& cfg_;
+    Waiter& waiter_;
+    PresentModel& present_;
+    Strategy waiter_strategy_ = Strategy::Timer;   // the waiter's resolved strategy, cached
+    int vsync_interval_ = 0;                       // the swap interval the host accepted
+    Decision decision_{};
+    double refresh_hz_ = 0;
+    int64_t next_refresh_poll_ns_ = 0;
+    int64_t next_probe_ns_ = -1;     // auto: when to try vsync again (-1: only on a change)
+    int64_t backoff_ns_ = 0;
+    bool probing_ = false;
+    Health health_ = Health::Fine;   // explicit vsync: what the last reason said
+    Recent<kWatchWindow> watched_;     // present intervals while the swap paces
+    int skip_samples_ = 0;
+    Recent<kCadenceWindow> cadence_;   // displayed frames under vsync: 1 off cadence, 0 on
+    int64_t vsync_since_index_ = 0;   // the frame index when vsync (re)started
+    int64_t probe_started_index_ = 0;
+    double decided_hz_ = 0;   // auto: the refresh its decision rests on (0 none)
+    double shown_hz_ = 0;     // auto: the fitted refresh it used, 0 when the stated one
+};
+
+}  // namespace pacer::detail

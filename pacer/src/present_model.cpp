@@ -1,0 +1,146 @@
+// present_model.cpp: the display's own account (present_model.h).
+#include "present_model.h"
+
+#include "saturate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pacer::detail {
+
+namespace {
+
+constexpr double kBiasSlew = 0.02;   // delay bias: grid moved by at most 2 % of a period per frame
+constexpr double kPi = 3.14159265358979323846;
+
+}  // namespace
+
+PresentModel::Report PresentModel::add(const Presented& report, double stated_hz, int64_t index) {
+    display_.add(report, stated_hz);
+    Report out;
+    out.frame_index = report.frame_index;
+    out.previous_index = last_shown_index_;
+    out.previous_ns = last_shown_ns_;
+    if (report.discarded) {
+        out.discarded = true;
+        out.feedback_seen = feedback_seen_;
+        return out;
+    }
+    if (report.displayed_ns < 0) {
+        out.feedback_seen = feedback_seen_;
+        return out;
+    }
+    feedback_seen_ = true;   // the host tells when frames were shown
+    out.shown = true;
+    out.feedback_seen = true;
+    out.displayed_ns = report.displayed_ns;
+    const int64_t fi = report.frame_index;
+    if (fi >= 0 && fi < index && fi >= index - kFrameMemory) {
+        const Wake& wake = wakes_[static_cast<size_t>(fi % kFrameMemory)];
+        if (wake.index == fi && report.displayed_ns >= wake.wake_ns) {
+            latency_ring_[static_cast<size_t>(latency_next_)] = {wake.wake_ns, wake.present_ns, report.displayed_ns};
+            latency_next_ = (latency_next_ + 1) % kLatencyWindow;
+            latency_count_ = std::min(latency_count_ + 1, kLatencyWindow);
+        }
+    }
+    last_shown_index_ = fi;
+    last_shown_ns_ = report.displayed_ns;
+    return out;
+}
+
+void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns) {
+    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns};
+}
+
+void PresentModel::forget() {
+    display_.reset();
+    feedback_seen_ = false;
+    latency_count_ = latency_next_ = 0;
+    last_shown_index_ = last_shown_ns_ = -1;
+}
+
+// The refresh a frame's present is counted from: the one the swap before its
+// wake returned in, where there was one, else the first after the wake. A
+// blocking swap returns at a steady phase of a refresh (weston answers when
+// it repaints, about 0.4 of a refresh after it), so a wake that runs late
+// does not move the anchor; the return is rounded around that phase, since
+// rounded to the nearest refresh a return a few ms late on a busy machine
+// lands on the next one.
+int64_t PresentModel::refresh_anchor(int64_t wake_ns, int64_t present_ns, int64_t return_phase_ns) const {
+    return present_ns >= 0 ? display_.nearest_refresh(sat_sub(present_ns, return_phase_ns))
+                           : display_.next_refresh(wake_ns);
+}
+
+// Where in its refresh a swap returns: the circular mean of the recent shown
+// frames' returns (a phase either side of the half-refresh wraps instead of
+// averaging to the middle).
+int64_t PresentModel::swap_return_phase_ns() const {
+    const double period = display_.period_ns();
+    double sin_sum = 0, cos_sum = 0;
+    for (int back = 1; back <= latency_count_; ++back) {
+        const Shown& s = shown_back(back);
+        if (s.present_ns < 0) continue;
+        const double angle = 2 * kPi * static_cast<double>(s.present_ns - display_.nearest_refresh(s.present_ns)) / period;
+        sin_sum += std::sin(angle);
+        cos_sum += std::cos(angle);
+    }
+    if (sin_sum == 0 && cos_sum == 0) return 0;
+    return std::llround(std::atan2(sin_sum, cos_sum) / (2 * kPi) * period);
+}
+
+// From the display's first estimate on, not only once it locks: the Pacer's
+// fallbacks know nothing of a compositor's queue, which on weston holds a
+// frame three refreshes (Pacer::display().locked says when the fit is trusted
+// for decisions).
+bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
+    if (!(display_.period_ns() > 0) || latency_count_ < kLatencyMin) return false;
+    // The frame's anchor refresh plus the number of refreshes recent frames
+    // took from theirs to the screen: the newest two's where they agree (a
+    // compositor queue that grew or shrank is followed within two reports),
+    // else the most common (on a tie the newest), so one odd frame moves
+    // nothing. Whole refreshes, not a time: where a wake falls within its
+    // refresh then cannot round the prediction into a neighbour. Counted
+    // with the current fit, so that reports from before the first estimate
+    // count too.
+    const double period = display_.period_ns();
+    const int64_t phase = swap_return_phase_ns();
+    std::array<int64_t, kLatencyWindow> refreshes{};
+    for (int back = 1; back <= latency_count_; ++back) {
+        const Shown& s = shown_back(back);
+        refreshes[static_cast<size_t>(back - 1)] =
+            std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns, phase)) / period);
+    }
+    int64_t best = refreshes[0];
+    if (refreshes[0] != refreshes[1]) {
+        int best_count = 0;
+        const auto end = refreshes.begin() + latency_count_;
+        for (int i = 0; i < latency_count_; ++i) {   // newest first: a tie keeps the newest
+            const int64_t value = refreshes[static_cast<size_t>(i)];
+            const int count = static_cast<int>(std::count(refreshes.begin(), end, value));
+            if (count > best_count) best = value, best_count = count;
+        }
+    }
+    *out = refresh_anchor(frame.wake_ns, frame.present_ns, phase) + std::llround(static_cast<double>(best) * period);
+    return true;
+}
+
+void PresentModel::bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running) {
+    const double unit = display_.period_ns();
+    const double target = 1e9 / target_hz;
+    const long n = unit > 0 ? std::lround(target / unit) : 0;
+    const bool wanted = lead_ns >= 0 && free_running && display_.locked() && n >= 1 &&
+                        std::fabs(static_cast<double>(n) * unit - target) <= kRateTolerance * target;
+    if (!wanted) {
+        if (biased_) grid.anchor(grid.current(), target_hz);   // back to the target's own period
+        biased_ = false;
+        return;
+    }
+    const double step = static_cast<double>(n) * unit;
+    const int64_t next = grid.current() + std::llround(step);
+    const int64_t error = next - (display_.nearest_refresh(next + lead_ns) - lead_ns);
+    const int64_t slew = std::llround(kBiasSlew * step);
+    grid.anchor(grid.current() - std::clamp<int64_t>(error, -slew, slew), 1e9 / step);
+    biased_ = true;
+}
+
+}  // namespace pacer::detail

@@ -1,0 +1,89 @@
+// present_model.h: what the display showed, and what follows from it. It
+// owns the reports (Host::take_presented) as they come in, the display clock
+// fitted from them (display_clock.h), which of our frames was shown when, the
+// phase at which a swap returns, the predicted present of a frame, and the
+// delay bias that slides the deadline grid onto the display's phase.
+// Internal (pacer_internal); the Pacer drains the host into it.
+#pragma once
+
+#include "display_clock.h"
+#include "grid.h"
+
+#include <pacer/pacer.h>
+
+#include <array>
+#include <cstdint>
+
+namespace pacer::detail {
+
+// A rate fits refresh / n when it is within this share of it (auto's rule,
+// and the delay bias's).
+inline constexpr double kRateTolerance = 0.005;
+
+class PresentModel {
+public:
+    // What one report said, for the arbiter's cadence under vsync.
+    struct Report {
+        bool shown = false;             // dated: shown at displayed_ns
+        bool discarded = false;         // never shown
+        int64_t frame_index = -1;       // Presented::frame_index
+        int64_t displayed_ns = -1;
+        int64_t previous_index = -1;    // the frame shown before it (-1 none)
+        int64_t previous_ns = -1;       // and when
+        bool feedback_seen = false;     // a frame has been reported shown, this one included
+    };
+
+    // One report, taken during the wait of frame `index`; stated_hz is what
+    // the host states (0 unknown). An undated, undiscarded report says nothing.
+    Report add(const Presented& report, double stated_hz, int64_t index);
+    // Frame `index` woke at wake_ns, the swap before it returned at
+    // present_ns (-1 unmarked): reports are matched to it later.
+    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns);
+
+    // When the frame built after `frame`'s wait reaches the screen, by the
+    // display's clock; false (*out untouched) until there is a fit and a few
+    // shown frames.
+    bool predict_present(const Frame& frame, int64_t* out) const;
+
+    // Delay bias: while `free_running` (a waiter paces on the absolute grid)
+    // at refresh / n and the display clock is locked, the grid takes the
+    // fitted period and slides, at most kBiasSlew of a period per frame,
+    // until each deadline falls lead_ns before a refresh (-1: off). Else it
+    // puts the grid back on the target's own period.
+    void bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running);
+
+    const DisplayModel& display() const { return display_; }
+    bool feedback_seen() const { return feedback_seen_; }
+    // The display changed its refresh: the old fit no longer holds.
+    void reset_display() { display_.reset(); }
+    // A new host is a new display: nothing learnt from the old one holds.
+    void forget();
+
+private:
+    static constexpr int kFrameMemory = 64;     // wakes kept to match reports to their frames
+    static constexpr int kLatencyWindow = 16;   // refreshes from wake to shown behind the prediction
+    static constexpr int kLatencyMin = 2;       // ... needed before they are used
+
+    struct Wake {
+        int64_t index = -1, wake_ns = 0;
+        int64_t present_ns = -1;   // the swap return before the wake (Frame::present_ns)
+    };
+    struct Shown {
+        int64_t wake_ns, present_ns, shown_ns;   // a frame's wake, the swap return before it, when shown
+    };
+    const Shown& shown_back(int back) const {   // the back-th newest (1: the newest)
+        return latency_ring_[static_cast<size_t>((latency_next_ - back + kLatencyWindow) % kLatencyWindow)];
+    }
+    int64_t refresh_anchor(int64_t wake_ns, int64_t present_ns, int64_t return_phase_ns) const;
+    int64_t swap_return_phase_ns() const;
+
+    DisplayModel display_;
+    bool feedback_seen_ = false;                 // the host has reported a shown frame
+    std::array<Wake, kFrameMemory> wakes_{};     // by index % kFrameMemory
+    std::array<Shown, kLatencyWindow> latency_ring_{};   // the newest shown frames of ours
+    int latency_count_ = 0, latency_next_ = 0;
+    int64_t last_shown_index_ = -1, last_shown_ns_ = -1;
+    bool biased_ = false;                        // the grid follows the display
+};
+
+}  // namespace pacer::detail

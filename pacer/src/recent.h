@@ -1,0 +1,67 @@
+// recent.h: the last N values of a stream, for the arbiter's watch over
+// vsync (present intervals; displayed frames on or off cadence). A ring in
+// arrival order, with the medians and counts the arbiter judges by.
+// Internal (pacer_internal).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace pacer::detail {
+
+template <int N>
+class Recent {
+public:
+    void clear() { count_ = next_ = 0; }
+    void push(int64_t value) {
+        ring_[static_cast<std::size_t>(next_)] = value;
+        next_ = (next_ + 1) % N;
+        count_ = std::min(count_ + 1, N);
+    }
+    int count() const { return count_; }
+    bool full() const { return count_ == N; }
+
+    // How many of the values pass `keep`.
+    template <typename Keep>
+    int count_where(Keep keep) const {
+        int n = 0;
+        for (int i = 0; i < count_; ++i) n += keep(at(i)) ? 1 : 0;
+        return n;
+    }
+    int64_t sum() const {
+        int64_t total = 0;
+        for (int i = 0; i < count_; ++i) total += at(i);
+        return total;
+    }
+    // The median (upper, for an even count) of the values that pass `keep`; 0 for none.
+    template <typename Keep>
+    int64_t median_where(Keep keep) const {
+        std::array<int64_t, N> kept{};
+        int n = 0;
+        for (int i = 0; i < count_; ++i)
+            if (keep(at(i))) kept[static_cast<std::size_t>(n++)] = at(i);
+        return median_of(kept, n);
+    }
+    // The median of the newest `newest` values (at most count()).
+    int64_t median_of_last(int newest) const {
+        std::array<int64_t, N> last{};
+        for (int i = 0; i < newest; ++i) last[static_cast<std::size_t>(i)] = ring_[slot_back(i + 1)];
+        return median_of(last, newest);
+    }
+
+private:
+    int64_t at(int i) const { return ring_[static_cast<std::size_t>(i)]; }   // storage order
+    std::size_t slot_back(int back) const { return static_cast<std::size_t>((next_ + N - back) % N); }
+    static int64_t median_of(std::array<int64_t, N>& values, int n) {
+        if (n <= 0) return 0;
+        std::nth_element(values.begin(), values.begin() + n / 2, values.begin() + n);
+        return values[static_cast<std::size_t>(n / 2)];
+    }
+
+    std::array<int64_t, N> ring_{};
+    int count_ = 0, next_ = 0;
+};
+
+}  // namespace pacer::detail
