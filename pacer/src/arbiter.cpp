@@ -15,6 +15,7 @@
 // and bounds.
 #include "arbiter.h"
 
+#include "internal.h"
 #include "saturate.h"
 
 #include <algorithm>
@@ -81,8 +82,8 @@ double Arbiter::read_refresh_hz() const {
 }
 
 double Arbiter::refresh_unit_ns() const {
-    if (shown_hz_ > 0) return 1e9 / shown_hz_;
-    return refresh_hz_ > 0 ? 1e9 / refresh_hz_ : 1e9 / cfg_.target_hz;
+    if (shown_hz_ > 0) return period_ns_of(shown_hz_);
+    return period_ns_of(refresh_hz_ > 0 ? refresh_hz_ : cfg_.target_hz);
 }
 
 // ---- choosing what paces -------------------------------------------------
@@ -338,7 +339,7 @@ void Arbiter::judge_display_probe(int64_t index) {
         return;
     }
     const double shown = display.period_ns() * vsync_interval_;
-    const double target = 1e9 / cfg_.target_hz;
+    const double target = period_ns_of(cfg_.target_hz);
     if (std::fabs(shown - target) > kRateTolerance * target) {
         leave_vsync("display shows frames every " + ms(shown) + ", not " + ms(target));
         return;
@@ -393,8 +394,7 @@ bool Arbiter::refresh_changed(int64_t index) {
 
 void Arbiter::before_wait(int64_t t, int64_t index) {
     check_display(index);
-    const bool wants_host = cfg_.host != nullptr && (cfg_.strategy == Strategy::Vsync || cfg_.strategy == Strategy::Auto);
-    if (!wants_host) return;
+    if (cfg_.host == nullptr || !strategy_uses_host(cfg_.strategy)) return;
     if (t >= next_refresh_poll_ns_ && refresh_changed(index)) return;
     if (next_probe_ns_ >= 0 && t >= next_probe_ns_) choose("retry", index);
 }
@@ -413,20 +413,18 @@ void Arbiter::reconfigured(const Config& old, int64_t index) {
     const bool host_changed = old.host != cfg_.host;
     const bool rate_changed = old.target_hz != cfg_.target_hz;
     const bool strategy_changed = old.strategy != cfg_.strategy;
-    const bool wants_host = cfg_.host != nullptr && (cfg_.strategy == Strategy::Vsync || cfg_.strategy == Strategy::Auto);
+    const bool wants_host = cfg_.host != nullptr && strategy_uses_host(cfg_.strategy);
     // The refresh is read only while vsync or auto is in force: read it afresh.
     if ((host_changed || strategy_changed) && wants_host) {
         refresh_hz_ = read_refresh_hz();
         next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
     }
-    const bool waiter_paces = cfg_.strategy != Strategy::Vsync && cfg_.strategy != Strategy::Auto;
-    const bool sleeper_changed = old.sleeper != cfg_.sleeper || old.wait.timer_slack_ns != cfg_.wait.timer_slack_ns ||
-                                 old.wait.sched_slice_ns != cfg_.wait.sched_slice_ns ||
-                                 old.scheduler_period_ns != cfg_.scheduler_period_ns;
+    const bool sleeper_changed = old.sleeper != cfg_.sleeper || old.tuning.wait != cfg_.tuning.wait ||
+                                 old.tuning.scheduler_period_ns != cfg_.tuning.scheduler_period_ns;
     if (rate_changed || strategy_changed || host_changed) {
         backoff_ns_ = kFirstBackoffNs;
         choose("", index);
-    } else if (sleeper_changed && waiter_paces) {
+    } else if (sleeper_changed && !strategy_uses_host(cfg_.strategy)) {
         choose("", index);   // the timer's fallback may have changed; auto is not re-probed
     }
 }

@@ -126,42 +126,58 @@ std::string validate(const Config& c) {
     if (c.wait_point != WaitPoint::BeforePresent && c.wait_point != WaitPoint::FrameStart)
         first("wait_point: " + i(static_cast<int>(c.wait_point)) + " is not a WaitPoint");
     first(check("resync_after_periods", c.resync_after_periods, 1, kMaxResyncPeriods));
-    first(check("scheduler_period_ns", c.scheduler_period_ns, 0, kSecondNs));
+    first(check("tuning.scheduler_period_ns", c.tuning.scheduler_period_ns, 0, kSecondNs));
     first(check("max_dt_ns", c.max_dt_ns, 1, kMaxDtNs));
 
-    if (!(c.precise.sigma_k >= 0 && c.precise.sigma_k <= kMaxSigmaK))
-        first(out_of("precise.sigma_k", d(c.precise.sigma_k), "[0, " + d(kMaxSigmaK) + "]"));
-    first(check("precise.initial_estimate_ns", c.precise.initial_estimate_ns, 1, kSecondNs));
-    first(check("robust.tolerance_ns", c.robust.tolerance_ns, 0, kSecondNs));
+    if (!(c.tuning.precise.sigma_k >= 0 && c.tuning.precise.sigma_k <= kMaxSigmaK))
+        first(out_of("tuning.precise.sigma_k", d(c.tuning.precise.sigma_k), "[0, " + d(kMaxSigmaK) + "]"));
+    first(check("tuning.precise.initial_estimate_ns", c.tuning.precise.initial_estimate_ns, 1, kSecondNs));
+    first(check("tuning.robust.tolerance_ns", c.tuning.robust.tolerance_ns, 0, kSecondNs));
 
-    const Config::Timer& t = c.timer;
-    first(check("timer.min_margin_ns", t.min_margin_ns, 0, kSecondNs));
-    first(check("timer.max_margin_ns", t.max_margin_ns, std::max<int64_t>(t.min_margin_ns, 0), kSecondNs));
+    const Tuning::Timer& t = c.tuning.timer;
+    first(check("tuning.timer.min_margin_ns", t.min_margin_ns, 0, kSecondNs));
+    first(check("tuning.timer.max_margin_ns", t.max_margin_ns, std::max<int64_t>(t.min_margin_ns, 0), kSecondNs));
     if (problem.empty()) {
-        const std::string range = "[timer.min_margin_ns, timer.max_margin_ns] = [" + i(t.min_margin_ns) + ", " +
+        const std::string range = "[tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [" + i(t.min_margin_ns) + ", " +
                                   i(t.max_margin_ns) + "]";
         if (t.margin_ns < t.min_margin_ns || t.margin_ns > t.max_margin_ns)
-            first(out_of("timer.margin_ns", i(t.margin_ns), range));
+            first(out_of("tuning.timer.margin_ns", i(t.margin_ns), range));
     }
     if (!(t.margin_quantile > 0 && t.margin_quantile <= 1))
-        first(out_of("timer.margin_quantile", d(t.margin_quantile), "(0, 1]"));
+        first(out_of("tuning.timer.margin_quantile", d(t.margin_quantile), "(0, 1]"));
     if (!(t.margin_headroom >= 1 && t.margin_headroom <= kMaxMarginHeadroom))
-        first(out_of("timer.margin_headroom", d(t.margin_headroom), "[1, " + d(kMaxMarginHeadroom) + "]"));
-    first(check("timer.margin_pad_ns", t.margin_pad_ns, 0, kSecondNs));
-    first(check("timer.margin_window", t.margin_window, 1, kMaxMarginWindow));
-    first(check("timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kSecondNs));
+        first(out_of("tuning.timer.margin_headroom", d(t.margin_headroom), "[1, " + d(kMaxMarginHeadroom) + "]"));
+    first(check("tuning.timer.margin_pad_ns", t.margin_pad_ns, 0, kSecondNs));
+    first(check("tuning.timer.margin_window", t.margin_window, 1, kMaxMarginWindow));
+    first(check("tuning.timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kSecondNs));
     if (!(t.max_wait_cpu_pct >= 0 && t.max_wait_cpu_pct <= 100))
-        first(out_of("timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
-    first(check("timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
+        first(out_of("tuning.timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
+    first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
 
-    first(check_or_leave("wait.timer_slack_ns", c.wait.timer_slack_ns, 1, kSecondNs));
-    first(check_or_leave("wait.sched_slice_ns", c.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
+    first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, kSecondNs));
+    first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
 
     first(check_or_leave("display.phase_lead_ns", c.display.phase_lead_ns, 0, kSecondNs));
 
     first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kSecondNs));
     first(check("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames));
     return problem;
+}
+
+bool operator==(const Tuning::Timer& a, const Tuning::Timer& b) {
+    return a.margin_ns == b.margin_ns && a.min_margin_ns == b.min_margin_ns && a.max_margin_ns == b.max_margin_ns &&
+           a.margin_quantile == b.margin_quantile && a.margin_headroom == b.margin_headroom &&
+           a.margin_pad_ns == b.margin_pad_ns && a.margin_window == b.margin_window &&
+           a.max_wait_cpu_ns == b.max_wait_cpu_ns && a.max_wait_cpu_pct == b.max_wait_cpu_pct &&
+           a.contention_wait_ns == b.contention_wait_ns;
+}
+
+bool operator==(const Config::StatsWindow& a, const Config::StatsWindow& b) {
+    return a.off_tolerance_ns == b.off_tolerance_ns && a.history_frames == b.history_frames;
+}
+
+bool operator==(const Tuning::Wait& a, const Tuning::Wait& b) {
+    return a.timer_slack_ns == b.timer_slack_ns && a.sched_slice_ns == b.sched_slice_ns;
 }
 
 }  // namespace pacer

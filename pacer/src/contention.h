@@ -26,7 +26,7 @@ public:
     // One reading at the wait aiming at deadline_ns: runnable threads and
     // online CPUs (-1 / 0 unknown), and the thread's run-queue wait so far
     // (-1 unknown). A run-queue wait of wait_sign_ns or more since the last
-    // reading is a sign (Config::Timer::contention_wait_ns).
+    // reading is a sign (Tuning::Timer::contention_wait_ns).
     void update(int32_t runnable, int32_t cpus, int64_t runqueue_now_ns, int64_t deadline_ns, int64_t wait_sign_ns);
 
     bool contended() const { return contended_; }

@@ -10,6 +10,10 @@ namespace pacer::detail {
 
 inline constexpr int64_t kMillisecondNs = 1'000'000;
 
+// The period of a rate, in ns (not rounded). The grid keeps the target's
+// (Grid::period_ns); this is for what has no grid, or a rate not the grid's.
+inline double period_ns_of(double hz) { return 1e9 / hz; }
+
 // "EPERM", "EINVAL", ... or strerror's text: for refusals in reports.
 std::string errno_name(int error);
 

@@ -247,9 +247,7 @@ struct Pacer::Impl {
         if (!problem.empty()) return problem;
         if (next.clock != cfg.clock) return "clock: cannot change after construction";
         const Config old = cfg;
-        if (old.stats.history_frames != next.stats.history_frames ||
-            old.stats.off_tolerance_ns != next.stats.off_tolerance_ns)
-            stats.resize(next.stats.history_frames, next.stats.off_tolerance_ns);
+        if (old.stats != next.stats) stats.resize(next.stats.history_frames, next.stats.off_tolerance_ns);
         if (old.host != next.host) {
             arbiter.host_changing(old.host);
             present.forget();

@@ -1,6 +1,7 @@
 // present_model.cpp: the display's own account (present_model.h).
 #include "present_model.h"
 
+#include "internal.h"
 #include "saturate.h"
 
 #include <algorithm>
@@ -126,7 +127,7 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
 
 void PresentModel::bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running) {
     const double unit = display_.period_ns();
-    const double target = 1e9 / target_hz;
+    const double target = period_ns_of(target_hz);
     const long n = unit > 0 ? std::lround(target / unit) : 0;
     const bool wanted = lead_ns >= 0 && free_running && display_.locked() && n >= 1 &&
                         std::fabs(static_cast<double>(n) * unit - target) <= kRateTolerance * target;

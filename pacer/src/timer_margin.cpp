@@ -20,16 +20,20 @@ constexpr double kPreciseShare = 0.01;        // the stall share a precise p99 s
 constexpr double kTailShare = 0.5;            // of the stall share past it, see quantile()
 constexpr double kLowestQuantile = 0.9;       // covered however much the spin stalls
 
-bool same_estimator(const Config::Timer& a, const Config::Timer& b) {
-    return a.margin_ns == b.margin_ns && a.min_margin_ns == b.min_margin_ns && a.max_margin_ns == b.max_margin_ns &&
-           a.margin_quantile == b.margin_quantile && a.margin_pad_ns == b.margin_pad_ns &&
-           a.margin_window == b.margin_window;
+// The estimator's own settings: the budget and the contention threshold
+// left out, since they apply at the next wait with nothing to relearn.
+Tuning::Timer estimator_of(Tuning::Timer tuning) {
+    const Tuning::Timer defaults;
+    tuning.max_wait_cpu_ns = defaults.max_wait_cpu_ns;
+    tuning.max_wait_cpu_pct = defaults.max_wait_cpu_pct;
+    tuning.contention_wait_ns = defaults.contention_wait_ns;
+    return tuning;
 }
 
 }  // namespace
 
-void TimerMargin::configure(const Config::Timer& tuning) {
-    const bool restarting = window_.empty() || !same_estimator(cfg_, tuning);
+void TimerMargin::configure(const Tuning::Timer& tuning) {
+    const bool restarting = window_.empty() || estimator_of(cfg_) != estimator_of(tuning);
     cfg_ = tuning;
     if (restarting) restart();
 }

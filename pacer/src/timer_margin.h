@@ -15,10 +15,11 @@ namespace pacer::detail {
 
 class TimerMargin {
 public:
-    explicit TimerMargin(const Config::Timer& tuning) { configure(tuning); }
+    explicit TimerMargin(const Tuning::Timer& tuning) { configure(tuning); }
 
-    // Takes new settings; the estimator restarts when they differ.
-    void configure(const Config::Timer& tuning);
+    // Takes new settings; the estimator restarts when its own differ (the
+    // budget's and the contention threshold apply at the next wait).
+    void configure(const Tuning::Timer& tuning);
 
     // The margin a wait in a frame of period_ns uses: none while contended (a
     // spinner is preempted for a neighbour's whole slice; a woken sleeper gets
@@ -57,7 +58,7 @@ private:
     void put_sample(std::size_t slot, int64_t value, bool replacing);
     void update();
 
-    Config::Timer cfg_{};
+    Tuning::Timer cfg_{};
     int64_t margin_ns_ = 0;
     std::vector<int64_t> window_;   // ring of the last margin_window latenesses
     std::vector<int64_t> sorted_;   // the same samples, ascending

@@ -24,7 +24,7 @@ using detail::sat_add;
 using detail::sat_sub;
 
 struct Waiter::Impl {
-    explicit Impl(const Config& config) : margin(valid(config).timer) {
+    explicit Impl(const Config& config) : margin(valid(config).tuning.timer) {
         if (config.clock == nullptr) own_clock = std::make_unique<OsClock>();
         clock = config.clock != nullptr ? config.clock : own_clock.get();
         cfg = config;
@@ -45,9 +45,9 @@ struct Waiter::Impl {
     // the one it holds where there is no high-resolution timer (Windows).
     static OsSleeper::Options sleeper_options(const Config& config) {
         OsSleeper::Options options;
-        options.scheduler_period_ns = config.scheduler_period_ns;
-        options.wait_timer_slack_ns = config.wait.timer_slack_ns;
-        options.wait_sched_slice_ns = config.wait.sched_slice_ns;
+        options.scheduler_period_ns = config.tuning.scheduler_period_ns;
+        options.wait_timer_slack_ns = config.tuning.wait.timer_slack_ns;
+        options.wait_sched_slice_ns = config.tuning.wait.sched_slice_ns;
         return options;
     }
 
@@ -70,12 +70,12 @@ struct Waiter::Impl {
     // sleeper's stated one (a SimulatedScheduler's simulated tick), else 1 ms.
     void refresh_period() {
         const int64_t stated_ns = sleeper->scheduler_period_ns();
-        period_ns = cfg.scheduler_period_ns > 0 ? cfg.scheduler_period_ns
+        period_ns = cfg.tuning.scheduler_period_ns > 0 ? cfg.tuning.scheduler_period_ns
                                                 : (stated_ns > 0 ? stated_ns : detail::kMillisecondNs);
     }
 
     void restart_precise() {
-        estimate_ns = mean_ns = static_cast<double>(cfg.precise.initial_estimate_ns);
+        estimate_ns = mean_ns = static_cast<double>(cfg.tuning.precise.initial_estimate_ns);
         m2 = sigma_ns = 0;
         count = 1;
     }
@@ -85,21 +85,20 @@ struct Waiter::Impl {
         cfg = config;
         const bool own_changed =
             config.sleeper == nullptr &&
-            (old.sleeper != nullptr || old.scheduler_period_ns != config.scheduler_period_ns ||
-             old.wait.timer_slack_ns != config.wait.timer_slack_ns ||
-             old.wait.sched_slice_ns != config.wait.sched_slice_ns);
+            (old.sleeper != nullptr || old.tuning.scheduler_period_ns != config.tuning.scheduler_period_ns ||
+             old.tuning.wait != config.tuning.wait);
         if (own_changed || config.sleeper != old.sleeper) use_sleeper(config);
         else refresh_period();
-        if (old.precise.initial_estimate_ns != config.precise.initial_estimate_ns) restart_precise();
-        else if (count > 1) estimate_ns = mean_ns + cfg.precise.sigma_k * sigma_ns;
-        margin.configure(config.timer);
+        if (old.tuning.precise.initial_estimate_ns != config.tuning.precise.initial_estimate_ns) restart_precise();
+        else if (count > 1) estimate_ns = mean_ns + cfg.tuning.precise.sigma_k * sigma_ns;
+        margin.configure(config.tuning.timer);
     }
 
     void set_strategy(Strategy requested) {
         strategy = requested;
         // Vsync and Auto are the Pacer's business (it talks to the Host); a
         // Waiter asked to do them waits as Timer.
-        if (strategy == Strategy::Vsync || strategy == Strategy::Auto) strategy = Strategy::Timer;
+        if (strategy_uses_host(strategy)) strategy = Strategy::Timer;
     }
 
     // Spins to deadline_ns; returns the wake time and adds the spin to result.
@@ -152,7 +151,7 @@ struct Waiter::Impl {
             mean_ns += delta / static_cast<double>(count);
             m2 += delta * (observed - mean_ns);
             sigma_ns = std::sqrt(m2 / static_cast<double>(count - 1));
-            estimate_ns = mean_ns + cfg.precise.sigma_k * sigma_ns;
+            estimate_ns = mean_ns + cfg.tuning.precise.sigma_k * sigma_ns;
         }
         result.wake_ns = spin_until(deadline_ns, result);
     }
@@ -162,7 +161,7 @@ struct Waiter::Impl {
     void wait_robust(int64_t deadline_ns, WaitResult& result) {
         const int64_t period = period_ns;
         const int64_t sleepable =
-            sat_sub(sat_sub(deadline_ns, clock->now_ns()), sat_add(period, cfg.robust.tolerance_ns));
+            sat_sub(sat_sub(deadline_ns, clock->now_ns()), sat_add(period, cfg.tuning.robust.tolerance_ns));
         if (sleepable > 0) {
             const int64_t periods = sleepable / period;
             if (periods > 0) timed_sleep(periods * period, result);
@@ -175,7 +174,7 @@ struct Waiter::Impl {
     // included), else the configured rate's period.
     int64_t frame_period_ns(int64_t deadline_ns) const {
         if (last_deadline_ns >= 0 && deadline_ns > last_deadline_ns) return deadline_ns - last_deadline_ns;
-        return static_cast<int64_t>(1e9 / cfg.target_hz);
+        return static_cast<int64_t>(detail::period_ns_of(cfg.target_hz));
     }
 
     // -1 (unknown) unless the thread's CPU time was read at both ends.
@@ -205,7 +204,7 @@ struct Waiter::Impl {
             runqueue_before = clock->thread_runqueue_wait_ns();
             margin.correct_last_wake(runqueue_before);
             contention.update(clock->runnable_threads(), clock->online_cpus(), runqueue_before, deadline_ns,
-                              cfg.timer.contention_wait_ns);
+                              cfg.tuning.timer.contention_wait_ns);
         }
         const bool contended = contention.contended();
         const int64_t start = clock->now_ns();

@@ -48,7 +48,7 @@ def main():
         (["--nice=-21"], "--nice: -21 is out of range [-20, 19]"),
         (["--timer-period-ms", "2.5"], "--timer-period-ms: '2.5' is not an integer"),
         (["--wait-slack-ns", "0"], "--wait-slack-ns: 0 is out of range -1 or [1, 1000000000]"),
-        (["--timer-margin-us", "5000"], "--timer-margin-us: 5000 -> timer.margin_ns: 5000000 is out of range"),
+        (["--timer-margin-us", "5000"], "--timer-margin-us: 5000 -> tuning.timer.margin_ns: 5000000 is out of range"),
         (["--seconds", "nan"], "--seconds: 'nan' is not a number of seconds"),
         (["--seconds", "inf"], "--seconds: 'inf' is not a number of seconds"),
         (["--seconds", "-1"], "--seconds: '-1' is not a number of seconds"),

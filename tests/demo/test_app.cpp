@@ -10,7 +10,7 @@
 
 #include "controls.h"
 #include "motion.h"
-#include "platform/platform.h"
+#include "platform/window.h"
 #include "render/scene.h"
 
 namespace pacer_demo {
@@ -151,11 +151,11 @@ TEST(Controls, TheLibrarysRangeIsCheckedAndNamedByTheDemosKey) {
     FakePlatform platform;
     Rig rig(platform);
     Settings change;
-    change.timer_margin_us = 5000;   // above Config::timer.max_margin_ns
+    change.timer_margin_us = 5000;   // above Config::tuning.timer.max_margin_ns
     const std::string problem = rig.apply(change);
-    EXPECT_EQ(problem.rfind("timer_margin_us: 5000 -> timer.margin_ns: 5000000 is out of range", 0), 0u) << problem;
+    EXPECT_EQ(problem.rfind("timer_margin_us: 5000 -> tuning.timer.margin_ns: 5000000 is out of range", 0), 0u) << problem;
     EXPECT_LT(problem.size(), 120u) << problem;
-    EXPECT_EQ(rig.pacer.config().timer.margin_ns, pacer::Config{}.timer.margin_ns);
+    EXPECT_EQ(rig.pacer.config().tuning.timer.margin_ns, pacer::Config{}.tuning.timer.margin_ns);
 }
 
 TEST(Controls, VsyncSettingYieldsToThePacerAndComesBack) {
@@ -203,7 +203,7 @@ TEST(Controls, ANewSleeperKeepsFramesAndStatsContinuous) {
     for (int i = 0; i < 5; ++i) frames.push_back(rig.pacer.wait());
 
     EXPECT_NE(rig.controls.sleeper_description().find("simulated"), std::string::npos);
-    EXPECT_EQ(rig.pacer.config().precise.sigma_k, 2);
+    EXPECT_EQ(rig.pacer.config().tuning.precise.sigma_k, 2);
     EXPECT_EQ(rig.pacer.stats().size(), frames.size());   // one window, never restarted
     for (size_t i = 0; i < frames.size(); ++i) {
         EXPECT_EQ(frames[i].index, static_cast<int64_t>(i));
@@ -390,8 +390,8 @@ TEST(Controls, TimerWaitSettingsMakeANewOsSleeper) {
     Rig rig(platform);
     // The library's defaults, taken from pacer::Config.
     const pacer::Config library;
-    EXPECT_EQ(*rig.controls.current().wait_slack_ns, library.wait.timer_slack_ns);
-    EXPECT_EQ(*rig.controls.current().wait_slice_ns, library.wait.sched_slice_ns);
+    EXPECT_EQ(*rig.controls.current().wait_slack_ns, library.tuning.wait.timer_slack_ns);
+    EXPECT_EQ(*rig.controls.current().wait_slice_ns, library.tuning.wait.sched_slice_ns);
 
     Settings change;
     change.hz = 500;   // timer strategy: each frame ends in a high-resolution timer wait

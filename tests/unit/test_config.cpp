@@ -67,23 +67,23 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.miss_policy, MissPolicy::Skip);
     EXPECT_EQ(r.wait_point, WaitPoint::BeforePresent);
     EXPECT_EQ(r.resync_after_periods, 8);
-    EXPECT_EQ(r.scheduler_period_ns, 0);   // the sleeper's, else 1 ms
+    EXPECT_EQ(r.tuning.scheduler_period_ns, 0);   // the sleeper's, else 1 ms
     EXPECT_EQ(r.max_dt_ns, 100'000'000);
-    EXPECT_EQ(r.precise.sigma_k, 1.0);
-    EXPECT_EQ(r.precise.initial_estimate_ns, 5'000'000);
-    EXPECT_EQ(r.robust.tolerance_ns, 20'000);
-    EXPECT_EQ(r.timer.margin_ns, 200'000);
-    EXPECT_EQ(r.timer.min_margin_ns, 10'000);
-    EXPECT_EQ(r.timer.max_margin_ns, 2'000'000);
-    EXPECT_EQ(r.timer.margin_quantile, 0.998);
-    EXPECT_EQ(r.timer.margin_headroom, 1.1);
-    EXPECT_EQ(r.timer.margin_pad_ns, 5'000);
-    EXPECT_EQ(r.timer.margin_window, 512);
-    EXPECT_EQ(r.timer.max_wait_cpu_ns, 140'000);
-    EXPECT_EQ(r.timer.max_wait_cpu_pct, 1.6);
-    EXPECT_EQ(r.timer.contention_wait_ns, 500'000);
-    EXPECT_EQ(r.wait.timer_slack_ns, 1);
-    EXPECT_EQ(r.wait.sched_slice_ns, 100'000);
+    EXPECT_EQ(r.tuning.precise.sigma_k, 1.0);
+    EXPECT_EQ(r.tuning.precise.initial_estimate_ns, 5'000'000);
+    EXPECT_EQ(r.tuning.robust.tolerance_ns, 20'000);
+    EXPECT_EQ(r.tuning.timer.margin_ns, 200'000);
+    EXPECT_EQ(r.tuning.timer.min_margin_ns, 10'000);
+    EXPECT_EQ(r.tuning.timer.max_margin_ns, 2'000'000);
+    EXPECT_EQ(r.tuning.timer.margin_quantile, 0.998);
+    EXPECT_EQ(r.tuning.timer.margin_headroom, 1.1);
+    EXPECT_EQ(r.tuning.timer.margin_pad_ns, 5'000);
+    EXPECT_EQ(r.tuning.timer.margin_window, 512);
+    EXPECT_EQ(r.tuning.timer.max_wait_cpu_ns, 140'000);
+    EXPECT_EQ(r.tuning.timer.max_wait_cpu_pct, 1.6);
+    EXPECT_EQ(r.tuning.timer.contention_wait_ns, 500'000);
+    EXPECT_EQ(r.tuning.wait.timer_slack_ns, 1);
+    EXPECT_EQ(r.tuning.wait.sched_slice_ns, 100'000);
     EXPECT_EQ(r.display.phase_lead_ns, -1);
     EXPECT_EQ(r.stats.off_tolerance_ns, 500'000);
     EXPECT_EQ(r.stats.history_frames, 1024);
@@ -93,7 +93,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(validate(r), "");
     // Braces give the same defaults.
     const Config braced{};
-    EXPECT_EQ(braced.timer.max_wait_cpu_ns, 140'000);
+    EXPECT_EQ(braced.tuning.timer.max_wait_cpu_ns, 140'000);
     EXPECT_EQ(braced.target_hz, 60.0);
 }
 
@@ -105,10 +105,10 @@ TEST(ConfigDefaults, SchedulerPeriodComesFromTheSleeper) {
     config.clock = &clock;
     config.sleeper = &sleeper;
     EXPECT_EQ(Pacer(config).status().scheduler_period_ns, 15'625'000);
-    config.scheduler_period_ns = 2'000'000;   // an explicit period wins
+    config.tuning.scheduler_period_ns = 2'000'000;   // an explicit period wins
     EXPECT_EQ(Pacer(config).status().scheduler_period_ns, 2'000'000);
     sleeper.period_ns = 0;                    // none stated: 1 ms is assumed
-    config.scheduler_period_ns = 0;
+    config.tuning.scheduler_period_ns = 0;
     EXPECT_EQ(Pacer(config).status().scheduler_period_ns, 1'000'000);
 }
 
@@ -136,71 +136,71 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "strategy: -1 is not a Strategy");
     EXPECT_EQ(error_with([](Config& c) { c.miss_policy = static_cast<MissPolicy>(2); }),
               "miss_policy: 2 is not a MissPolicy");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 0.9; }),
-              "timer.margin_headroom: 0.9 is out of range [1, 10]");
-    EXPECT_EQ(error_with([&](Config& c) { c.timer.margin_headroom = nan; }),
-              "timer.margin_headroom: nan is out of range [1, 10]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_pct = -1; }),
-              "timer.max_wait_cpu_pct: -1 is out of range [0, 100]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_pct = 101; }),
-              "timer.max_wait_cpu_pct: 101 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_headroom = 0.9; }),
+              "tuning.timer.margin_headroom: 0.9 is out of range [1, 10]");
+    EXPECT_EQ(error_with([&](Config& c) { c.tuning.timer.margin_headroom = nan; }),
+              "tuning.timer.margin_headroom: nan is out of range [1, 10]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_wait_cpu_pct = -1; }),
+              "tuning.timer.max_wait_cpu_pct: -1 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_wait_cpu_pct = 101; }),
+              "tuning.timer.max_wait_cpu_pct: 101 is out of range [0, 100]");
     EXPECT_EQ(error_with([](Config& c) { c.wait_point = static_cast<WaitPoint>(7); }),
               "wait_point: 7 is not a WaitPoint");
     EXPECT_EQ(error_with([](Config& c) { c.resync_after_periods = 0; }),
               "resync_after_periods: 0 is out of range [1, 1000000]");
     EXPECT_EQ(error_with([](Config& c) { c.resync_after_periods = 1'000'001; }),
               "resync_after_periods: 1000001 is out of range [1, 1000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.scheduler_period_ns = -1; }),
-              "scheduler_period_ns: -1 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.scheduler_period_ns = 1'000'000'001; }),
-              "scheduler_period_ns: 1000000001 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.scheduler_period_ns = -1; }),
+              "tuning.scheduler_period_ns: -1 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.scheduler_period_ns = 1'000'000'001; }),
+              "tuning.scheduler_period_ns: 1000000001 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.max_dt_ns = 0; }), "max_dt_ns: 0 is out of range [1, 60000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.max_dt_ns = 60'000'000'001; }),
               "max_dt_ns: 60000000001 is out of range [1, 60000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.precise.sigma_k = -0.5; }),
-              "precise.sigma_k: -0.5 is out of range [0, 100]");
-    EXPECT_EQ(error_with([](Config& c) { c.precise.sigma_k = 101; }), "precise.sigma_k: 101 is out of range [0, 100]");
-    EXPECT_EQ(error_with([&](Config& c) { c.precise.sigma_k = nan; }), "precise.sigma_k: nan is out of range [0, 100]");
-    EXPECT_EQ(error_with([](Config& c) { c.precise.initial_estimate_ns = 0; }),
-              "precise.initial_estimate_ns: 0 is out of range [1, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.robust.tolerance_ns = -20; }),
-              "robust.tolerance_ns: -20 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.robust.tolerance_ns = 1'000'000'001; }),
-              "robust.tolerance_ns: 1000000001 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.min_margin_ns = -1; }),
-              "timer.min_margin_ns: -1 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_margin_ns = 5'000; }),
-              "timer.max_margin_ns: 5000 is out of range [10000, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = 9'999; }),
-              "timer.margin_ns: 9999 is out of range [timer.min_margin_ns, timer.max_margin_ns] = [10000, 2000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = 2'000'001; }),
-              "timer.margin_ns: 2000001 is out of range [timer.min_margin_ns, timer.max_margin_ns] = [10000, 2000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_quantile = 1.5; }),
-              "timer.margin_quantile: 1.5 is out of range (0, 1]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_quantile = 0; }),
-              "timer.margin_quantile: 0 is out of range (0, 1]");
-    EXPECT_EQ(error_with([&](Config& c) { c.timer.margin_quantile = nan; }),
-              "timer.margin_quantile: nan is out of range (0, 1]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_pad_ns = -5; }),
-              "timer.margin_pad_ns: -5 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_window = 0; }),
-              "timer.margin_window: 0 is out of range [1, 1000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_window = 1'000'001; }),
-              "timer.margin_window: 1000001 is out of range [1, 1000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_ns = -1; }),
-              "timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_ns = 1'000'000'001; }),
-              "timer.max_wait_cpu_ns: 1000000001 is out of range [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.contention_wait_ns = 0; }),
-              "timer.contention_wait_ns: 0 is out of range [1, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = -2; }),
-              "wait.timer_slack_ns: -2 is out of range -1 or [1, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = 0; }),
-              "wait.timer_slack_ns: 0 is out of range -1 or [1, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 0; }),
-              "wait.sched_slice_ns: 0 is out of range -1 or [100000, 100000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 100'000'001; }),
-              "wait.sched_slice_ns: 100000001 is out of range -1 or [100000, 100000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.precise.sigma_k = -0.5; }),
+              "tuning.precise.sigma_k: -0.5 is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.precise.sigma_k = 101; }), "tuning.precise.sigma_k: 101 is out of range [0, 100]");
+    EXPECT_EQ(error_with([&](Config& c) { c.tuning.precise.sigma_k = nan; }), "tuning.precise.sigma_k: nan is out of range [0, 100]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.precise.initial_estimate_ns = 0; }),
+              "tuning.precise.initial_estimate_ns: 0 is out of range [1, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.robust.tolerance_ns = -20; }),
+              "tuning.robust.tolerance_ns: -20 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.robust.tolerance_ns = 1'000'000'001; }),
+              "tuning.robust.tolerance_ns: 1000000001 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.min_margin_ns = -1; }),
+              "tuning.timer.min_margin_ns: -1 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_margin_ns = 5'000; }),
+              "tuning.timer.max_margin_ns: 5000 is out of range [10000, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_ns = 9'999; }),
+              "tuning.timer.margin_ns: 9999 is out of range [tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [10000, 2000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_ns = 2'000'001; }),
+              "tuning.timer.margin_ns: 2000001 is out of range [tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [10000, 2000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_quantile = 1.5; }),
+              "tuning.timer.margin_quantile: 1.5 is out of range (0, 1]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_quantile = 0; }),
+              "tuning.timer.margin_quantile: 0 is out of range (0, 1]");
+    EXPECT_EQ(error_with([&](Config& c) { c.tuning.timer.margin_quantile = nan; }),
+              "tuning.timer.margin_quantile: nan is out of range (0, 1]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_pad_ns = -5; }),
+              "tuning.timer.margin_pad_ns: -5 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_window = 0; }),
+              "tuning.timer.margin_window: 0 is out of range [1, 1000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_window = 1'000'001; }),
+              "tuning.timer.margin_window: 1000001 is out of range [1, 1000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_wait_cpu_ns = -1; }),
+              "tuning.timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_wait_cpu_ns = 1'000'000'001; }),
+              "tuning.timer.max_wait_cpu_ns: 1000000001 is out of range [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.contention_wait_ns = 0; }),
+              "tuning.timer.contention_wait_ns: 0 is out of range [1, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = -2; }),
+              "tuning.wait.timer_slack_ns: -2 is out of range -1 or [1, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 0; }),
+              "tuning.wait.timer_slack_ns: 0 is out of range -1 or [1, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 0; }),
+              "tuning.wait.sched_slice_ns: 0 is out of range -1 or [100000, 100000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000'001; }),
+              "tuning.wait.sched_slice_ns: 100000001 is out of range -1 or [100000, 100000000]");
     EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = -2; }),
               "display.phase_lead_ns: -2 is out of range -1 or [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 1'000'000'001; }),
@@ -216,7 +216,7 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
 TEST(ConfigValidate, OneLineForTheFirstBadField) {
     Config config;
     config.target_hz = 0;
-    config.timer.max_wait_cpu_ns = -1;
+    config.tuning.timer.max_wait_cpu_ns = -1;
     const std::string line = validate(config);
     EXPECT_EQ(line.find('\n'), std::string::npos);
     EXPECT_EQ(line.rfind("target_hz: ", 0), 0u) << line;
@@ -227,22 +227,22 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.target_hz = 0.001; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.resync_after_periods = 1'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.max_dt_ns = 60'000'000'000; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.precise.sigma_k = 100; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_quantile = 1; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_window = 1'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.precise.sigma_k = 100; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_quantile = 1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_window = 1'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.stats.history_frames = 2; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.stats.history_frames = 1'000'000; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = c.timer.min_margin_ns; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_ns = c.timer.max_margin_ns; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 1; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.margin_headroom = 10; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.timer.max_wait_cpu_pct = 100; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.scheduler_period_ns = 1'000'000'000; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = -1; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.timer_slack_ns = 1'000'000'000; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = -1; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 100'000; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.wait.sched_slice_ns = 100'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_ns = c.tuning.timer.min_margin_ns; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_ns = c.tuning.timer.max_margin_ns; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_headroom = 1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.margin_headroom = 10; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_wait_cpu_pct = 100; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.scheduler_period_ns = 1'000'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = -1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 1'000'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = -1; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 0; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 1'000'000'000; }), "");
 }
@@ -250,17 +250,17 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
 // Every field where 0 is legal takes 0 as given (no "zero means default").
 TEST(ConfigZero, EveryLegalZeroIsAccepted) {
     const std::function<void(Config&)> zeros[] = {
-        [](Config& c) { c.scheduler_period_ns = 0; },
-        [](Config& c) { c.precise.sigma_k = 0; },
-        [](Config& c) { c.robust.tolerance_ns = 0; },
+        [](Config& c) { c.tuning.scheduler_period_ns = 0; },
+        [](Config& c) { c.tuning.precise.sigma_k = 0; },
+        [](Config& c) { c.tuning.robust.tolerance_ns = 0; },
         [](Config& c) {
-            c.timer.min_margin_ns = 0;
-            c.timer.margin_ns = 0;
+            c.tuning.timer.min_margin_ns = 0;
+            c.tuning.timer.margin_ns = 0;
         },
-        [](Config& c) { c.timer.min_margin_ns = 0; },
-        [](Config& c) { c.timer.margin_pad_ns = 0; },
-        [](Config& c) { c.timer.max_wait_cpu_ns = 0; },
-        [](Config& c) { c.timer.max_wait_cpu_pct = 0; },
+        [](Config& c) { c.tuning.timer.min_margin_ns = 0; },
+        [](Config& c) { c.tuning.timer.margin_pad_ns = 0; },
+        [](Config& c) { c.tuning.timer.max_wait_cpu_ns = 0; },
+        [](Config& c) { c.tuning.timer.max_wait_cpu_pct = 0; },
         [](Config& c) { c.stats.off_tolerance_ns = 0; },
     };
     for (const auto& zero : zeros) EXPECT_EQ(error_with(zero), "");

@@ -38,10 +38,10 @@ TEST(EngineDt, TimerFramesGetTheGridStepWhateverTheWakeJitter) {
     // Wakes land 0 to 400 us late: the intervals wobble, dt must not.
     for (int64_t late : {0, 400, 30, 250, 0, 120, 380, 10, 200, 90}) sleeper.timer_latenesses.push_back(late * kUs);
     Config c = fake_config(clock, sleeper, 60);
-    c.timer.min_margin_ns = 1;
-    c.timer.margin_ns = 1;
-    c.timer.margin_pad_ns = 1;
-    c.timer.max_margin_ns = 1;   // margin 1 ns: the timer's lateness reaches the wake
+    c.tuning.timer.min_margin_ns = 1;
+    c.tuning.timer.margin_ns = 1;
+    c.tuning.timer.margin_pad_ns = 1;
+    c.tuning.timer.max_margin_ns = 1;   // margin 1 ns: the timer's lateness reaches the wake
     Pacer pacer(c);
     const Frame first = pacer.wait();
     EXPECT_EQ(first.dt_ns, kPeriod60);   // the target period on the first frame

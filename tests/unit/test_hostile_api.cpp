@@ -85,12 +85,12 @@ void run_at_valid_extremes(Strategy strategy, MissPolicy policy) {
     Config config = testing::fake_config(clock, sleeper, 0.001, strategy);   // 1000 s period
     config.miss_policy = policy;
     config.resync_after_periods = 1'000'000;
-    config.robust.tolerance_ns = 1'000'000'000;
-    config.timer.margin_pad_ns = 1'000'000'000;
-    config.timer.max_margin_ns = 1'000'000'000;
-    config.timer.max_wait_cpu_ns = 0;   // the fake spins in 50 ns turns: no 1000 s spins
+    config.tuning.robust.tolerance_ns = 1'000'000'000;
+    config.tuning.timer.margin_pad_ns = 1'000'000'000;
+    config.tuning.timer.max_margin_ns = 1'000'000'000;
+    config.tuning.timer.max_wait_cpu_ns = 0;   // the fake spins in 50 ns turns: no 1000 s spins
     config.max_dt_ns = 60'000'000'000;
-    config.scheduler_period_ns = 1'000'000'000;
+    config.tuning.scheduler_period_ns = 1'000'000'000;
     sleeper.timer_lateness_ns = 1'000'000'000;
     ASSERT_EQ(validate(config), "");
     Pacer pacer(config);
@@ -119,14 +119,14 @@ const Case kCases[] = {
      [] { config_rejected([](Config& c) { c.resync_after_periods = std::numeric_limits<int32_t>::max(); },
                           "resync_after_periods"); }},
     {"ResyncAfterPeriodsZero", [] { config_rejected([](Config& c) { c.resync_after_periods = 0; }, "resync_after_periods"); }},
-    {"RobustToleranceHuge", [] { config_rejected([](Config& c) { c.robust.tolerance_ns = kMax; }, "robust.tolerance_ns"); }},
-    {"RobustToleranceNegative", [] { config_rejected([](Config& c) { c.robust.tolerance_ns = kMin; }, "robust.tolerance_ns"); }},
-    {"MarginPadHuge", [] { config_rejected([](Config& c) { c.timer.margin_pad_ns = kMax; }, "timer.margin_pad_ns"); }},
+    {"RobustToleranceHuge", [] { config_rejected([](Config& c) { c.tuning.robust.tolerance_ns = kMax; }, "tuning.robust.tolerance_ns"); }},
+    {"RobustToleranceNegative", [] { config_rejected([](Config& c) { c.tuning.robust.tolerance_ns = kMin; }, "tuning.robust.tolerance_ns"); }},
+    {"MarginPadHuge", [] { config_rejected([](Config& c) { c.tuning.timer.margin_pad_ns = kMax; }, "tuning.timer.margin_pad_ns"); }},
     {"MarginWindowHuge",
-     [] { config_rejected([](Config& c) { c.timer.margin_window = std::numeric_limits<int32_t>::max(); },
-                          "timer.margin_window"); }},
+     [] { config_rejected([](Config& c) { c.tuning.timer.margin_window = std::numeric_limits<int32_t>::max(); },
+                          "tuning.timer.margin_window"); }},
     {"MaxDtHuge", [] { config_rejected([](Config& c) { c.max_dt_ns = kMax; }, "max_dt_ns"); }},
-    {"TimerSlackHuge", [] { config_rejected([](Config& c) { c.wait.timer_slack_ns = kMax; }, "wait.timer_slack_ns"); }},
+    {"TimerSlackHuge", [] { config_rejected([](Config& c) { c.tuning.wait.timer_slack_ns = kMax; }, "tuning.wait.timer_slack_ns"); }},
     {"HistoryFramesHuge",
      [] { config_rejected([](Config& c) { c.stats.history_frames = std::numeric_limits<int32_t>::max(); },
                           "stats.history_frames"); }},
@@ -296,7 +296,7 @@ const Case kCases[] = {
                  sleeper.pause_ns = 1'000'000'000'000'000;
                  sleeper.sleep_overshoot_ns = 1'000'000'000'000'000;
                  Config config = testing::fake_config(clock, sleeper, 60, strategy);
-                 config.scheduler_period_ns = 1'000'000'000;
+                 config.tuning.scheduler_period_ns = 1'000'000'000;
                  Waiter waiter(config);
                  const WaitResult r = waiter.wait_until(kMax);
                  // sleep is one relative sleep, which from below zero cannot span the range.
@@ -315,11 +315,11 @@ const Case kCases[] = {
          FakeSleeper sleeper(clock);
          sleeper.timer_lateness_ns = kMax - 20 * kMs;
          Config config = testing::fake_config(clock, sleeper, 60, Strategy::Timer);
-         config.timer.margin_pad_ns = 1'000'000'000;
+         config.tuning.timer.margin_pad_ns = 1'000'000'000;
          Waiter waiter(config);
          EXPECT_GE(waiter.wait_until(10 * kMs).wake_ns, kMax - 20 * kMs);
-         EXPECT_LE(waiter.state().timer_margin_ns, config.timer.max_margin_ns);
-         EXPECT_GE(waiter.state().timer_margin_ns, config.timer.min_margin_ns);
+         EXPECT_LE(waiter.state().timer_margin_ns, config.tuning.timer.max_margin_ns);
+         EXPECT_GE(waiter.state().timer_margin_ns, config.tuning.timer.min_margin_ns);
      }},
     {"WaiterOutOfRangeStrategy",
      [] {

@@ -399,13 +399,13 @@ TEST(PacerLive, InvalidConfigIsRefusedWithItsLineAndChangesNothing) {
         const std::string line = pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = hz; });
         EXPECT_EQ(line.rfind("target_hz: ", 0), 0u) << hz << " Hz: " << line;
     }
-    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_wait_cpu_ns = -1; }),
-              "timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]");
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.tuning.timer.max_wait_cpu_ns = -1; }),
+              "tuning.timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]");
     FakeClock other;
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.clock = &other; }),
               "clock: cannot change after construction");
     EXPECT_EQ(pacer.config().target_hz, 100);
-    EXPECT_EQ(pacer.config().timer.max_wait_cpu_ns, Config{}.timer.max_wait_cpu_ns);
+    EXPECT_EQ(pacer.config().tuning.timer.max_wait_cpu_ns, Config{}.tuning.timer.max_wait_cpu_ns);
     EXPECT_EQ(pacer.wait().interval_ns, 10 * kMs);
 }
 
@@ -479,7 +479,7 @@ TEST(PacerLive, StatsWindowChangesKeepTheNewestFramesAndTotals) {
 }
 
 // Strategy parameters apply at the next wait: a new margin setting restarts
-// the timer's margin from timer.margin_ns; precise_sleep's new first guess
+// the timer's margin from tuning.timer.margin_ns; precise_sleep's new first guess
 // restarts its estimator.
 TEST(PacerLive, StrategyParametersApplyLive) {
     FakeClock clock;
@@ -487,15 +487,15 @@ TEST(PacerLive, StrategyParametersApplyLive) {
     Pacer pacer(fake_config(clock, sleeper, 100));
     for (int i = 0; i < 5; ++i) pacer.wait();
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) {
-                  c.timer.margin_ns = 300 * kUs;
-                  c.timer.max_wait_cpu_pct = 100;   // no budget cut: the margin shows as set
-                  c.timer.max_wait_cpu_ns = 1'000'000'000;
-                  c.precise.initial_estimate_ns = 3 * kMs;
+                  c.tuning.timer.margin_ns = 300 * kUs;
+                  c.tuning.timer.max_wait_cpu_pct = 100;   // no budget cut: the margin shows as set
+                  c.tuning.timer.max_wait_cpu_ns = 1'000'000'000;
+                  c.tuning.precise.initial_estimate_ns = 3 * kMs;
               }),
               "");
     EXPECT_EQ(pacer.status().timer_margin_ns, 300 * kUs);
     EXPECT_EQ(pacer.status().precise_estimate_ns, 3.0 * kMs);
-    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.timer.max_wait_cpu_ns = 40 * kUs; }), "");
+    EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.tuning.timer.max_wait_cpu_ns = 40 * kUs; }), "");
     EXPECT_EQ(pacer.status().timer_margin_ns, 40 * kUs);   // the spin budget applies at once
     clock.advance_busy(2 * kMs);
     const Frame f = pacer.wait();
@@ -529,7 +529,7 @@ TEST(PacerZero, NoSpinTailWithMaxSpinZero) {
     FakeSleeper sleeper(clock);
     sleeper.timer_lateness_ns = 30 * kUs;
     Config config = fake_config(clock, sleeper, 100);
-    config.timer.max_wait_cpu_ns = 0;
+    config.tuning.timer.max_wait_cpu_ns = 0;
     Pacer pacer(config);
     pacer.wait();
     for (int i = 0; i < 5; ++i) {
@@ -546,8 +546,8 @@ TEST(PacerZero, RobustToleranceZeroLeavesExactlyOnePeriod) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config config = fake_config(clock, sleeper, 100, Strategy::RobustSleep);
-    config.scheduler_period_ns = 1 * kMs;
-    config.robust.tolerance_ns = 0;
+    config.tuning.scheduler_period_ns = 1 * kMs;
+    config.tuning.robust.tolerance_ns = 0;
     Pacer pacer(config);
     pacer.wait();
     sleeper.sleep_requests.clear();
@@ -561,8 +561,8 @@ TEST(PacerZero, MinMarginAndPadZeroLetTheMarginReachZero) {
     FakeSleeper sleeper(clock);
     sleeper.timer_lateness_ns = 0;   // a perfect timer
     Config config = fake_config(clock, sleeper, 100);
-    config.timer.min_margin_ns = 0;
-    config.timer.margin_pad_ns = 0;
+    config.tuning.timer.min_margin_ns = 0;
+    config.tuning.timer.margin_pad_ns = 0;
     Pacer pacer(config);
     for (int i = 0; i < 5; ++i) pacer.wait();
     EXPECT_EQ(pacer.status().timer_margin_ns, 0);
@@ -585,7 +585,7 @@ TEST(PacerLive, StrategyChangesKeepTheGridWithoutHitch) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config config = fake_config(clock, sleeper, 100);
-    config.scheduler_period_ns = 1 * kMs;
+    config.tuning.scheduler_period_ns = 1 * kMs;
     Pacer pacer(config);
     const int64_t d0 = pacer.wait().deadline_ns;
     int64_t k = 0;
@@ -655,7 +655,7 @@ TEST(Pacer, ConfigIsResolvedAndInvalidConfigThrows) {
     EXPECT_EQ(pacer.config().clock, &clock);   // injected pointers are kept as given
 
     Config bad = zero;
-    bad.timer.margin_window = -1;
+    bad.tuning.timer.margin_window = -1;
     EXPECT_THROW(Pacer{bad}, std::invalid_argument);
 }
 

@@ -251,8 +251,8 @@ TEST(OsSleeperWaitSettings, LinuxSlackAndSliceHoldUntilTheSleeperGoes) {
 TEST(OsSleeperWaitSettings, LinuxWaiterPassesItsConfigToTheSleeperItOwns) {
     Config config{};
     config.strategy = Strategy::Timer;
-    config.wait.timer_slack_ns = 7'000;
-    config.wait.sched_slice_ns = -1;
+    config.tuning.wait.timer_slack_ns = 7'000;
+    config.tuning.wait.sched_slice_ns = -1;
     WaitingThread waiting(config);
     const SeenFromOutside during =
         waiting.watch([](const SeenFromOutside& seen) { return seen.slack_ns == 7'000; });

@@ -87,7 +87,7 @@ TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
     sleeper.sleep_overshoots = {100 * kUs, 250 * kUs, 40 * kUs, 900 * kUs, 60 * kUs, 130 * kUs};
     sleeper.sleep_overshoot_ns = 80 * kUs;
     Config config = fake_config(clock, sleeper, 60, Strategy::PreciseSleep);
-    config.precise.sigma_k = 1.5;
+    config.tuning.precise.sigma_k = 1.5;
     Waiter waiter(config);
 
     const int64_t start = clock.now_ns();
@@ -192,7 +192,7 @@ std::vector<int64_t> robust_sleeps(int64_t period_ns, int64_t remaining_ns, int6
     FakeSleeper sleeper(clock);
     sleeper.sleep_overshoot_ns = overshoot_ns;
     Config config = fake_config(clock, sleeper, 60, Strategy::RobustSleep);
-    config.scheduler_period_ns = period_ns;
+    config.tuning.scheduler_period_ns = period_ns;
     Waiter waiter(config);
     const WaitResult r = waiter.wait_until(clock.now_ns() + remaining_ns);
     if (result != nullptr) *result = r;
@@ -234,7 +234,7 @@ TEST(WaiterRobustSleep, WorstCaseRoundUpNeverOvershoots) {
             FakeSleeper sleeper(clock);
             sleeper.sleep_overshoot_ns = p - 1;
             Config config = fake_config(clock, sleeper, 60, Strategy::RobustSleep);
-            config.scheduler_period_ns = p;
+            config.tuning.scheduler_period_ns = p;
             Waiter waiter(config);
             const int64_t deadline = clock.now_ns() + remaining;
             const WaitResult r = waiter.wait_until(deadline);
@@ -258,11 +258,11 @@ struct TimerRig {
     explicit TimerRig(int32_t window)
         : waiter([&] {
               Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-              c.timer.margin_window = window;
+              c.tuning.timer.margin_window = window;
               // The estimator alone: margin = quantile + pad, no spin budget.
-              c.timer.margin_headroom = 1;
-              c.timer.max_wait_cpu_ns = 1'000'000'000;
-              c.timer.max_wait_cpu_pct = 100;
+              c.tuning.timer.margin_headroom = 1;
+              c.tuning.timer.max_wait_cpu_ns = 1'000'000'000;
+              c.tuning.timer.max_wait_cpu_pct = 100;
               return c;
           }()) {}
     // One 10 ms wait whose timer wakes `lateness_ns` late; returns the margin used.
@@ -316,8 +316,8 @@ TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.margin_window = 1;
-    c.timer.max_wait_cpu_ns = 3 * kMs;
+    c.tuning.timer.margin_window = 1;
+    c.tuning.timer.max_wait_cpu_ns = 3 * kMs;
     Waiter waiter(c);
     sleeper.timer_latenesses.push_back(5 * kMs);
     waiter.wait_until(clock.now_ns() + 10 * kMs);
@@ -337,7 +337,7 @@ TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_wait_cpu_ns = 1'000'000'000;   // the margin stays the starting 200 us
+    c.tuning.timer.max_wait_cpu_ns = 1'000'000'000;   // the margin stays the starting 200 us
     Waiter waiter(c);
     const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the 200 us margin
     const WaitResult r = waiter.wait_until(deadline);
@@ -353,7 +353,7 @@ TEST(WaiterTimer, BelowTheMarginButOverTheBudgetItSleepsToTheDeadline) {
     FakeSleeper sleeper(clock);
     sleeper.timer_lateness_ns = 20 * kUs;
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_wait_cpu_ns = 50 * kUs;
+    c.tuning.timer.max_wait_cpu_ns = 50 * kUs;
     Waiter waiter(c);
     // Wakes 300 us late: a margin of 1.1 * 300 + 5 us costs no spin at all.
     for (int i = 0; i < 8; ++i) {
@@ -373,7 +373,7 @@ TEST(WaiterTimer, WithoutHighResTimerFallsBackToRobustSleep) {
     FakeSleeper sleeper(clock);
     sleeper.high_res_timer = false;
     Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
-    config.scheduler_period_ns = 1 * kMs;
+    config.tuning.scheduler_period_ns = 1 * kMs;
     Waiter waiter(config);
     EXPECT_TRUE(waiter.state().timer_fell_back);
     const int64_t deadline = clock.now_ns() + 16'666'667;
@@ -427,7 +427,7 @@ TEST(Waiter, PeriodComesFromConfigElseTheSleeper) {
     sleeper.period_ns = 0;   // tickless: assume 1 ms
     EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().scheduler_period_ns, 1 * kMs);
     Config config = fake_config(clock, sleeper);
-    config.scheduler_period_ns = 4 * kMs;
+    config.tuning.scheduler_period_ns = 4 * kMs;
     EXPECT_EQ(Waiter(config).state().scheduler_period_ns, 4 * kMs);
 }
 
@@ -458,11 +458,11 @@ struct ContendedRig {
         : waiter([&] {
               clock.runqueue_ns = 0;
               Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-              c.timer.margin_window = window;
-              if (contention_wait_ns > 0) c.timer.contention_wait_ns = contention_wait_ns;
-              c.timer.margin_headroom = 1;
-              c.timer.max_wait_cpu_ns = 1'000'000'000;
-              c.timer.max_wait_cpu_pct = 100;
+              c.tuning.timer.margin_window = window;
+              if (contention_wait_ns > 0) c.tuning.timer.contention_wait_ns = contention_wait_ns;
+              c.tuning.timer.margin_headroom = 1;
+              c.tuning.timer.max_wait_cpu_ns = 1'000'000'000;
+              c.tuning.timer.max_wait_cpu_pct = 100;
               return c;
           }()) {}
     // One frame: `work_ns` of work of which `runnable_ns` spent waiting for a
@@ -708,7 +708,7 @@ TEST(WaiterTimer, TheSpinBudgetBoundsTheAverageSpin) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_wait_cpu_ns = 100 * kUs;
+    c.tuning.timer.max_wait_cpu_ns = 100 * kUs;
     Waiter waiter(c);
     // Timer lateness of 0 or 300 us: the quantile asks for 1.1 * 300 + 5 us of
     // margin. Half the wakes would spin all of it, so the budget allows 200 us.
@@ -729,7 +729,7 @@ TEST(WaiterTimer, TheSleepsOwnCpuComesOutOfTheBudget) {
     FakeSleeper sleeper(clock);
     sleeper.timer_cpu_ns = 40 * kUs;
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.max_wait_cpu_ns = 100 * kUs;
+    c.tuning.timer.max_wait_cpu_ns = 100 * kUs;
     Waiter waiter(c);
     int64_t spun_ns = 0, cpu_ns = 0;
     for (int i = 0; i < 40; ++i) {
@@ -784,9 +784,9 @@ TEST(WaiterTimer, TheMarginIsHeadroomTimesTheQuantilePlusPad) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.timer.margin_window = 100;
-    c.timer.max_wait_cpu_ns = 1'000'000'000;   // the estimator alone: no spin budget
-    c.timer.max_wait_cpu_pct = 100;
+    c.tuning.timer.margin_window = 100;
+    c.tuning.timer.max_wait_cpu_ns = 1'000'000'000;   // the estimator alone: no spin budget
+    c.tuning.timer.max_wait_cpu_pct = 100;
     Waiter waiter(c);
     // 100 wakes: 97 at 10 us and 3 at 100 us. The 0.99 quantile (rank 99) is 100 us.
     for (int i = 0; i < 100; ++i) {

@@ -24,10 +24,13 @@
 // wait, mark_present and reconfigure never do.
 //
 // Further headers: pacer/stats.h (summaries, percentiles, QA metrics),
+// pacer/tuning.h (the strategies' own settings, for benches and experiments),
 // pacer/platform.h (clocks, sleepers, a simulated scheduler: inject fakes and
 // the pacer is deterministic), pacer/thread_timing.h, pacer/fixed_step.h.
 // Why each default is what it is: docs/design.md.
 #pragma once
+
+#include <pacer/tuning.h>
 
 #include <cstdint>
 #include <memory>
@@ -70,6 +73,11 @@ enum class WaitPoint : int {
 };
 
 const char* strategy_name(Strategy strategy);      // "sleep" ... "auto"; "unknown" if out of range
+// Vsync and auto: they set the swap interval, so they need a Host (without
+// one they wait as timer).
+constexpr bool strategy_uses_host(Strategy strategy) {
+    return strategy == Strategy::Vsync || strategy == Strategy::Auto;
+}
 const char* miss_policy_name(MissPolicy policy);   // "skip", "catch_up"
 const char* wait_point_name(WaitPoint point);      // "before_present", "frame_start"
 // Parse a name; false (leaving *out alone) for an unknown one.
@@ -111,42 +119,16 @@ public:
     }
 };
 
-// Every default is written here, once. validate() gives each field's range.
+// What an engine sets. Every default is written here, once (the strategies'
+// own settings in pacer/tuning.h); validate() gives each field's range.
 struct Config {
     double target_hz = 60;                      // Hz, [0.001, 10000]
     Strategy strategy = Strategy::Timer;
     MissPolicy miss_policy = MissPolicy::Skip;
     WaitPoint wait_point = WaitPoint::BeforePresent;
     int32_t resync_after_periods = 8;           // late by this many periods: re-anchor, [1, 1e6]
-    int64_t scheduler_period_ns = 0;            // robust_sleep's period, [1 ns, 1 s]; 0 (a period
-                                                // cannot be 0): the sleeper's stated one, else 1 ms
     int64_t max_dt_ns = 100'000'000;            // Frame::dt_ns clamp after a stall, [1 ns, 60 s]
 
-    struct Precise {                            // precise_sleep
-        double sigma_k = 1;                     // estimate = mean + k * sigma, [0, 100]
-        int64_t initial_estimate_ns = 5'000'000;   // first guess of a 1 ms sleep, [1 ns, 1 s]
-    } precise;
-    struct Robust {                             // robust_sleep, and timer without a timer
-        int64_t tolerance_ns = 20'000;          // left on top of one period, [0, 1 s]
-    } robust;
-    struct Timer {                              // timer (docs/precision.md); durations [0, 1 s]
-        int64_t margin_ns = 200'000;            // starting margin, [min_margin_ns, max_margin_ns]
-        int64_t min_margin_ns = 10'000;         // the margin's floor
-        int64_t max_margin_ns = 2'000'000;      // the margin's ceiling, >= min_margin_ns
-        double margin_quantile = 0.998;         // of the timer's own recent lateness, (0, 1];
-                                                // lower while its spin stalls (WaitStatus)
-        double margin_headroom = 1.1;           // margin = headroom * quantile + pad, [1, 10]
-        int64_t margin_pad_ns = 5'000;          // added to that
-        int32_t margin_window = 512;            // wakes in the quantile's window, [1, 1e6]
-        int64_t max_wait_cpu_ns = 140'000;      // a wait's CPU a frame, mean: sleep + spin (0: no spin)
-        double max_wait_cpu_pct = 1.6;          // and at most this % of the frame period, [0, 100]
-        int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that is a sign of
-                                                // contention (at every wait for 40 ms: no spin), [1 ns, 1 s]
-    } timer;
-    struct Wait {                               // the owned OsSleeper's timer waits (Linux)
-        int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 1 s]
-        int64_t sched_slice_ns = 100'000;       // -1: the thread's own, else [100 us, 100 ms]
-    } wait;
     struct Display {                            // the display clock (Host::take_presented)
         int64_t phase_lead_ns = -1;             // delay bias: while a waiter paces at refresh / n and
                                                 // display() is locked, deadlines this long before a
@@ -157,6 +139,8 @@ struct Config {
         int64_t off_tolerance_ns = 500'000;     // interval off by more is "off", [0, 1 s]
         int32_t history_frames = 1024;          // frames kept, [2, 1e6]
     } stats;
+    Tuning tuning;                              // the strategies' own settings (pacer/tuning.h):
+                                                // for benches and experiments, not engines
 
     // Injection; not owned, must outlive the Pacer. Null: the OS's own.
     Clock* clock = nullptr;                     // fixed at construction
@@ -164,8 +148,11 @@ struct Config {
     Host* host = nullptr;                       // none: vsync and auto act as timer
 };
 
+bool operator==(const Config::StatsWindow& a, const Config::StatsWindow& b);
+inline bool operator!=(const Config::StatsWindow& a, const Config::StatsWindow& b) { return !(a == b); }
+
 // "" when valid, else one line naming the field path, e.g.
-// "timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]".
+// "tuning.timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]".
 std::string validate(const Config& config);
 
 // One frame, as wait() returns it and the statistics keep it.

@@ -166,7 +166,7 @@ TEST(ScenarioParse, MalformedLinesReportFileAndLine) {
         {"at 1s set duty=0\n", 1, "duty: 0 is out of range (0, 1]"},
         {"at 1s set duty_period_ms=0.5\n", 1, "duty_period_ms"},
         {"at 1s set precise_k=-1\n", 1, "precise_k: -1 is out of range [0, 100]"},
-        {"at 1s set timer_margin_us=5000\n", 1, "timer_margin_us: 5000 -> timer.margin_ns: 5000000 is out of range"},
+        {"at 1s set timer_margin_us=5000\n", 1, "timer_margin_us: 5000 -> tuning.timer.margin_ns: 5000000 is out of range"},
         {"at 1s set dt_mode=smooth\n", 1, "dt_mode: unknown mode 'smooth' (raw, paced, fixed)"},
         {"at 1s set dt_mode=\n", 1, "dt_mode: unknown mode ''"},
         {"at 1s set wait_point=middle\n", 1, "wait_point: unknown wait point 'middle' (before_present, frame_start)"},

@@ -1,0 +1,164 @@
+// test_units.cpp: the library's internal units on their own, without a
+// Pacer or a Waiter: the contention signs, the timer's margin estimator, the
+// ring the vsync watch judges by, and the present model's delay bias.
+#include "contention.h"
+#include "fakes.h"
+#include "grid.h"
+#include "present_model.h"
+#include "recent.h"
+#include "timer_margin.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+using namespace pacer;
+using pacer::detail::Contention;
+using pacer::detail::Grid;
+using pacer::detail::PresentModel;
+using pacer::detail::Recent;
+using pacer::detail::TimerMargin;
+using pacer::testing::kMs;
+using pacer::testing::kUs;
+
+namespace {
+
+constexpr int64_t kFrameNs = 16'666'667;
+constexpr int64_t kSignNs = 500 * kUs;   // Tuning::Timer::contention_wait_ns's default
+
+// A reading at each of `frames` deadlines from `first_ns`, each with a sign
+// (more runnable threads than CPUs) or none.
+int64_t read_frames(Contention& c, int64_t first_ns, int frames, bool sign) {
+    int64_t deadline = first_ns;
+    for (int i = 0; i < frames; ++i, deadline += kFrameNs) {
+        EXPECT_TRUE(c.read_due());
+        c.update(sign ? 3 : 1, 2, -1, deadline, kSignNs);
+    }
+    return deadline;
+}
+
+}  // namespace
+
+TEST(ContentionUnit, StartsOnlyAfterSignsForTheOnsetAndEndsAfterTheCalm) {
+    Contention c;
+    // 40 ms of signs at 60 Hz: the third reading is 33 ms after the first,
+    // the fourth 50 ms.
+    int64_t next = read_frames(c, kFrameNs, 3, true);
+    EXPECT_FALSE(c.contended());
+    next = read_frames(c, next, 1, true);
+    EXPECT_TRUE(c.contended());
+    // Contended: the signs are read at one wait in four.
+    EXPECT_FALSE(c.read_due());
+    EXPECT_FALSE(c.read_due());
+    EXPECT_FALSE(c.read_due());
+    EXPECT_TRUE(c.read_due());
+    c.update(1, 2, -1, next, kSignNs);   // calm reading; 100 ms have not passed
+    EXPECT_TRUE(c.contended());
+    next += 7 * kFrameNs;                // 133 ms after the last sign
+    EXPECT_FALSE(c.read_due());
+    EXPECT_FALSE(c.read_due());
+    EXPECT_FALSE(c.read_due());
+    EXPECT_TRUE(c.read_due());
+    c.update(1, 2, -1, next, kSignNs);
+    EXPECT_FALSE(c.contended());
+}
+
+TEST(ContentionUnit, RunQueueWaitIsASignAndIsReportedPerFrame) {
+    Contention c;
+    ASSERT_TRUE(c.read_due());
+    c.update(-1, 0, 1 * kMs, kFrameNs, kSignNs);
+    EXPECT_EQ(c.runqueue_wait_ns(), -1);   // no reading before it
+    ASSERT_TRUE(c.read_due());
+    c.update(-1, 0, 1 * kMs + 600 * kUs, 2 * kFrameNs, kSignNs);
+    EXPECT_EQ(c.runqueue_wait_ns(), 600 * kUs);
+    ASSERT_TRUE(c.read_due());
+    c.update(-1, 0, 3 * kMs, 3 * kFrameNs, kSignNs);
+    ASSERT_TRUE(c.read_due());
+    c.update(-1, 0, 4 * kMs, 4 * kFrameNs, kSignNs);
+    EXPECT_FALSE(c.contended());   // signs for 33 ms
+    ASSERT_TRUE(c.read_due());
+    c.update(-1, 0, 5 * kMs, 5 * kFrameNs, kSignNs);
+    EXPECT_TRUE(c.contended());    // a sign at every reading for 50 ms
+}
+
+TEST(TimerMarginUnit, FollowsTheQuantileWithHeadroomAndPad) {
+    Tuning::Timer tuning;
+    tuning.max_wait_cpu_ns = 1'000'000'000;   // the estimator alone: no budget cut
+    tuning.max_wait_cpu_pct = 100;
+    TimerMargin margin(tuning);
+    EXPECT_EQ(margin.in_force(kFrameNs, false), tuning.margin_ns);   // the starting margin
+    for (int i = 0; i < 100; ++i) margin.record_wake(i == 50 ? 300 * kUs : 20 * kUs, -1);
+    // 0.998 of 100 wakes: the largest, 300 us; 1.1 * 300 + 5 us.
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 335 * kUs);
+    EXPECT_EQ(margin.in_force(kFrameNs, true), 0);   // contended: no spin at all
+}
+
+TEST(TimerMarginUnit, TheRunQueueWaitIsTakenOutOfTheLastWake) {
+    Tuning::Timer tuning;
+    tuning.max_wait_cpu_ns = 1'000'000'000;
+    tuning.max_wait_cpu_pct = 100;
+    tuning.margin_window = 1;
+    TimerMargin margin(tuning);
+    margin.record_wake(400 * kUs, 10 * kMs);
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 445 * kUs);
+    margin.correct_last_wake(10 * kMs + 300 * kUs);   // 300 us of it waited for a CPU
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 115 * kUs);
+}
+
+TEST(TimerMarginUnit, TheBudgetCutsTheMarginAndAChangedBudgetKeepsTheWindow) {
+    Tuning::Timer tuning;
+    tuning.max_wait_cpu_ns = 100 * kUs;
+    TimerMargin margin(tuning);
+    for (int i = 0; i < 40; ++i) margin.record_wake(i % 2 == 0 ? 0 : 300 * kUs, -1);
+    // Half the wakes would spin all of 335 us: 200 us averages the 100 us budget.
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 200 * kUs);
+    tuning.max_wait_cpu_ns = 1'000'000'000;
+    tuning.max_wait_cpu_pct = 100;
+    margin.configure(tuning);   // only the budget changed: nothing to relearn
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 335 * kUs);
+    tuning.margin_pad_ns = 0;
+    margin.configure(tuning);   // the estimator's own setting: it starts over
+    EXPECT_EQ(margin.in_force(kFrameNs, false), tuning.margin_ns);
+}
+
+TEST(RecentUnit, MediansAndCountsOverTheNewestValues) {
+    Recent<4> recent;
+    EXPECT_EQ(recent.median_where([](int64_t) { return true; }), 0);
+    for (int64_t v : {10, 20, 30, 40, 50}) recent.push(v);   // 10 has left
+    EXPECT_TRUE(recent.full());
+    EXPECT_EQ(recent.count(), 4);
+    EXPECT_EQ(recent.sum(), 140);
+    EXPECT_EQ(recent.median_of_last(2), 50);   // upper median of {40, 50}
+    EXPECT_EQ(recent.median_of_last(3), 40);
+    EXPECT_EQ(recent.count_where([](int64_t v) { return v > 25; }), 3);
+    EXPECT_EQ(recent.median_where([](int64_t v) { return v < 45; }), 30);
+    recent.clear();
+    EXPECT_EQ(recent.count(), 0);
+}
+
+// The delay bias slides the grid, at most 2 % of a period a frame, until a
+// deadline falls the lead before a refresh of the fitted display clock.
+TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
+    PresentModel present;
+    const int64_t refresh_ns = 16'000'000;   // a 62.5 Hz display, phase 3 ms
+    for (int64_t k = 1; k <= 40; ++k) {
+        Presented report;
+        report.frame_index = k;
+        report.displayed_ns = 3 * kMs + k * refresh_ns;
+        present.add(report, 0, k + 1);
+    }
+    ASSERT_TRUE(present.display().locked());
+    Grid grid;
+    grid.anchor(0, 62.5);
+    const int64_t lead_ns = 2 * kMs;
+    for (int frame = 0; frame < 200; ++frame) {
+        present.bias_grid(grid, 62.5, lead_ns, /*free_running=*/true);
+        grid.advance(1);
+    }
+    const int64_t deadline = grid.current();
+    const int64_t to_refresh = present.display().next_refresh(deadline) - deadline;
+    EXPECT_NEAR(static_cast<double>(to_refresh), static_cast<double>(lead_ns), 1000.0);
+    // Not free running (vsync paces): the grid goes back to the target's period.
+    present.bias_grid(grid, 62.5, lead_ns, /*free_running=*/false);
+    EXPECT_EQ(grid.period_ns(), refresh_ns);
+}
