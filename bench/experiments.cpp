@@ -9,7 +9,7 @@
 #include <random>
 #include <thread>
 
-#include "load.h"
+#include "machine_load.h"
 #include "waiter.h"
 
 #include <pacer/platform.h>
@@ -42,14 +42,14 @@ pacer::Config base_config(const Options& options, pacer::Strategy strategy) {
     pacer::Config config{};
     config.strategy = strategy;
     // The bench's zeros keep the library's defaults.
-    if (options.timer_quantile != 0) config.timer.margin_quantile = options.timer_quantile;
-    if (options.timer_min_margin_ns != 0) config.timer.min_margin_ns = options.timer_min_margin_ns;
-    if (options.timer_max_margin_ns != 0) config.timer.max_margin_ns = options.timer_max_margin_ns;
-    if (options.wait_timer_slack_ns != 0) config.wait.timer_slack_ns = options.wait_timer_slack_ns;
-    if (options.wait_sched_slice_ns != 0) config.wait.sched_slice_ns = options.wait_sched_slice_ns;
+    if (options.timer_quantile != 0) config.tuning.timer.margin_quantile = options.timer_quantile;
+    if (options.timer_min_margin_ns != 0) config.tuning.timer.min_margin_ns = options.timer_min_margin_ns;
+    if (options.timer_max_margin_ns != 0) config.tuning.timer.max_margin_ns = options.timer_max_margin_ns;
+    if (options.wait_timer_slack_ns != 0) config.tuning.wait.timer_slack_ns = options.wait_timer_slack_ns;
+    if (options.wait_sched_slice_ns != 0) config.tuning.wait.sched_slice_ns = options.wait_sched_slice_ns;
     // The starting margin must lie in [min, max]; follow a narrowed range.
-    config.timer.margin_ns = std::clamp(config.timer.margin_ns, config.timer.min_margin_ns,
-                                        std::max(config.timer.min_margin_ns, config.timer.max_margin_ns));
+    config.tuning.timer.margin_ns = std::clamp(config.tuning.timer.margin_ns, config.tuning.timer.min_margin_ns,
+                                        std::max(config.tuning.timer.min_margin_ns, config.tuning.timer.max_margin_ns));
     return config;
 }
 
@@ -659,9 +659,9 @@ constexpr double kTuningWarmupS = 0.25;
 
 bool is_library_default(const TuningVariant& variant) {
     const pacer::Config defaults;
-    return defaults.wait.timer_slack_ns == variant.slack_ns &&
-           defaults.wait.sched_slice_ns == variant.slice_ns &&
-           defaults.timer.margin_quantile == variant.quantile;
+    return defaults.tuning.wait.timer_slack_ns == variant.slack_ns &&
+           defaults.tuning.wait.sched_slice_ns == variant.slice_ns &&
+           defaults.tuning.timer.margin_quantile == variant.quantile;
 }
 
 // One variant's runs over the rounds. The frames are spliced into one
@@ -789,9 +789,9 @@ void run_tuning(const Options& options, CsvFile& csv) {
                     pacer::Config config = base_config(options, pacer::Strategy::Timer);
                     config.target_hz = hz;
                     config.stats.history_frames = per_round;
-                    config.wait.timer_slack_ns = variant.slack_ns;
-                    config.wait.sched_slice_ns = variant.slice_ns;
-                    config.timer.margin_quantile = variant.quantile;
+                    config.tuning.wait.timer_slack_ns = variant.slack_ns;
+                    config.tuning.wait.sched_slice_ns = variant.slice_ns;
+                    config.tuning.timer.margin_quantile = variant.quantile;
                     pacer::Pacer pacer(config);
                     const Measurement m = measure(pacer, frame_work_ns(options, condition, hz),
                                                   kTuningWarmupFrames, warmup_s, per_round);

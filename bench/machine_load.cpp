@@ -1,4 +1,4 @@
-#include "load.h"
+#include "machine_load.h"
 
 #include <pacer/platform.h>
 

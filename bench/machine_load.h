@@ -1,4 +1,4 @@
-// load.h: real CPU load for the bench's conditions, in portable std::thread
+// machine_load.h: real CPU load for the bench's conditions, in portable std::thread
 // code. Nothing here is simulated: the background threads and the in-frame
 // work burn real cycles, so the scheduler treats them like any busy program.
 #pragma once

@@ -15,7 +15,7 @@
 #include <pacer/thread_timing.h>
 
 #include "experiments.h"
-#include "load.h"
+#include "machine_load.h"
 #include "report.h"
 #include "tradeoff.h"
 
@@ -157,26 +157,38 @@ int fail(const std::string& message) {
     return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line as given, before the defaults that depend on it.
+struct Args {
     bench::Options options;
     std::vector<std::string> strategy_names;
     std::string csv_path, csv_dir;
     int tuning_rounds = 0;
     int64_t timer_slack_ns = 0;
     int64_t sched_slice_ns = 0;
+    double run_s = 0;
+    double settle_s = -1;
+    std::vector<std::string> given;   // the flags whose defaults depend on being given
+    bool was_given(const char* flag) const { return std::find(given.begin(), given.end(), flag) != given.end(); }
+};
 
+// Where the results go, all opened before anything is measured.
+struct Outputs {
+    bench::CsvSet csv;
+    bench::CsvFile dir_accuracy;   // --csv-dir's copy when --csv is also given
+};
+
+// Reads the command line. -1 to go on, else the exit code (help, or a bad flag).
+int parse(int argc, char** argv, Args& args) {
     CLI::App app{"pacer-bench: frame-pacing strategies measured side by side on this machine."};
     app.footer(kCsvHelp);
-    app.add_flag("--quick", options.quick,
+    app.add_flag("--quick", args.options.quick,
                  "short run (under 2 minutes): fewer frames and repetitions");
-    app.add_option("--experiments", options.experiments,
+    app.add_option("--experiments", args.options.experiments,
                    "experiments to run, by name or number (default: accuracy,sleep,cpu,heatmap,"
                    "tuning; tradeoff, the precise-sleep verdict run, only when named)")
         ->delimiter(',')
         ->transform(one_of({"accuracy", "sleep", "cpu", "heatmap", "tuning", "tradeoff"}, "experiment"));
-    app.add_option("--conditions", options.conditions,
+    app.add_option("--conditions", args.options.conditions,
                    "accuracy conditions (default: all): idle; contention (busy threads); "
                    "work (CPU work per frame); loaded (busy threads, and a quarter of the "
                    "period of CPU work per frame); partial (one busy thread fewer than "
@@ -184,82 +196,80 @@ int main(int argc, char** argv) {
                    "contention and partial, and loaded when named")
         ->delimiter(',')
         ->transform(one_of({"idle", "contention", "work", "loaded", "partial"}, "condition"));
-    app.add_option("--hz", options.hz,
+    app.add_option("--hz", args.options.hz,
                    "target rates in Hz (default: accuracy 60,144,240,1000; tuning 60,144)")
         ->delimiter(',')
         ->check(rate_check());
-    app.add_option("--strategies", strategy_names,
+    app.add_option("--strategies", args.strategy_names,
                    "strategies (default: sleep,spin,precise_sleep,robust_sleep,timer,auto)")
         ->delimiter(',')
         ->check(strategy_check());
-    app.add_option("--frames", options.frames,
+    app.add_option("--frames", args.options.frames,
                    "measured frames per accuracy run, and per tuning variant over all its "
                    "rounds (default: 600; quick: 60)")
         ->check(CLI::Range(10, 10'000'000));
-    app.add_option("--warmup-s", options.warmup_s,
+    app.add_option("--warmup-s", args.options.warmup_s,
                    "unmeasured warm-up before each accuracy run, seconds (default: 0.25; "
                    "quick: 0.05)")
         ->check(finite_range(0.0, 60.0));
-    app.add_option("--threads", options.threads,
+    app.add_option("--threads", args.options.threads,
                    "busy background threads for 'contention' (default: one per logical CPU)")
         ->check(CLI::Range(1, 1024));
-    app.add_option("--work-ms", options.work_ms, "CPU work per frame for 'work' (default: 4)")
+    app.add_option("--work-ms", args.options.work_ms, "CPU work per frame for 'work' (default: 4)")
         ->check(finite_range(0.0, 1000.0));
-    app.add_option("--timer-slack-ns", timer_slack_ns,
+    app.add_option("--timer-slack-ns", args.timer_slack_ns,
                    "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
                    "default: leave the OS's, usually 50000; at most 100 ms, past which every "
                    "sleep may overshoot by that much)")
         ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
-    app.add_option("--sched-slice-ns", sched_slice_ns,
+    app.add_option("--sched-slice-ns", args.sched_slice_ns,
                    "ask for this EEVDF scheduler slice for the bench thread through "
                    "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
         ->check(CLI::Range(int64_t{100'000}, int64_t{100'000'000}));
-    app.add_option("--wait-slack-ns", options.wait_timer_slack_ns,
-                   "Config::wait_timer_slack_ns: the timer slack each timer wait runs with "
+    app.add_option("--wait-slack-ns", args.options.wait_timer_slack_ns,
+                   "Config::tuning.wait.timer_slack_ns: the timer slack each timer wait runs with "
                    "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
         ->check(CLI::Range(int64_t{-1}, int64_t{100'000'000}));
-    app.add_option("--wait-slice-ns", options.wait_sched_slice_ns,
-                   "Config::wait_sched_slice_ns: the EEVDF slice each timer wait runs with "
+    app.add_option("--wait-slice-ns", args.options.wait_sched_slice_ns,
+                   "Config::tuning.wait.sched_slice_ns: the EEVDF slice each timer wait runs with "
                    "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
         ->check(CLI::Range(int64_t{-1}, int64_t{100'000'000}));
-    app.add_option("--timer-quantile", options.timer_quantile,
-                   "Config::timer_margin_quantile for timer and auto (default: the library's)")
+    app.add_option("--timer-quantile", args.options.timer_quantile,
+                   "Config::tuning.timer.margin_quantile for timer and auto (default: the library's)")
         ->check(finite_range(0.0, 1.0));
-    app.add_option("--timer-min-margin-ns", options.timer_min_margin_ns,
-                   "Config::timer_min_margin_ns for timer and auto (default: the library's)")
+    app.add_option("--timer-min-margin-ns", args.options.timer_min_margin_ns,
+                   "Config::tuning.timer.min_margin_ns for timer and auto (default: the library's)")
         ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
-    app.add_option("--timer-max-margin-ns", options.timer_max_margin_ns,
-                   "Config::timer_max_margin_ns for timer and auto (default: the library's)")
+    app.add_option("--timer-max-margin-ns", args.options.timer_max_margin_ns,
+                   "Config::tuning.timer.max_margin_ns for timer and auto (default: the library's)")
         ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
-    app.add_option("--rounds", tuning_rounds,
+    app.add_option("--rounds", args.tuning_rounds,
                    "tuning and tradeoff: interleaved rounds, each running every variant "
                    "(default: tuning 5, tradeoff 3; quick: 2 and 3)")
         ->check(CLI::Range(1, 100));
-    double run_s = 0;
-    app.add_option("--run-s", run_s,
+    app.add_option("--run-s", args.run_s,
                    "tradeoff: measured seconds per run, after 0.25 s of warm-up (default: 2; "
                    "quick: 0.2)")
         ->check(CLI::Range(0.05, 600.0));
-    double settle_s = -1;
-    app.add_option("--settle-s", settle_s,
+    app.add_option("--settle-s", args.settle_s,
                    "tradeoff: before the first cell, wait up to this long for other programs to "
                    "use under 2 % of a core over a second; 0 starts at once (default: 10; quick: 0)")
         ->check(CLI::Range(0.0, 600.0));
-    app.add_flag("--candidates", options.tradeoff_candidates,
+    app.add_flag("--candidates", args.options.tradeoff_candidates,
                  "tradeoff: also run the candidate margin estimators the default was chosen from");
-    app.add_option("--preempt", options.preempt_probability,
+    app.add_option("--preempt", args.options.preempt_probability,
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
         ->check(finite_range(0.0, 0.99));
-    app.add_option("--seed", options.seed, "heatmap: random seed (default: 1)");
+    app.add_option("--seed", args.options.seed, "heatmap: random seed (default: 1)");
     // An empty path would be taken for "not given"; say so instead.
     const CLI::Validator non_empty(
         [](std::string& value) -> std::string { return value.empty() ? "empty path" : ""; }, "PATH");
-    app.add_option("--csv", csv_path,
+    app.add_option("--csv", args.csv_path,
                    "write experiment 1's CSV to FILE (a regular file or new; replaced only "
                    "when the run succeeds)")
         ->check(non_empty);
-    app.add_option("--csv-dir", csv_dir, "write all experiments' CSVs into DIR (created if missing)")
+    app.add_option("--csv-dir", args.csv_dir, "write all experiments' CSVs into DIR (created if missing)")
         ->check(non_empty);
 
     try {
@@ -269,103 +279,109 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return fail(e.what());
     }
+    for (const char* flag : {"--conditions", "--frames", "--warmup-s", "--threads", "--work-ms", "--preempt"})
+        if (app.count(flag) > 0) args.given.push_back(flag);
+    return -1;
 
-    // Defaults that depend on --quick.
-    const bool quick = options.quick;
-    if (options.experiments.empty())
-        options.experiments = {"accuracy", "sleep", "cpu", "heatmap", "tuning"};
-    if (options.conditions.empty()) options.conditions = {"idle", "contention", "work", "loaded"};
-    for (const std::string& condition : options.conditions)
-        if (condition != "work") options.tuning_conditions.push_back(condition);
-    options.tuning_hz = options.hz.empty() ? std::vector<double>{60, 144} : options.hz;
-    options.tradeoff_hz = options.hz;   // empty: the cells' own rates
-    if (options.hz.empty()) options.hz = {60, 144, 240, 1000};
-    options.tuning_rounds = tuning_rounds > 0 ? tuning_rounds : quick ? 2 : 5;
-    options.tradeoff_rounds = tuning_rounds > 0 ? tuning_rounds : 3;
-    options.tradeoff_run_s = run_s > 0 ? run_s : quick ? 0.2 : 2.0;
-    options.tradeoff_warmup_s = quick ? 0.05 : 0.25;
-    options.tradeoff_settle_s = settle_s >= 0 ? settle_s : quick ? 0 : 10;
-    if (app.count("--conditions") > 0)
-        for (const std::string& condition : options.conditions)
+}
+
+// Fills in the defaults that depend on --quick and on what was given, and
+// checks what the flags' own checks cannot. "" or one line naming the flag.
+std::string resolve(Args& args) {
+    const bool quick = args.options.quick;
+    if (args.options.experiments.empty())
+        args.options.experiments = {"accuracy", "sleep", "cpu", "heatmap", "tuning"};
+    if (args.options.conditions.empty()) args.options.conditions = {"idle", "contention", "work", "loaded"};
+    for (const std::string& condition : args.options.conditions)
+        if (condition != "work") args.options.tuning_conditions.push_back(condition);
+    args.options.tuning_hz = args.options.hz.empty() ? std::vector<double>{60, 144} : args.options.hz;
+    args.options.tradeoff_hz = args.options.hz;   // empty: the cells' own rates
+    if (args.options.hz.empty()) args.options.hz = {60, 144, 240, 1000};
+    args.options.tuning_rounds = args.tuning_rounds > 0 ? args.tuning_rounds : quick ? 2 : 5;
+    args.options.tradeoff_rounds = args.tuning_rounds > 0 ? args.tuning_rounds : 3;
+    args.options.tradeoff_run_s = args.run_s > 0 ? args.run_s : quick ? 0.2 : 2.0;
+    args.options.tradeoff_warmup_s = quick ? 0.05 : 0.25;
+    args.options.tradeoff_settle_s = args.settle_s >= 0 ? args.settle_s : quick ? 0 : 10;
+    if (args.was_given("--conditions"))
+        for (const std::string& condition : args.options.conditions)
             if (condition == "idle" || condition == "contention" || condition == "partial" ||
                 condition == "loaded")
-                options.tradeoff_conditions.push_back(condition);
-    if (strategy_names.empty())
-        strategy_names = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "auto"};
-    for (const std::string& name : strategy_names) {
+                args.options.tradeoff_conditions.push_back(condition);
+    if (args.strategy_names.empty())
+        args.strategy_names = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "auto"};
+    for (const std::string& name : args.strategy_names) {
         pacer::Strategy strategy{};
         pacer::parse_strategy(name, &strategy);   // checked by strategy_check()
-        options.strategies.push_back(strategy);
+        args.options.strategies.push_back(strategy);
     }
-    if (app.count("--frames") == 0) options.frames = quick ? 60 : 600;
-    if (app.count("--warmup-s") == 0) options.warmup_s = quick ? 0.05 : 0.25;
-    if (app.count("--threads") == 0)
-        options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    if (app.count("--work-ms") == 0) options.work_ms = 4;
-    if (app.count("--preempt") == 0) options.preempt_probability = 0.05;
-    options.sleep_budget_s = quick ? 0.3 : 2.0;
-    options.cpu_seconds = quick ? 0.08 : 0.5;
-    options.heatmap_reps = quick ? 2 : 10;
+    if (!args.was_given("--frames")) args.options.frames = quick ? 60 : 600;
+    if (!args.was_given("--warmup-s")) args.options.warmup_s = quick ? 0.05 : 0.25;
+    if (!args.was_given("--threads"))
+        args.options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    if (!args.was_given("--work-ms")) args.options.work_ms = 4;
+    if (!args.was_given("--preempt")) args.options.preempt_probability = 0.05;
+    args.options.sleep_budget_s = quick ? 0.3 : 2.0;
+    args.options.cpu_seconds = quick ? 0.08 : 0.5;
+    args.options.heatmap_reps = quick ? 2 : 10;
 
     // The library checks its own config; report its line under our flag names.
-    for (double hz : options.hz) {
-        pacer::Config probe = bench::base_config(options, pacer::Strategy::Timer);
+    for (double hz : args.options.hz) {
+        pacer::Config probe = bench::base_config(args.options, pacer::Strategy::Timer);
         probe.target_hz = hz;
-        probe.stats.history_frames = options.frames;
+        probe.stats.history_frames = args.options.frames;
         const std::string problem = pacer::validate(probe);
-        if (!problem.empty()) return fail("--hz/--frames/--timer-*/--wait-*: " + problem);
+        if (!problem.empty()) return "--hz/--frames/--timer-*/--wait-*: " + problem;
     }
 
-    // Open every output before measuring, so a bad path fails at once.
+    return {};
+}
+
+// Opens every output, so a bad path fails before anything is measured.
+std::string open_outputs(const Args& args, Outputs& out) {
     auto has = [&](const char* name) {
-        return std::find(options.experiments.begin(), options.experiments.end(), name) !=
-               options.experiments.end();
+        return std::find(args.options.experiments.begin(), args.options.experiments.end(), name) !=
+               args.options.experiments.end();
     };
-    if (has("tuning") && options.tuning_conditions.empty())
-        return fail("--conditions: tuning runs idle, contention and loaded, and none is selected");
-    if (has("tradeoff") && app.count("--conditions") > 0 && options.tradeoff_conditions.empty())
-        return fail(
-            "--conditions: tradeoff runs idle, contention, partial and loaded, and none is selected");
-    if (has("tradeoff") && !options.tradeoff_hz.empty() &&
-        std::none_of(options.tradeoff_hz.begin(), options.tradeoff_hz.end(),
+    if (has("tuning") && args.options.tuning_conditions.empty())
+        return "--conditions: tuning runs idle, contention and loaded, and none is selected";
+    if (has("tradeoff") && args.was_given("--conditions") && args.options.tradeoff_conditions.empty())
+        return "--conditions: tradeoff runs idle, contention, partial and loaded, and none is selected";
+    if (has("tradeoff") && !args.options.tradeoff_hz.empty() &&
+        std::none_of(args.options.tradeoff_hz.begin(), args.options.tradeoff_hz.end(),
                      [](double hz) { return hz == 60 || hz == 144 || hz == 240; }))
-        return fail("--hz: tradeoff's cells are at 60, 144 and 240 Hz, and none is selected");
-    bench::CsvSet csv;
-    if (!csv_path.empty()) {
-        if (!has("accuracy")) return fail("--csv: holds experiment 1 (accuracy), which is not selected");
-        const std::string problem = csv.accuracy.open(csv_path, bench::kAccuracyColumns);
-        if (!problem.empty()) return fail("--csv: " + problem);
+        return "--hz: tradeoff's cells are at 60, 144 and 240 Hz, and none is selected";
+    if (!args.csv_path.empty()) {
+        if (!has("accuracy")) return "--csv: holds experiment 1 (accuracy), which is not selected";
+        const std::string problem = out.csv.accuracy.open(args.csv_path, bench::kAccuracyColumns);
+        if (!problem.empty()) return "--csv: " + problem;
     }
-    bench::CsvFile dir_accuracy;   // --csv-dir's copy when --csv is also given
-    if (!csv_dir.empty()) {
+    if (!args.csv_dir.empty()) {
         std::error_code ec;
-        std::filesystem::create_directories(csv_dir, ec);
-        if (ec) return fail("--csv-dir: " + csv_dir + ": " + ec.message());
-        const std::filesystem::path dir(csv_dir);
+        std::filesystem::create_directories(args.csv_dir, ec);
+        if (ec) return "--csv-dir: " + args.csv_dir + ": " + ec.message();
+        const std::filesystem::path dir(args.csv_dir);
         struct Wanted { const char* experiment; bench::CsvFile* file; const char* columns; };
         const Wanted wanted[] = {
-            {"accuracy", csv_path.empty() ? &csv.accuracy : &dir_accuracy, bench::kAccuracyColumns},
-            {"sleep", &csv.sleep, bench::kSleepColumns},
-            {"cpu", &csv.cpu, bench::kCpuColumns},
-            {"heatmap", &csv.heatmap, bench::kHeatmapColumns},
-            {"tuning", &csv.tuning, bench::kTuningColumns},
-            {"tradeoff", &csv.tradeoff, bench::kTradeoffColumns},
+            {"accuracy", args.csv_path.empty() ? &out.csv.accuracy : &out.dir_accuracy, bench::kAccuracyColumns},
+            {"sleep", &out.csv.sleep, bench::kSleepColumns},
+            {"cpu", &out.csv.cpu, bench::kCpuColumns},
+            {"heatmap", &out.csv.heatmap, bench::kHeatmapColumns},
+            {"tuning", &out.csv.tuning, bench::kTuningColumns},
+            {"tradeoff", &out.csv.tradeoff, bench::kTradeoffColumns},
         };
         for (const Wanted& w : wanted) {
             if (!has(w.experiment)) continue;
             const std::string path = (dir / (std::string(w.experiment) + ".csv")).string();
             const std::string problem = w.file->open(path, w.columns);
-            if (!problem.empty()) return fail("--csv-dir: " + problem);
+            if (!problem.empty()) return "--csv-dir: " + problem;
         }
     }
 
-    // Timer slack is per thread: the request covers this (the waiting) thread.
-    pacer::ThreadTiming::Request timing_request{};
-    timing_request.timer_slack_ns = timer_slack_ns;
-    timing_request.sched_slice_ns = sched_slice_ns;
-    pacer::ThreadTiming timing(timing_request);
-    const pacer::ThreadTiming::Report& timing_report = timing.report();
+    return {};
+}
 
+// The report's header: the machine, the waiting thread's timing, the run.
+void print_header(const Args& args, const pacer::ThreadTiming::Report& timing_report) {
     pacer::OsSleeper sleeper;
     std::cout << "# pacer-bench\n\n"
               << "- date: " << bench::utc_now() << "\n"
@@ -378,29 +394,29 @@ int main(int argc, char** argv) {
               << "- timer slack of the waiting thread: "
               << (timing_report.timer_slack_supported
                       ? std::to_string(timing_report.timer_slack_ns) + " ns" +
-                            (timer_slack_ns > 0 ? " (set by --timer-slack-ns)" : " (OS default)")
+                            (args.timer_slack_ns > 0 ? " (set by --timer-slack-ns)" : " (OS default)")
                       : std::string("not supported here"))
               << "\n"
               << "- scheduler slice of the waiting thread: "
               << (timing_report.sched_supported
                       ? std::to_string(timing_report.sched_slice_ns) + " ns" +
-                            (sched_slice_ns > 0 ? " (set by --sched-slice-ns)" : " (OS default)")
+                            (args.sched_slice_ns > 0 ? " (set by --sched-slice-ns)" : " (OS default)")
                       : std::string("not supported here"))
               << (timing_report.refused.empty() ? std::string() : "; refused: " + timing_report.refused)
               << "\n"
-              << "- run: " << (quick ? "quick" : "full") << "; strategies:";
-    for (pacer::Strategy s : options.strategies) std::cout << ' ' << pacer::strategy_name(s);
+              << "- run: " << (args.options.quick ? "quick" : "full") << "; strategies:";
+    for (pacer::Strategy s : args.options.strategies) std::cout << ' ' << pacer::strategy_name(s);
     auto or_default = [](double value, const std::string& text) {
         return value > 0 ? text : std::string("default");
     };
     std::cout << "; timer margin quantile "
-              << or_default(options.timer_quantile, bench::fixed(options.timer_quantile, 4))
+              << or_default(args.options.timer_quantile, bench::fixed(args.options.timer_quantile, 4))
               << ", min margin "
-              << or_default(static_cast<double>(options.timer_min_margin_ns),
-                            std::to_string(options.timer_min_margin_ns) + " ns")
+              << or_default(static_cast<double>(args.options.timer_min_margin_ns),
+                            std::to_string(args.options.timer_min_margin_ns) + " ns")
               << ", max margin "
-              << or_default(static_cast<double>(options.timer_max_margin_ns),
-                            std::to_string(options.timer_max_margin_ns) + " ns")
+              << or_default(static_cast<double>(args.options.timer_max_margin_ns),
+                            std::to_string(args.options.timer_max_margin_ns) + " ns")
               << "\n"
               << "- load average at start: " << bench::load_average() << "\n"
               << "- CPU steal (the host running something else while this machine's CPUs were "
@@ -411,24 +427,42 @@ int main(int argc, char** argv) {
                  "auto has no Host, so it acts as timer\n";
     std::cout.flush();
 
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    if (const int code = parse(argc, argv, args); code >= 0) return code;
+    if (const std::string problem = resolve(args); !problem.empty()) return fail(problem);
+    Outputs out;
+    if (const std::string problem = open_outputs(args, out); !problem.empty()) return fail(problem);
+
+    // Timer slack is per thread: the request covers this (the waiting) thread.
+    pacer::ThreadTiming::Request timing_request{};
+    timing_request.timer_slack_ns = args.timer_slack_ns;
+    timing_request.sched_slice_ns = args.sched_slice_ns;
+    pacer::ThreadTiming timing(timing_request);
+    print_header(args, timing.report());
+
     const auto start = std::chrono::steady_clock::now();
     const bench::CpuTicks ticks_start = bench::read_cpu_ticks();
     try {
-        for (const std::string& experiment : options.experiments) {
+        for (const std::string& experiment : args.options.experiments) {
             if (experiment == "accuracy") {
-                bench::run_accuracy(options, csv.accuracy);
+                bench::run_accuracy(args.options, out.csv.accuracy);
                 // --csv and --csv-dir both given: the same rows go to both files.
-                if (dir_accuracy.is_open()) dir_accuracy.copy_rows(csv.accuracy);
+                if (out.dir_accuracy.is_open()) out.dir_accuracy.copy_rows(out.csv.accuracy);
             } else if (experiment == "sleep") {
-                bench::run_sleep(options, csv.sleep);
+                bench::run_sleep(args.options, out.csv.sleep);
             } else if (experiment == "cpu") {
-                bench::run_cpu(options, csv.cpu);
+                bench::run_cpu(args.options, out.csv.cpu);
             } else if (experiment == "heatmap") {
-                bench::run_heatmap(options, csv.heatmap);
+                bench::run_heatmap(args.options, out.csv.heatmap);
             } else if (experiment == "tuning") {
-                bench::run_tuning(options, csv.tuning);
+                bench::run_tuning(args.options, out.csv.tuning);
             } else if (experiment == "tradeoff") {
-                bench::run_tradeoff(options, csv.tradeoff);
+                bench::run_tradeoff(args.options, out.csv.tradeoff);
             }
         }
     } catch (const std::exception& e) {
@@ -442,8 +476,8 @@ int main(int argc, char** argv) {
               << "; CPU steal over the bench: " << percent_or_unknown(steal_pct)
               << " of one core (summed over CPUs).\n";
 
-    for (bench::CsvFile* file :
-         {&csv.accuracy, &dir_accuracy, &csv.sleep, &csv.cpu, &csv.heatmap, &csv.tuning, &csv.tradeoff}) {
+    for (bench::CsvFile* file : {&out.csv.accuracy, &out.dir_accuracy, &out.csv.sleep, &out.csv.cpu, &out.csv.heatmap,
+                                 &out.csv.tuning, &out.csv.tradeoff}) {
         if (const std::string problem = file->finish(); !problem.empty()) return fail(problem);
     }
     return 0;

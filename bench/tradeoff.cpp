@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "contention.h"
-#include "load.h"
+#include "machine_load.h"
 #include "plain_waits.h"
 #include "waiter.h"
 
@@ -193,8 +193,8 @@ pacer::Config timer_config(double hz) {
     pacer::Config config{};
     config.strategy = pacer::Strategy::Timer;
     config.target_hz = hz;
-    config.wait.timer_slack_ns = kWaitSlackNs;
-    config.wait.sched_slice_ns = kWaitSliceNs;
+    config.tuning.wait.timer_slack_ns = kWaitSlackNs;
+    config.tuning.wait.sched_slice_ns = kWaitSliceNs;
     return config;
 }
 
@@ -236,23 +236,23 @@ std::vector<Variant> make_variants(bool candidates) {
         // The library's timer with one setting changed; the labels say which.
         v.push_back(candidate("cand_p95", "timer, p95 + 5 µs, window 128 (the old estimator)",
                               [](pacer::Config& c) {
-                                  c.timer.margin_quantile = 0.95;
-                                  c.timer.margin_headroom = 1;
-                                  c.timer.margin_window = 128;
+                                  c.tuning.timer.margin_quantile = 0.95;
+                                  c.tuning.timer.margin_headroom = 1;
+                                  c.tuning.timer.margin_window = 128;
                               }));
         v.push_back(candidate("cand_w128", "timer, window 128",
-                              [](pacer::Config& c) { c.timer.margin_window = 128; }));
+                              [](pacer::Config& c) { c.tuning.timer.margin_window = 128; }));
         v.push_back(candidate("cand_q999", "timer, quantile 0.999",
-                              [](pacer::Config& c) { c.timer.margin_quantile = 0.999; }));
+                              [](pacer::Config& c) { c.tuning.timer.margin_quantile = 0.999; }));
         v.push_back(candidate("cand_budget150", "timer, wait CPU budget min(150 µs, 1.5 %)", [](pacer::Config& c) {
-            c.timer.max_wait_cpu_ns = 150'000;
-            c.timer.max_wait_cpu_pct = 1.5;
+            c.tuning.timer.max_wait_cpu_ns = 150'000;
+            c.tuning.timer.max_wait_cpu_pct = 1.5;
         }));
         v.push_back(candidate("cand_no_runqueue_sign", "timer, no run-queue sign of contention",
-                              [](pacer::Config& c) { c.timer.contention_wait_ns = 1'000'000'000; }));
+                              [](pacer::Config& c) { c.tuning.timer.contention_wait_ns = 1'000'000'000; }));
         v.push_back(candidate("cand_own_waits", "timer, the thread's own slack and slice", [](pacer::Config& c) {
-            c.wait.timer_slack_ns = -1;
-            c.wait.sched_slice_ns = -1;
+            c.tuning.wait.timer_slack_ns = -1;
+            c.tuning.wait.sched_slice_ns = -1;
         }));
     }
     return v;
@@ -594,16 +594,16 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
         std::cout << "\nThe timer variants' OS waits, as the sleeper reports them after one wait: "
                   << probe.describe() << ".\n";
         const pacer::Config d = pacer::Config{};
-        std::cout << "The library's timer: margin = " << fixed(d.timer.margin_headroom, 2) << " × the "
-                  << fixed(d.timer.margin_quantile, 3) << " quantile of the last " << d.timer.margin_window
-                  << " wakes' lateness + " << d.timer.margin_pad_ns / 1000
-                  << " µs, its spin within a wait CPU budget of min(" << d.timer.max_wait_cpu_ns / 1000 << " µs, "
-                  << fixed(d.timer.max_wait_cpu_pct, 1)
+        std::cout << "The library's timer: margin = " << fixed(d.tuning.timer.margin_headroom, 2) << " × the "
+                  << fixed(d.tuning.timer.margin_quantile, 3) << " quantile of the last " << d.tuning.timer.margin_window
+                  << " wakes' lateness + " << d.tuning.timer.margin_pad_ns / 1000
+                  << " µs, its spin within a wait CPU budget of min(" << d.tuning.timer.max_wait_cpu_ns / 1000 << " µs, "
+                  << fixed(d.tuning.timer.max_wait_cpu_pct, 1)
                   << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
                      "sign at every wait for "
                   << pacer::detail::kContentionOnsetNs / 1'000'000
                   << " ms: more runnable threads than CPUs, or a run-queue wait ≥ "
-                  << d.timer.contention_wait_ns / 1000 << " µs in a frame; calm after "
+                  << d.tuning.timer.contention_wait_ns / 1000 << " µs in a frame; calm after "
                   << pacer::detail::kContentionCalmNs / 1'000'000 << " ms without).\n";
     }
 

@@ -15,10 +15,6 @@ std::string format(const char* fmt, double value) {
     return text;
 }
 
-bool owns_swap_interval(pacer::Strategy strategy) {
-    return strategy == pacer::Strategy::Vsync || strategy == pacer::Strategy::Auto;
-}
-
 }  // namespace
 
 std::string thread_timing_text(const pacer::ThreadTiming::Report& r, bool with_refused) {
@@ -131,7 +127,7 @@ void Controls::remake_thread_timing_() {
     thread_timing_ = std::make_unique<pacer::ThreadTiming>(request);   // ranges checked in apply()
 }
 
-bool Controls::pacer_owns_swap_interval() const { return owns_swap_interval(*current_.strategy); }
+bool Controls::pacer_owns_swap_interval() const { return pacer::strategy_uses_host(*current_.strategy); }
 
 void Controls::add_marker(const std::string& text) {
     if (!markers_.empty()) markers_ += "; ";

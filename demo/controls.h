@@ -27,7 +27,7 @@
 
 #include "core/load.h"
 #include "core/settings.h"
-#include "platform/platform.h"
+#include "platform/window.h"
 
 namespace pacer_demo {
 

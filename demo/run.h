@@ -17,7 +17,7 @@
 #include <pacer/stats.h>
 #include <pacer/thread_timing.h>
 
-#include "app.h"
+#include "options.h"
 #include "controls.h"
 #include "motion.h"
 #include "core/chrome_trace.h"

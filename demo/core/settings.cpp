@@ -48,10 +48,10 @@ const Row kTable[] = {
     {{"vsync", "MODE", "off, on, adaptive: the swap interval asked of the window system", ""}, &Settings::vsync,
      kAny},
     {{"miss_policy", "POLICY", "skip, catch_up: after a late frame", "pacer::Config::miss_policy"}, &Settings::miss_policy, kAny},
-    {{"precise_k", "K", "precise_sleep: estimate = mean + k*sigma", "pacer::Config::precise.sigma_k"}, &Settings::precise_k, kAny},
-    {{"robust_tolerance_us", "US", "robust_sleep's tolerance in us", "pacer::Config::robust.tolerance_ns"},
+    {{"precise_k", "K", "precise_sleep: estimate = mean + k*sigma", "pacer::Config::tuning.precise.sigma_k"}, &Settings::precise_k, kAny},
+    {{"robust_tolerance_us", "US", "robust_sleep's tolerance in us", "pacer::Config::tuning.robust.tolerance_ns"},
      &Settings::robust_tolerance_us, kAny},
-    {{"timer_margin_us", "US", "timer's starting margin in us", "pacer::Config::timer.margin_ns"}, &Settings::timer_margin_us, kAny},
+    {{"timer_margin_us", "US", "timer's starting margin in us", "pacer::Config::tuning.timer.margin_ns"}, &Settings::timer_margin_us, kAny},
     {{"sched_period_ms", "MS", "0: the OS's scheduler; else the simulated scheduler's tick in ms, [1, 16]", ""},
      &Settings::sched_period_ms, {1, 16, false, false, true}},
     {{"preempt_prob", "P", "simulated scheduler's preemption probability, [0, 1)", ""}, &Settings::preempt_prob,
@@ -67,9 +67,9 @@ const Row kTable[] = {
     {{"timer_period_ms", "MS", "Windows timeBeginPeriod in whole ms, [0, 100]; 0 leaves it", ""},
      &Settings::timer_period_ms, {0, 100, false, false, false}},
     {{"wait_slack_ns", "NS", "Linux timer slack of each timer wait in ns; -1 leaves the thread's own",
-      "pacer::Config::wait.timer_slack_ns"}, &Settings::wait_slack_ns, kAny},
+      "pacer::Config::tuning.wait.timer_slack_ns"}, &Settings::wait_slack_ns, kAny},
     {{"wait_slice_ns", "NS", "Linux >= 6.12 slice held from the first timer wait in ns; -1 leaves it",
-      "pacer::Config::wait.sched_slice_ns"}, &Settings::wait_slice_ns, kAny},
+      "pacer::Config::tuning.wait.sched_slice_ns"}, &Settings::wait_slice_ns, kAny},
     {{"dt_mode", "MODE", "what moves the scene: paced (the pacer's dt), raw (the measured interval), fixed", ""},
      &Settings::dt_mode, kAny},
     {{"wait_point", "POINT", "before_present (steadiest presents) or frame_start (lowest latency)", "pacer::Config::wait_point"},
@@ -329,11 +329,11 @@ const Settings& default_settings() {
         s.strategy = library.strategy;
         s.hz = library.target_hz;
         s.miss_policy = library.miss_policy;
-        s.precise_k = library.precise.sigma_k;
-        s.robust_tolerance_us = static_cast<double>(library.robust.tolerance_ns) * 1e-3;
-        s.timer_margin_us = static_cast<double>(library.timer.margin_ns) * 1e-3;
-        s.wait_slack_ns = library.wait.timer_slack_ns;
-        s.wait_slice_ns = library.wait.sched_slice_ns;
+        s.precise_k = library.tuning.precise.sigma_k;
+        s.robust_tolerance_us = static_cast<double>(library.tuning.robust.tolerance_ns) * 1e-3;
+        s.timer_margin_us = static_cast<double>(library.tuning.timer.margin_ns) * 1e-3;
+        s.wait_slack_ns = library.tuning.wait.timer_slack_ns;
+        s.wait_slice_ns = library.tuning.wait.sched_slice_ns;
         s.wait_point = library.wait_point;
         // The load's: LoadConfig's.
         const LoadConfig load = resolve(LoadConfig{});
@@ -364,11 +364,11 @@ pacer::Config to_pacer_config(const Settings& s, pacer::Config c) {
     c.strategy = *s.strategy;
     c.target_hz = *s.hz;
     c.miss_policy = *s.miss_policy;
-    c.precise.sigma_k = *s.precise_k;
-    c.robust.tolerance_ns = us_to_ns(*s.robust_tolerance_us);
-    c.timer.margin_ns = us_to_ns(*s.timer_margin_us);
-    c.wait.timer_slack_ns = *s.wait_slack_ns;
-    c.wait.sched_slice_ns = *s.wait_slice_ns;
+    c.tuning.precise.sigma_k = *s.precise_k;
+    c.tuning.robust.tolerance_ns = us_to_ns(*s.robust_tolerance_us);
+    c.tuning.timer.margin_ns = us_to_ns(*s.timer_margin_us);
+    c.tuning.wait.timer_slack_ns = *s.wait_slack_ns;
+    c.tuning.wait.sched_slice_ns = *s.wait_slice_ns;
     c.wait_point = *s.wait_point;
     return c;
 }
@@ -385,7 +385,7 @@ void apply_load_settings(const Settings& s, LoadConfig* load) {
 
 std::string check(const Settings& full) {
     // A library's "field: value is out of range R" names the demo's key
-    // first: "timer_margin_us: 5000 -> timer.margin_ns: 5000000 is ...".
+    // first: "timer_margin_us: 5000 -> tuning.timer.margin_ns: 5000000 is ...".
     const auto as_demo = [&full](std::string problem) {
         const std::string field = problem.substr(0, problem.find(':'));
         for (const Row& row : kTable) {
@@ -393,7 +393,7 @@ std::string check(const Settings& full) {
             if (checked_by.empty() || field != checked_by.substr(checked_by.rfind("::") + 2)) continue;
             const std::string value = value_text(row.info, full);
             std::string rest = problem.substr(problem.find(':') + 2);   // "V is out of range R"
-            // "[timer.min_margin_ns, timer.max_margin_ns] = [10000, 2000000]": the numbers say enough.
+            // "[tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [10000, 2000000]": the numbers say enough.
             if (const std::size_t named = rest.find("] = ["); named != std::string::npos)
                 rest.erase(rest.rfind('[', named), named + 4 - rest.rfind('[', named));
             problem = field + ": " + rest;

@@ -84,7 +84,7 @@ struct SettingInfo {
     const char* value_name;   // the value's name in --help: "HZ", "US", "NAME"
     const char* help;         // what it does, with its unit and range where the demo owns it
     // The library field it sets, whose validate() checks the range:
-    // "pacer::Config::timer.margin_ns", "LoadConfig::duty_cycle"; "" if none.
+    // "pacer::Config::tuning.timer.margin_ns", "LoadConfig::duty_cycle"; "" if none.
     const char* checked_by;
 };
 
@@ -115,7 +115,7 @@ void apply_load_settings(const Settings& settings, LoadConfig* load);
 // Checks a whole state (every field set): the library's validate on the
 // Config it maps to, the load's validate, and the demo's own ranges. "" or
 // one short line naming the demo's key first, e.g. "timer_margin_us: 5000
-// -> timer.margin_ns: 5000000 is out of range [10000, 2000000]".
+// -> tuning.timer.margin_ns: 5000000 is out of range [10000, 2000000]".
 std::string check(const Settings& full);
 
 }  // namespace pacer_demo

@@ -1,5 +1,5 @@
 // platform.cpp: what both backends share.
-#include "platform/platform.h"
+#include "platform/window.h"
 
 #include <csignal>
 #include "platform/present_feedback.h"

@@ -1,7 +1,7 @@
 // platform_create.cpp: Platform::create, the one place that knows every
 // backend (kept apart so that code using only the interface, such as the
 // tests' fake platform, links without SDL or GLFW).
-#include "platform/platform.h"
+#include "platform/window.h"
 
 namespace pacer_demo {
 

@@ -4,7 +4,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
 
-#include "platform/platform.h"
+#include "platform/window.h"
 
 namespace pacer_demo {
 namespace {

@@ -2,7 +2,7 @@
 #include <SDL.h>
 #include <imgui_impl_sdl.h>
 
-#include "platform/platform.h"
+#include "platform/window.h"
 
 namespace pacer_demo {
 
@@ -22,7 +22,7 @@ public:
 
     bool open(const WindowConfig& config, std::string* error) {
         // SDL's handlers would turn SIGINT and SIGTERM into SDL_QUIT; the
-        // demo handles them itself, alike on both backends (platform.h).
+        // demo handles them itself, alike on both backends (window.h).
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
         if (SDL_Init(SDL_INIT_VIDEO) != 0) {
             *error = std::string("SDL_Init: ") + SDL_GetError();

@@ -19,7 +19,7 @@
 
 #include <wayland-client.h>
 
-#include "platform/platform.h"
+#include "platform/window.h"
 #include "presentation-time-client-protocol.h"
 
 namespace pacer_demo {

@@ -1,4 +1,4 @@
-// platform.h: the demo's window-system layer, one small interface with one
+// window.h: the demo's window-system layer, one small interface with one
 // implementation per backend (platform_sdl2.cpp, platform_glfw.cpp), in the
 // spirit of Dear ImGui's platform backends. The renderer (render/) and the
 // ImGui OpenGL3 renderer backend sit on top and never see SDL or GLFW.

@@ -19,7 +19,7 @@
 #include <pacer/thread_timing.h>
 
 #include "controls.h"
-#include "platform/platform.h"
+#include "platform/window.h"
 #include "render/scene.h"
 
 namespace pacer_demo {
