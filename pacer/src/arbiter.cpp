@@ -117,6 +117,8 @@ void Arbiter::start_watch(bool probe, int64_t index) {
 // the refresh change that caused it).
 void Arbiter::choose(const std::string& why, int64_t index) {
     shown_hz_ = 0;
+    display_locked_ = false;
+    display_refreshes_ = 0;
     waiter_.set_strategy(cfg_.strategy);
     waiter_strategy_ = waiter_.state().strategy;
     next_probe_ns_ = -1;
@@ -124,12 +126,14 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     if (cfg_.strategy == Strategy::Vsync) {
         reason = choose_vsync(index);
     } else if (cfg_.strategy == Strategy::Auto) {
-        reason = choose_auto(index);
+        reason = can_lock() ? choose_display_lock("auto") : choose_auto(index);
+    } else if (cfg_.strategy == Strategy::DisplayLock) {
+        reason = choose_display_lock("display_lock");
     } else {
         set_interval(0);
         reason = std::string(strategy_name(cfg_.strategy)) + ": asked for";
     }
-    if (vsync_interval_ == 0) reason += fell_back_note();
+    if (vsync_interval_ == 0 && !display_locked_) reason += fell_back_note();
     if (vsync_interval_ == 0) probing_ = false;
     record(why.empty() ? reason : why + ": " + reason);
 }
@@ -147,14 +151,56 @@ std::string Arbiter::choose_vsync(int64_t index) {
            (refresh_hz_ > 0 ? " at " + hz_text(refresh_hz_) : std::string(" (refresh rate unknown)"));
 }
 
+// Whether display_lock can pace now: the host reports shown frames, their
+// clock is locked, and the lead is not off.
+bool Arbiter::can_lock() const {
+    return cfg_.host != nullptr && cfg_.display.lead_ns != kLeadOff && present_.feedback_seen() &&
+           present_.display().locked();
+}
+
+// "display says 60 Hz but shows frames every 25.2 ms" where the fitted
+// refresh (shown_hz_) is not the stated one, else "".
+std::string Arbiter::display_says() const {
+    const bool lies = shown_hz_ > 0 && !(std::fabs(shown_hz_ - refresh_hz_) <= kRateTolerance * shown_hz_);
+    return lies ? "display says " + hz_text(refresh_hz_) + " but shows frames every " + ms(1e9 / shown_hz_)
+                : std::string();
+}
+
+// display_lock: swap interval 0, one frame every n fitted refreshes (the
+// fewest that do not exceed the target), each deadline a lead before its
+// refresh. `head` names who chose it.
+std::string Arbiter::choose_display_lock(const char* head) {
+    const std::string to_timer = std::string(head) + " -> timer: ";
+    if (cfg_.host == nullptr) return to_timer + "no host to report shown frames";
+    // Swaps must not block, or they would pace instead of the grid; said
+    // once, on entering, whatever the host was left at.
+    if (vsync_interval_ != 0 || decision_.in_force != Strategy::DisplayLock) {
+        vsync_interval_ = 0;
+        cfg_.host->set_swap_interval(0);
+    }
+    if (cfg_.display.lead_ns == kLeadOff) return to_timer + "display.lead_ns is off";
+    if (!present_.feedback_seen()) return to_timer + "waiting for the host to report shown frames";
+    if (!present_.display().locked()) return to_timer + "waiting for the display's clock to lock";
+    shown_hz_ = 1e9 / present_.display().period_ns();
+    decided_hz_ = shown_hz_;
+    const double most_hz = cfg_.target_hz * (1 + kRateTolerance);
+    display_refreshes_ = std::max(1, static_cast<int>(std::ceil(shown_hz_ / most_hz - 1e-9)));
+    display_locked_ = true;
+    const std::string says = display_says();
+    const std::string lead = cfg_.display.lead_ns >= 0 ? "a lead of " + ms(static_cast<double>(cfg_.display.lead_ns))
+                                                        : std::string("a lead learned from shown frames");
+    return std::string(head) + " -> display_lock: " + (says.empty() ? std::string() : says + "; ") +
+           hz_rounded(shown_hz_) + " / " + std::to_string(display_refreshes_) + ", each deadline " + lead +
+           " before its refresh";
+}
+
 std::string Arbiter::choose_auto(int64_t index) {
     // The display's own clock, once locked, outranks what the host states.
     const DisplayModel& display = present_.display();
     shown_hz_ = display.locked() ? 1e9 / display.period_ns() : 0;
     const double hz = shown_hz_ > 0 ? shown_hz_ : refresh_hz_;
-    const bool lies = shown_hz_ > 0 && !(std::fabs(shown_hz_ - refresh_hz_) <= kRateTolerance * shown_hz_);
-    const std::string says =
-        lies ? "display says " + hz_text(refresh_hz_) + " but shows frames every " + ms(1e9 / shown_hz_) : std::string();
+    const std::string says = display_says();
+    const bool lies = !says.empty();
     decided_hz_ = hz;
     if (cfg_.host == nullptr) {
         set_interval(0);
@@ -359,7 +405,16 @@ void Arbiter::judge_display_probe(int64_t index) {
 // decision rests on (a lying stated rate, a mode change).
 void Arbiter::check_display(int64_t index) {
     const DisplayModel& display = present_.display();
-    if (cfg_.strategy != Strategy::Auto || cfg_.host == nullptr || !display.locked()) return;
+    const bool listens = cfg_.strategy == Strategy::Auto || cfg_.strategy == Strategy::DisplayLock;
+    if (!listens || cfg_.host == nullptr) return;
+    // display_lock begins once the clock locks, and ends when it is lost
+    // (the fit restarts after kResetRun reports off it: a changed display).
+    if (can_lock() != display_locked_) {
+        backoff_ns_ = kFirstBackoffNs;
+        choose(display_locked_ ? "display clock lost" : "", index);
+        return;
+    }
+    if (!display.locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
     const double hz = 1e9 / display.period_ns();
     if (decided_hz_ > 0 && std::fabs(hz - decided_hz_) <= kRateTolerance * decided_hz_) return;
     backoff_ns_ = kFirstBackoffNs;
@@ -410,7 +465,7 @@ void Arbiter::host_changing(Host* old_host) {
 }
 
 void Arbiter::reconfigured(const Config& old, int64_t index) {
-    const bool host_changed = old.host != cfg_.host;
+    const bool host_changed = old.host != cfg_.host || old.display.lead_ns != cfg_.display.lead_ns;
     const bool rate_changed = old.target_hz != cfg_.target_hz;
     const bool strategy_changed = old.strategy != cfg_.strategy;
     const bool wants_host = cfg_.host != nullptr && strategy_uses_host(cfg_.strategy);

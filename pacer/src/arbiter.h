@@ -44,7 +44,11 @@ public:
 
     int vsync_interval() const { return vsync_interval_; }   // 0: not pacing by vsync
     Strategy waiter_strategy() const { return waiter_strategy_; }
-    Strategy in_force() const { return vsync_interval_ != 0 ? Strategy::Vsync : waiter_strategy_; }
+    Strategy in_force() const {
+        if (display_locked_) return Strategy::DisplayLock;
+        return vsync_interval_ != 0 ? Strategy::Vsync : waiter_strategy_;
+    }
+    int display_refreshes() const { return display_refreshes_; }   // display_lock's n, 0 when not locked
     const Decision& decision() const { return decision_; }
     double refresh_hz() const { return refresh_hz_; }   // as the host states it, 0 unknown
     // The refresh period: the display's fitted one when it was locked at the
@@ -61,6 +65,9 @@ private:
     void choose(const std::string& why, int64_t index);
     std::string choose_vsync(int64_t index);
     std::string choose_auto(int64_t index);
+    std::string choose_display_lock(const char* head);
+    bool can_lock() const;
+    std::string display_says() const;
     void record(const std::string& reason);
     void watch_vsync(int fast, int slow, int64_t median, int64_t index);
     void judge_probe(int64_t index);
@@ -93,6 +100,8 @@ private:
     int64_t probe_started_index_ = 0;
     double decided_hz_ = 0;   // auto: the refresh its decision rests on (0 none)
     double shown_hz_ = 0;     // auto: the fitted refresh it used, 0 when the stated one
+    bool display_locked_ = false;   // display_lock in force
+    int display_refreshes_ = 0;     // ... one frame every this many refreshes
 };
 
 }  // namespace pacer::detail

@@ -45,6 +45,7 @@ const char* strategy_name(Strategy strategy) {
         case Strategy::Timer: return "timer";
         case Strategy::Vsync: return "vsync";
         case Strategy::Auto: return "auto";
+        case Strategy::DisplayLock: return "display_lock";
     }
     return "unknown";
 }
@@ -119,7 +120,7 @@ std::string validate(const Config& c) {
     if (!(c.target_hz >= kMinTargetHz && c.target_hz <= kMaxTargetHz))
         first(out_of("target_hz", d(c.target_hz), "[" + d(kMinTargetHz) + ", " + d(kMaxTargetHz) + "]"));
     if (static_cast<int>(c.strategy) < static_cast<int>(Strategy::Sleep) ||
-        static_cast<int>(c.strategy) > static_cast<int>(Strategy::Auto))
+        static_cast<int>(c.strategy) > static_cast<int>(Strategy::DisplayLock))
         first("strategy: " + i(static_cast<int>(c.strategy)) + " is not a Strategy");
     if (c.miss_policy != MissPolicy::Skip && c.miss_policy != MissPolicy::CatchUp)
         first("miss_policy: " + i(static_cast<int>(c.miss_policy)) + " is not a MissPolicy");
@@ -157,7 +158,10 @@ std::string validate(const Config& c) {
     first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, kSecondNs));
     first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
 
-    first(check_or_leave("display.phase_lead_ns", c.display.phase_lead_ns, 0, kSecondNs));
+    if (c.display.lead_ns != kLeadAuto && c.display.lead_ns != kLeadOff &&
+        !(c.display.lead_ns >= 0 && c.display.lead_ns <= kSecondNs))
+        first(out_of("display.lead_ns", i(c.display.lead_ns),
+                     "kLeadAuto (-2), kLeadOff (-1) or [0, " + i(kSecondNs) + "]"));
 
     first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kSecondNs));
     first(check("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames));

@@ -75,7 +75,8 @@ struct Pacer::Impl {
         if (cfg.host == nullptr) return;
         Presented report;
         for (int taken = 0; taken < kMaxReportsPerWait && cfg.host->take_presented(&report); ++taken) {
-            const detail::PresentModel::Report seen = present.add(report, arbiter.refresh_hz(), index);
+            const detail::PresentModel::Report seen =
+                present.add(report, arbiter.refresh_hz(), index, cfg.wait_point == WaitPoint::BeforePresent);
             if (seen.shown) {
                 frame.displayed_index = seen.frame_index;
                 frame.displayed_ns = seen.displayed_ns;
@@ -131,10 +132,20 @@ struct Pacer::Impl {
 
     // ---- the engine's clock ----------------------------------------------------
 
-    int64_t dt_for(const Frame& frame, bool vsync) const {
+    // display_lock: the fixed lead, else the one learned from shown frames.
+    int64_t lead_in_force() const { return cfg.display.lead_ns >= 0 ? cfg.display.lead_ns : present.lead().lead_ns(); }
+
+    // aim_ns: display_lock's refresh for this frame (-1 not locked).
+    int64_t dt_for(const Frame& frame, bool vsync, int64_t aim_ns) const {
         int64_t dt = 0;
         if (frame.index == 0) {
             dt = grid.period_ns();
+        } else if (aim_ns >= 0 && last_aim_ns >= 0 && !frame.resynced) {
+            // From refresh to refresh, in whole fitted refreshes: neither a
+            // lead that moves nor the fit's phase moves the animation.
+            const double unit = present.display().period_ns();
+            const double periods = std::max(1.0, std::round(static_cast<double>(sat_sub(aim_ns, last_aim_ns)) / unit));
+            dt = detail::sat_from_double(std::round(periods * unit));
         } else if (vsync) {
             // Snap to whole refresh periods: the display shows frames only on
             // them. The fitted period where the display reports, else the stated.
@@ -174,6 +185,7 @@ struct Pacer::Impl {
         Clock& clock = waiter.clock();
         const int64_t t = clock.now_ns();
         Frame frame{};
+        if (index > 0) present.note_swap(index - 1, present_ns);   // the swap after the last wake
         take_presented(frame);
         if (index > 0) arbiter.before_wait(t, index);
 
@@ -184,12 +196,18 @@ struct Pacer::Impl {
         if (frame.present_ns >= 0 && index > 0 && frame.present_ns >= last_wake_ns)
             build_ns = sat_sub(frame.present_ns, last_wake_ns);
 
+        const bool locked = arbiter.in_force() == Strategy::DisplayLock;
+        int64_t lead_ns = locked ? lead_in_force() : -1;
         Step step{t, 0, true};
         if (index == 0) {
             grid.anchor(t, cfg.target_hz);   // the first frame anchors the grid at now
         } else {
-            const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
-            present.bias_grid(grid, cfg.target_hz, cfg.display.phase_lead_ns, free_running);
+            if (locked) {
+                lead_ns = present.lock_grid(grid, t, arbiter.display_refreshes(), cfg.display.lead_ns);
+            } else {
+                const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
+                present.bias_grid(grid, cfg.target_hz, cfg.display.lead_ns, free_running);
+            }
             step = decide(t);
         }
 
@@ -218,8 +236,9 @@ struct Pacer::Impl {
         frame.missed = step.missed;
         frame.resynced = step.resynced;
         frame.strategy = arbiter.in_force();
-        frame.dt_ns = dt_for(frame, vsync);
-        frame.predicted_present_ns = predict_present(frame, vsync);
+        const int64_t aim_ns = locked ? present.aim_of(step.deadline_ns, lead_ns) : -1;
+        frame.dt_ns = dt_for(frame, vsync, aim_ns);
+        frame.predicted_present_ns = aim_ns >= 0 ? aim_ns : predict_present(frame, vsync);
         // Only the timer watches contention; other strategies' frames say nothing.
         frame.contended = !vsync && arbiter.waiter_strategy() == Strategy::Timer && waiter.state().contended;
 
@@ -232,7 +251,8 @@ struct Pacer::Impl {
         frame.decision_seq = arbiter.decision().seq;
 
         stats.add(frame);
-        present.note_wake(index, waited.wake_ns, frame.present_ns);
+        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns);
+        last_aim_ns = aim_ns;
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;
         if (frame.present_ns >= 0) last_present_ns = frame.present_ns;
@@ -273,6 +293,7 @@ struct Pacer::Impl {
     int64_t index = 0;
     int64_t last_wake_ns = 0;
     int64_t last_deadline_ns = 0;
+    int64_t last_aim_ns = -1;       // display_lock: the refresh the last frame aimed at
     int64_t present_ns = -1;        // marked since the last wait
     int64_t last_present_ns = -1;   // the last one a wait saw
     int64_t build_ns = 0;           // last wake-to-present time (FrameStart's prediction)
@@ -310,6 +331,11 @@ const Decision& Pacer::decision() const noexcept { return impl_->arbiter.decisio
 WaitStatus Pacer::status() const noexcept {
     WaitStatus status = impl_->waiter.state();
     status.strategy = impl_->arbiter.in_force();
+    const bool locked = status.strategy == Strategy::DisplayLock;
+    status.display_lead_ns = locked ? impl_->lead_in_force() : -1;
+    status.display_refreshes = locked ? impl_->arbiter.display_refreshes() : 0;
+    status.display_judged = impl_->present.lead().judged();
+    status.display_missed = impl_->present.lead().missed();
     return status;
 }
 

@@ -16,8 +16,10 @@ constexpr double kPi = 3.14159265358979323846;
 
 }  // namespace
 
-PresentModel::Report PresentModel::add(const Presented& report, double stated_hz, int64_t index) {
+PresentModel::Report PresentModel::add(const Presented& report, double stated_hz, int64_t index,
+                                       bool swap_follows_wait) {
     display_.add(report, stated_hz);
+    judge(report, swap_follows_wait);
     Report out;
     out.frame_index = report.frame_index;
     out.previous_index = last_shown_index_;
@@ -49,8 +51,32 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
     return out;
 }
 
-void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns) {
-    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns};
+void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns) {
+    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, -1};
+    if (aim_ns >= 0) last_aim_ns_ = aim_ns;
+}
+
+void PresentModel::note_swap(int64_t index, int64_t swap_ns) {
+    if (index < 0) return;
+    Wake& wake = wakes_[static_cast<size_t>(index % kFrameMemory)];
+    if (wake.index != index || swap_ns < wake.wake_ns) return;
+    wake.swap_ns = swap_ns;
+    if (wake.aim_ns >= 0) lead_.add_work(swap_ns - wake.wake_ns);
+}
+
+// A display_lock frame's fate: shown at the refresh it aimed at, or not. The
+// frame built after wait f is swapped after wake f, or f + 1 where the
+// engine waits before its present; that wake's aim is the frame's.
+void PresentModel::judge(const Presented& report, bool swap_follows_wait) {
+    const Wake* wake = wake_of(report.frame_index + (swap_follows_wait ? 1 : 0));
+    if (wake == nullptr || wake->aim_ns < 0 || !(display_.period_ns() > 0)) return;
+    if (!report.discarded && report.displayed_ns < 0) return;
+    const bool landed =
+        !report.discarded &&
+        std::llround(static_cast<double>(report.displayed_ns - wake->aim_ns) / display_.period_ns()) <= 0;
+    const bool swapped = wake->swap_ns >= 0;
+    lead_.judge(landed, swapped ? wake->aim_ns - wake->swap_ns : DisplayLead::kUnknown,
+                swapped ? wake->swap_ns - wake->wake_ns : DisplayLead::kUnknown);
 }
 
 void PresentModel::forget() {
@@ -125,7 +151,32 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
     return true;
 }
 
+int64_t PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t fixed_lead_ns) {
+    const double step = static_cast<double>(n) * display_.period_ns();
+    const int64_t step_ns = std::llround(step);
+    if (!locked_ || n != locked_n_) {   // a new lock, or a new n: what was learnt was for another step
+        lead_.start(step_ns);
+        last_aim_ns_ = -1;
+    }
+    locked_ = true;
+    locked_n_ = n;
+    biased_ = false;
+    const int64_t lead_ns = fixed_lead_ns >= 0 ? fixed_lead_ns : lead_.lead_ns();
+    // The next refresh n after the last one aimed at, unless that one left
+    // no room since (a stall, or entering the lock): then the first that a
+    // deadline after now can make.
+    int64_t aim = last_aim_ns_ >= 0 ? display_.nearest_refresh(sat_add(last_aim_ns_, step_ns)) : -1;
+    if (aim < 0 || sat_sub(aim, lead_ns) < sat_sub(t, step_ns)) aim = display_.next_refresh(sat_add(t, lead_ns));
+    grid.anchor(sat_sub(sat_sub(aim, lead_ns), step_ns), 1e9 / step);
+    return lead_ns;
+}
+
 void PresentModel::bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running) {
+    if (locked_) {   // leaving display_lock: back to the target's own period
+        grid.anchor(grid.current(), target_hz);
+        locked_ = false;
+        last_aim_ns_ = -1;
+    }
     const double unit = display_.period_ns();
     const double target = period_ns_of(target_hz);
     const long n = unit > 0 ? std::lround(target / unit) : 0;

@@ -1,12 +1,14 @@
 // present_model.h: what the display showed, and what follows from it. It
 // owns the reports (Host::take_presented) as they come in, the display clock
 // fitted from them (display_clock.h), which of our frames was shown when, the
-// phase at which a swap returns, the predicted present of a frame, and the
-// delay bias that slides the deadline grid onto the display's phase.
+// phase at which a swap returns, the predicted present of a frame, the delay
+// bias that slides the deadline grid onto the display's phase, and
+// display_lock's grid with its learned lead (display_lead.h).
 // Internal (pacer_internal); the Pacer drains the host into it.
 #pragma once
 
 #include "display_clock.h"
+#include "display_lead.h"
 #include "grid.h"
 
 #include <pacer/pacer.h>
@@ -35,10 +37,15 @@ public:
 
     // One report, taken during the wait of frame `index`; stated_hz is what
     // the host states (0 unknown). An undated, undiscarded report says nothing.
-    Report add(const Presented& report, double stated_hz, int64_t index);
+    // swap_follows_wait: the engine waits before its present (WaitPoint::
+    // BeforePresent), so frame f is swapped after wait f + 1, not f.
+    Report add(const Presented& report, double stated_hz, int64_t index, bool swap_follows_wait);
     // Frame `index` woke at wake_ns, the swap before it returned at
-    // present_ns (-1 unmarked): reports are matched to it later.
-    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns);
+    // present_ns (-1 unmarked), aiming at the refresh aim_ns (display_lock;
+    // else -1): reports are matched to it later.
+    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns);
+    // The swap that followed wake `index` returned at swap_ns.
+    void note_swap(int64_t index, int64_t swap_ns);
 
     // When the frame built after `frame`'s wait reaches the screen, by the
     // display's clock; false (*out untouched) until there is a fit and a few
@@ -52,6 +59,17 @@ public:
     // puts the grid back on the target's own period.
     void bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running);
 
+    // display_lock: places the grid's next point a lead before the refresh
+    // n refreshes after the last one aimed at (entering the lock: the first
+    // refresh at least the lead after t), in steps of n fitted refreshes.
+    // The lead is fixed_lead_ns, or the learned one where that is negative;
+    // returns the lead used.
+    int64_t lock_grid(Grid& grid, int64_t t, int n, int64_t fixed_lead_ns);
+    // The refresh a deadline placed lead_ns before one aims at.
+    int64_t aim_of(int64_t deadline_ns, int64_t lead_ns) const {
+        return display_.nearest_refresh(deadline_ns + lead_ns);
+    }
+    const DisplayLead& lead() const { return lead_; }
     const DisplayModel& display() const { return display_; }
     bool feedback_seen() const { return feedback_seen_; }
     // The display changed its refresh: the old fit no longer holds.
@@ -67,7 +85,15 @@ private:
     struct Wake {
         int64_t index = -1, wake_ns = 0;
         int64_t present_ns = -1;   // the swap return before the wake (Frame::present_ns)
+        int64_t aim_ns = -1;       // display_lock: the refresh it aimed at
+        int64_t swap_ns = -1;      // the swap return after the wake
     };
+    const Wake* wake_of(int64_t index) const {
+        if (index < 0) return nullptr;
+        const Wake& wake = wakes_[static_cast<size_t>(index % kFrameMemory)];
+        return wake.index == index ? &wake : nullptr;
+    }
+    void judge(const Presented& report, bool swap_follows_wait);
     struct Shown {
         int64_t wake_ns, present_ns, shown_ns;   // a frame's wake, the swap return before it, when shown
     };
@@ -83,7 +109,11 @@ private:
     std::array<Shown, kLatencyWindow> latency_ring_{};   // the newest shown frames of ours
     int latency_count_ = 0, latency_next_ = 0;
     int64_t last_shown_index_ = -1, last_shown_ns_ = -1;
-    bool biased_ = false;                        // the grid follows the display
+    bool biased_ = false;                        // the grid follows the display (delay bias)
+    bool locked_ = false;                        // the grid is display_lock's
+    int locked_n_ = 0;                           // ... in steps of this many refreshes
+    int64_t last_aim_ns_ = -1;                   // the refresh the newest frame aimed at
+    DisplayLead lead_;
 };
 
 }  // namespace pacer::detail

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
@@ -43,6 +44,15 @@ public:
         for (int i = 0; i < count_; ++i)
             if (keep(at(i))) kept[static_cast<std::size_t>(n++)] = at(i);
         return median_of(kept, n);
+    }
+    // Nearest rank: the smallest value with at least q of them at or below
+    // it, q in (0, 1]; 0 for none.
+    int64_t quantile(double q) const {
+        if (count_ == 0) return 0;
+        std::array<int64_t, N> sorted = ring_;
+        const int rank = std::clamp(static_cast<int>(std::ceil(q * count_)), 1, count_);
+        std::nth_element(sorted.begin(), sorted.begin() + (rank - 1), sorted.begin() + count_);
+        return sorted[static_cast<std::size_t>(rank - 1)];
     }
     // The median of the newest `newest` values (at most count()).
     int64_t median_of_last(int newest) const {

@@ -308,6 +308,7 @@ WaitStatus Waiter::state() const {
     state.timer_spin_stall_share = impl_->margin.spin_stall_share();
     state.runqueue_wait_ns = impl_->contention.runqueue_wait_ns();
     state.timer_sleep_cpu_ns = impl_->margin.sleep_cpu_ns();
+    state.display_lead_ns = -1;   // the Pacer's to say
     return state;
 }
 

@@ -15,7 +15,7 @@ namespace pacer {
 namespace {
 
 TEST(ConfigNames, StrategiesRoundTrip) {
-    const char* expected[] = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "vsync", "auto"};
+    const char* expected[] = {"sleep", "spin", "precise_sleep", "robust_sleep", "timer", "vsync", "auto", "display_lock"};
     int i = 0;
     for (Strategy strategy : kAllStrategies) {
         EXPECT_STREQ(strategy_name(strategy), expected[i++]);
@@ -23,7 +23,7 @@ TEST(ConfigNames, StrategiesRoundTrip) {
         ASSERT_TRUE(parse_strategy(strategy_name(strategy), &parsed)) << strategy_name(strategy);
         EXPECT_EQ(parsed, strategy);
     }
-    EXPECT_EQ(i, 7);
+    EXPECT_EQ(i, 8);
 }
 
 TEST(ConfigNames, UnknownStrategyLeavesOutAlone) {
@@ -84,7 +84,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.tuning.timer.contention_wait_ns, 500'000);
     EXPECT_EQ(r.tuning.wait.timer_slack_ns, 1);
     EXPECT_EQ(r.tuning.wait.sched_slice_ns, 100'000);
-    EXPECT_EQ(r.display.phase_lead_ns, -1);
+    EXPECT_EQ(r.display.lead_ns, kLeadAuto);
     EXPECT_EQ(r.stats.off_tolerance_ns, 500'000);
     EXPECT_EQ(r.stats.history_frames, 1024);
     EXPECT_EQ(r.clock, nullptr);
@@ -130,8 +130,8 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
     EXPECT_EQ(error_with([](Config& c) { c.target_hz = 10000.5; }), "target_hz: 10000.5" + hz);
     EXPECT_EQ(error_with([&](Config& c) { c.target_hz = nan; }), "target_hz: nan" + hz);
     EXPECT_EQ(error_with([&](Config& c) { c.target_hz = inf; }), "target_hz: inf" + hz);
-    EXPECT_EQ(error_with([](Config& c) { c.strategy = static_cast<Strategy>(7); }),
-              "strategy: 7 is not a Strategy");
+    EXPECT_EQ(error_with([](Config& c) { c.strategy = static_cast<Strategy>(8); }),
+              "strategy: 8 is not a Strategy");
     EXPECT_EQ(error_with([](Config& c) { c.strategy = static_cast<Strategy>(-1); }),
               "strategy: -1 is not a Strategy");
     EXPECT_EQ(error_with([](Config& c) { c.miss_policy = static_cast<MissPolicy>(2); }),
@@ -201,10 +201,10 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "tuning.wait.sched_slice_ns: 0 is out of range -1 or [100000, 100000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000'001; }),
               "tuning.wait.sched_slice_ns: 100000001 is out of range -1 or [100000, 100000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = -2; }),
-              "display.phase_lead_ns: -2 is out of range -1 or [0, 1000000000]");
-    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 1'000'000'001; }),
-              "display.phase_lead_ns: 1000000001 is out of range -1 or [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = -3; }),
+              "display.lead_ns: -3 is out of range kLeadAuto (-2), kLeadOff (-1) or [0, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = 1'000'000'001; }),
+              "display.lead_ns: 1000000001 is out of range kLeadAuto (-2), kLeadOff (-1) or [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.stats.off_tolerance_ns = -1; }),
               "stats.off_tolerance_ns: -1 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.stats.history_frames = 1; }),
@@ -243,8 +243,10 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = -1; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000'000; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 0; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.display.phase_lead_ns = 1'000'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = 0; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = 1'000'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = kLeadOff; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = kLeadAuto; }), "");
 }
 
 // Every field where 0 is legal takes 0 as given (no "zero means default").

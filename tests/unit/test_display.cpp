@@ -210,7 +210,7 @@ struct Rig {
         : display(clock, real_period_ns, stated_hz) {
         Config c = fake_config(clock, sleeper, target_hz, strategy);
         c.host = &display;
-        c.display.phase_lead_ns = lead_ns;
+        c.display.lead_ns = lead_ns;
         pacer = std::make_unique<Pacer>(c);
     }
     Frame frame(int64_t work_ns = 2 * kMs) {

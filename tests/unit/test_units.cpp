@@ -145,7 +145,7 @@ TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
         Presented report;
         report.frame_index = k;
         report.displayed_ns = 3 * kMs + k * refresh_ns;
-        present.add(report, 0, k + 1);
+        present.add(report, 0, k + 1, false);
     }
     ASSERT_TRUE(present.display().locked());
     Grid grid;

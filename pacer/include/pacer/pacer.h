@@ -51,13 +51,18 @@ enum class Strategy : int {
     RobustSleep,    // "robust_sleep": whole scheduler periods minus one plus tolerance, then spin
     Timer,          // "timer": high-resolution timer to deadline - adaptive margin, then spin
     Vsync,          // "vsync": the swap blocks (Host); without a Host, as timer
-    Auto,           // "auto": vsync when the Host proves it paces (by shown frames where it reports
-                    // them), else timer; re-decides within 1 s of a refresh change, or 24 shown
-                    // frames where reported; see docs/design.md
+    Auto,           // "auto": display_lock where the Host reports shown frames and their clock
+                    // locks; else vsync when the Host proves it paces (by shown frames where it
+                    // reports them); else timer. Re-decides within 1 s of a refresh change, or
+                    // 24 shown frames where reported; see docs/design.md
+    DisplayLock,    // "display_lock": the timer on the display's own clock (Host::take_presented):
+                    // swap interval 0, one frame every n refreshes (the fewest that do not exceed
+                    // target_hz), each deadline display.lead_ns before its refresh, so the frame
+                    // is shown just in time; until the clock locks, and without reports, as timer
 };
 inline constexpr Strategy kAllStrategies[] = {
     Strategy::Sleep, Strategy::Spin,  Strategy::PreciseSleep, Strategy::RobustSleep,
-    Strategy::Timer, Strategy::Vsync, Strategy::Auto,
+    Strategy::Timer, Strategy::Vsync, Strategy::Auto,         Strategy::DisplayLock,
 };
 
 // What to do when the engine's work ran past the next deadline.
@@ -73,10 +78,10 @@ enum class WaitPoint : int {
 };
 
 const char* strategy_name(Strategy strategy);      // "sleep" ... "auto"; "unknown" if out of range
-// Vsync and auto: they set the swap interval, so they need a Host (without
-// one they wait as timer).
+// Vsync, auto and display_lock: they set the swap interval and listen to the
+// display, so they need a Host (without one they wait as timer).
 constexpr bool strategy_uses_host(Strategy strategy) {
-    return strategy == Strategy::Vsync || strategy == Strategy::Auto;
+    return strategy == Strategy::Vsync || strategy == Strategy::Auto || strategy == Strategy::DisplayLock;
 }
 const char* miss_policy_name(MissPolicy policy);   // "skip", "catch_up"
 const char* wait_point_name(WaitPoint point);      // "before_present", "frame_start"
@@ -119,6 +124,9 @@ public:
     }
 };
 
+inline constexpr int64_t kLeadAuto = -2;   // Config::display.lead_ns: learned
+inline constexpr int64_t kLeadOff = -1;    // Config::display.lead_ns: never pace to the display's clock
+
 // What an engine sets. Every default is written here, once (the strategies'
 // own settings in pacer/tuning.h); validate() gives each field's range.
 struct Config {
@@ -130,10 +138,11 @@ struct Config {
     int64_t max_dt_ns = 100'000'000;            // Frame::dt_ns clamp after a stall, [1 ns, 60 s]
 
     struct Display {                            // the display clock (Host::take_presented)
-        int64_t phase_lead_ns = -1;             // delay bias: while a waiter paces at refresh / n and
-                                                // display() is locked, deadlines this long before a
-                                                // refresh, [0, 1 s]; -1 off (the lead must cover the
-                                                // compositor's latch, which the pacer cannot see)
+        int64_t lead_ns = kLeadAuto;            // how long before its refresh a display_lock deadline
+                                                // falls: kLeadAuto (learned from shown frames: the
+                                                // frame's work and the compositor's latch), or fixed,
+                                                // [0, 1 s], which also slides another waiter's grid onto
+                                                // the display at refresh / n; kLeadOff: auto never locks
     } display;
     struct StatsWindow {                        // Pacer::stats()
         int64_t off_tolerance_ns = 500'000;     // interval off by more is "off", [0, 1 s]
@@ -175,7 +184,8 @@ struct Frame {
                                     // whole refreshes, fitted ones once Pacer::display() is
                                     // locked; sleep, resync: measured), <= max_dt_ns
     int64_t predicted_present_ns;   // when the frame built after this wait reaches the screen
-                                    // (locked display: a fitted refresh, by recent wake-to-shown)
+                                    // (locked display: a fitted refresh, by recent wake-to-shown;
+                                    // display_lock: the refresh this frame aims at)
     int32_t decision_seq;           // Decision::seq in force
     bool contended;                 // the timer counted the thread as contended
     int64_t displayed_index;        // newest frame reported shown during this wait (its index), -1 none
@@ -218,6 +228,10 @@ struct WaitStatus {
     bool contended;                // the timer counts the thread as contended
     int64_t runqueue_wait_ns;      // run-queue wait per frame, last read (-1 unknown)
     int64_t timer_sleep_cpu_ns;    // a calm timer wait's CPU before its spin, recent mean (-1 unknown)
+    int64_t display_lead_ns;       // display_lock: deadlines this long before their refresh (-1: not locked)
+    int32_t display_refreshes;     // display_lock: refreshes per frame (n), 0 when not locked
+    int64_t display_judged;        // display_lock: frames reported shown or discarded since the pacer began
+    int64_t display_missed;        // ... of those, shown after the refresh they aimed at, or discarded
 };
 
 class Pacer {

@@ -1,0 +1,251 @@
+// test_display_lock.cpp: display_lock on the fake compositor: auto picks it
+// where the display reports shown frames, it paces at refresh / n with swap
+// interval 0, its lead is learned from the reports (work steps, the latch,
+// jittered reports), and it falls back when the clock is lost.
+#include "fakes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace pacer;
+using pacer::testing::FakeClock;
+using pacer::testing::FakeCompositor;
+using pacer::testing::FakeSleeper;
+using pacer::testing::fake_config;
+using pacer::testing::kMs;
+using pacer::testing::kUs;
+
+namespace {
+
+constexpr int64_t kSecond = 1'000 * kMs;
+constexpr double k60 = 1e9 / 60;
+constexpr double kWeston = 25.2e6;   // weston headless: says 60 Hz, repaints every 25.2 ms
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The engine's loop waiting at the frame start: wait, work, swap, mark.
+struct Rig {
+    FakeClock clock;
+    FakeSleeper sleeper{clock};
+    FakeCompositor display;
+    std::unique_ptr<Pacer> pacer;
+    int64_t work_ns = 3 * kMs;
+    std::vector<Frame> frames;   // every frame since the rig began
+
+    Rig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy = Strategy::Auto,
+        int64_t lead_ns = kLeadAuto)
+        : display(clock, real_period_ns, stated_hz) {
+        display.nonblocking_ns = 100 * kUs;   // a swap that does not block returns at once
+        display.report_seq = false;
+        Config c = fake_config(clock, sleeper, target_hz, strategy);
+        c.host = &display;
+        c.wait_point = WaitPoint::FrameStart;
+        c.display.lead_ns = lead_ns;
+        pacer = std::make_unique<Pacer>(c);
+    }
+    void frame() {
+        const Frame f = pacer->wait();
+        clock.advance_busy(work_ns);
+        display.swap(f.index);
+        pacer->mark_present();
+        frames.push_back(f);
+    }
+    void run_for(int64_t duration_ns) {
+        const int64_t end = clock.now_ns() + duration_ns;
+        while (clock.now_ns() < end) frame();
+    }
+    const Decision& decision() const { return pacer->decision(); }
+};
+
+// What the frames from `first` on did on the display.
+struct Fates {
+    int frames = 0, shown = 0, late = 0;   // late: shown after the refresh the frame aimed at
+    int discarded = 0;
+    std::vector<int64_t> latency_ns;       // wake to shown
+    int64_t latency_p50() {
+        std::sort(latency_ns.begin(), latency_ns.end());
+        return latency_ns.empty() ? -1 : latency_ns[latency_ns.size() / 2];
+    }
+};
+
+Fates fates_since(const Rig& rig, int64_t first) {
+    Fates out;
+    std::vector<int64_t> shown_at(rig.frames.size(), -1);
+    for (const FakeCompositor::Shown& s : rig.display.shown)
+        if (s.frame >= 0 && s.frame < static_cast<int64_t>(shown_at.size()))
+            shown_at[static_cast<size_t>(s.frame)] = std::llround(rig.display.refresh_time(s.k));
+    // The last few frames are still in flight.
+    for (size_t i = static_cast<size_t>(first); i + 4 < rig.frames.size(); ++i) {
+        const Frame& f = rig.frames[i];
+        ++out.frames;
+        if (shown_at[i] < 0) {
+            ++out.discarded;
+            continue;
+        }
+        ++out.shown;
+        out.late += shown_at[i] > f.predicted_present_ns + 1 * kMs;
+        out.latency_ns.push_back(shown_at[i] - f.wake_ns);
+    }
+    return out;
+}
+
+// The first frame paced by display_lock.
+int64_t first_locked(const Rig& rig) {
+    for (const Frame& f : rig.frames)
+        if (f.strategy == Strategy::DisplayLock) return f.index;
+    return -1;
+}
+
+}  // namespace
+
+TEST(DisplayLock, AutoPicksItOnALyingDisplayAndShowsEveryFrameJustInTime) {
+    Rig rig(kWeston, 60, 60);
+    rig.display.latch_ns = 7 * kMs;   // weston's repaint window
+    rig.display.jitter_ns = 300 * kUs;
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    EXPECT_EQ(rig.decision().reason,
+              "auto -> display_lock: display says 60 Hz but shows frames every 25.2 ms; 39.7 Hz / 1, "
+              "each deadline a lead learned from shown frames before its refresh");
+    EXPECT_EQ(rig.decision().swap_interval, 0);
+    EXPECT_EQ(rig.display.requests.back(), 0);
+    EXPECT_EQ(rig.pacer->status().display_refreshes, 1);
+    const int64_t locked = first_locked(rig);
+    ASSERT_GE(locked, 0);
+    // Until the lead has met the latch once, a frame may miss; after that none.
+    const size_t settled = rig.frames.size();
+    const int64_t missed_before = rig.pacer->status().display_missed;
+    rig.run_for(20 * kSecond);
+    Fates after = fates_since(rig, static_cast<int64_t>(settled));
+    EXPECT_EQ(after.discarded, 0);
+    EXPECT_EQ(after.late, 0);
+    EXPECT_EQ(rig.pacer->status().display_missed, missed_before);
+    EXPECT_GE(after.shown, 780);   // one frame a refresh: 20 s / 25.2 ms, less those in flight
+    // Just in time: wake to shown is the work, the latch and a little room,
+    // not the 2-3 refreshes a vsync queue holds.
+    EXPECT_LE(after.latency_p50(), 3 * kMs + 7 * kMs + 2 * kMs);
+    EXPECT_GE(after.latency_p50(), 3 * kMs + 7 * kMs);
+    const WaitStatus status = rig.pacer->status();
+    EXPECT_NEAR(static_cast<double>(status.display_lead_ns), 11e6, 1e6);
+    // Over the whole run since the lock, misses were a handful while learning.
+    const Fates all = fates_since(rig, locked);
+    EXPECT_LE(all.discarded + all.late, 3);
+}
+
+TEST(DisplayLock, PacesAtTheFewestRefreshesThatDoNotExceedTheTarget) {
+    struct Case {
+        double real_period_ns, target_hz;
+        int n;
+    };
+    for (const Case c : {Case{1e9 / 144, 60, 3}, Case{k60, 30, 2}, Case{k60, 60, 1}, Case{kWeston, 144, 1},
+                         Case{k60, 50, 2}}) {
+        Rig rig(c.real_period_ns, 60, c.target_hz);
+        rig.work_ns = 1 * kMs;
+        rig.run_for(4 * kSecond);
+        ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << c.target_hz << ": " << rig.decision().reason;
+        EXPECT_EQ(rig.pacer->status().display_refreshes, c.n) << c.target_hz;
+        const Frame last = rig.frames.back();
+        EXPECT_NEAR(static_cast<double>(last.dt_ns), c.n * c.real_period_ns, 2.0) << c.target_hz;
+        EXPECT_EQ(fates_since(rig, static_cast<int64_t>(rig.frames.size()) / 2).discarded, 0) << c.target_hz;
+    }
+}
+
+TEST(DisplayLock, TheLeadFollowsAStepInTheWorkWithinTwoSeconds) {
+    Rig rig(k60, 60, 60);
+    rig.display.latch_ns = 3 * kMs;
+    rig.work_ns = 2 * kMs;
+    rig.run_for(4 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+    // lead = work + latch (learned to within 0.1 ms) + 0.5 ms
+    EXPECT_NEAR(static_cast<double>(rig.pacer->status().display_lead_ns), 5.6e6, 0.3e6);
+    const int64_t missed_at_step = rig.pacer->status().display_missed;
+    rig.work_ns = 10 * kMs;
+    rig.run_for(2 * kSecond);
+    EXPECT_NEAR(static_cast<double>(rig.pacer->status().display_lead_ns), 13.6e6, 0.3e6);
+    // Lengthened at once: the step costs the frames already in flight when
+    // the first miss is reported, not a stream of them.
+    EXPECT_LE(rig.pacer->status().display_missed - missed_at_step, 3);
+    const int64_t missed_high = rig.pacer->status().display_missed;
+    rig.work_ns = 2 * kMs;
+    rig.run_for(2 * kSecond);
+    EXPECT_NEAR(static_cast<double>(rig.pacer->status().display_lead_ns), 5.6e6, 0.3e6);
+    EXPECT_EQ(rig.pacer->status().display_missed, missed_high);   // shortening costs nothing
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+}
+
+TEST(DisplayLock, JitteredReportsAndADriftingRefreshStayLocked) {
+    // 59.94 Hz real against 60 stated; reports up to 1 ms off either way.
+    Rig rig(1e9 / (60 / 1.001), 60, 60);
+    rig.display.latch_ns = 2 * kMs;
+    rig.display.jitter_ns = 1 * kMs;
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+    const int32_t seq = rig.decision().seq;
+    const size_t from = rig.frames.size();
+    rig.run_for(30 * kSecond);
+    EXPECT_EQ(rig.decision().seq, seq);   // nothing new to say
+    const Fates after = fates_since(rig, static_cast<int64_t>(from));
+    EXPECT_LE(after.discarded + after.late, after.frames / 100);   // at most 1 %
+    // The grid runs at the display's rate, so frames do not beat against it
+    // (the fit's period, from reports +-1 ms off, to within 0.2 %).
+    EXPECT_NEAR(static_cast<double>(rig.frames.back().dt_ns), 1e9 / (60 / 1.001), 0.002 * 1e9 / 60);
+}
+
+TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
+    Rig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kMs);
+    rig.display.latch_ns = 4 * kMs;
+    EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the host to report shown frames");
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    EXPECT_TRUE(contains(rig.decision().reason, "each deadline a lead of 8.0 ms before its refresh"))
+        << rig.decision().reason;
+    const Frame last = rig.frames.back();
+    const double refresh = rig.display.refresh_time(rig.display.first_refresh_from(static_cast<double>(last.deadline_ns)));
+    EXPECT_NEAR(refresh - static_cast<double>(last.deadline_ns), 8e6, 50e3);
+    EXPECT_EQ(rig.pacer->status().display_lead_ns, 8 * kMs);
+}
+
+TEST(DisplayLock, ALostClockFallsBackWithinTheHeadersBound) {
+    Rig rig(kWeston, 60, 60);
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+    // The display changes rate under the pacer: its old clock no longer
+    // holds, and display_lock ends until the new one locks.
+    rig.display.change_period(k60);
+    const int64_t changed = rig.clock.now_ns();
+    const size_t at = rig.frames.size();
+    while (rig.clock.now_ns() - changed < 2 * kSecond && rig.decision().in_force == Strategy::DisplayLock &&
+           rig.decision().reason.find("39.7") != std::string::npos)
+        rig.frame();
+    // pacer.h: 24 shown frames where the display reports them (the frames in
+    // flight on top).
+    EXPECT_LE(rig.frames.size() - at, 24u + 4u);
+    rig.run_for(3 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+    EXPECT_TRUE(contains(rig.decision().reason, "60 Hz / 1")) << rig.decision().reason;
+}
+
+TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
+    // sway 1.7: discards only, nothing to fit: auto judges vsync by swaps.
+    Rig rig(k60, 60, 60);
+    rig.display.report_shown = false;
+    rig.run_for(2 * kSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::Vsync) << rig.decision().reason;
+    // And with the lead off, auto never locks, feedback or not.
+    Rig off(kWeston, 60, 60, Strategy::Auto, kLeadOff);
+    off.run_for(3 * kSecond);
+    EXPECT_EQ(off.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(off.decision().reason, "display says 60 Hz but shows frames every 25.2 ms"))
+        << off.decision().reason;
+    // Asked for with no host: the timer, saying why.
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer alone(fake_config(clock, sleeper, 60, Strategy::DisplayLock));
+    EXPECT_EQ(alone.decision().in_force, Strategy::Timer);
+    EXPECT_EQ(alone.decision().reason, "display_lock -> timer: no host to report shown frames");
+}
