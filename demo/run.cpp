@@ -252,15 +252,23 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
         // PresentMon-style, from the same reports (the trace's display
         // columns, trace.h) over the newest kDisplayFrames frames, and the
         // pacer's model of the display clock.
+        const pacer::DisplayClock clock = pacer.display();
         const DisplayFigures d = display_figures({recent_frames_.begin(), recent_frames_.end()},
                                                  {motion_dt_ns_.begin(), motion_dt_ns_.end()},
-                                                 {presented_.begin(), presented_.end()});
+                                                 {presented_.begin(), presented_.end()}, clock.period_ns);
         std::vector<int64_t> abs_animation_error_ns;
         for (int64_t e : d.animation_error_ns) abs_animation_error_ns.push_back(e < 0 ? -e : e);
         int64_t within_1ms = 0;
         for (int64_t e : d.prediction_error_ns) within_1ms += (e >= -1'000'000 && e <= 1'000'000) ? 1 : 0;
         info("display_change_p5_p50_p95_ms", spread_ms(d.between_ns));
         info("display_latency_p5_p50_p95_ms", spread_ms(d.latency_ns));
+        // Shown over a quarter refresh after the one predicted (display_lock: aimed at).
+        info("missed_refresh_pct", format("%.2f", d.shown == 0 ? 0.0
+                                                               : 100.0 * static_cast<double>(d.late) /
+                                                                     static_cast<double>(d.shown)));
+        info("display_lead_ms", state.display_lead_ns < 0 ? std::string("off")
+                                                          : format("%.3f", static_cast<double>(state.display_lead_ns) * 1e-6));
+        info("display_refreshes_per_frame", std::to_string(state.display_refreshes));
         info("animation_error_abs_p50_p95_ms", format("%.3f %.3f", quantile_ms(abs_animation_error_ns, 0.5),
                                                       quantile_ms(abs_animation_error_ns, 0.95)));
         info("present_prediction_error_p5_p50_p95_ms", spread_ms(d.prediction_error_ns));
@@ -268,7 +276,6 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
              format("%.1f", d.prediction_error_ns.empty() ? 0.0
                                                           : 100.0 * static_cast<double>(within_1ms) /
                                                                 static_cast<double>(d.prediction_error_ns.size())));
-        const pacer::DisplayClock clock = pacer.display();
         info("display_clock_locked", clock.locked ? "yes" : "no");
         info("display_clock_locked_pct",
              format("%.1f", display_frames_since_lock_ == 0 ? 0.0

@@ -6,7 +6,7 @@
 namespace pacer_demo {
 
 DisplayFigures display_figures(const std::vector<pacer::Frame>& frames, const std::vector<int64_t>& motion_dt_ns,
-                               const std::vector<pacer::Presented>& reports) {
+                               const std::vector<pacer::Presented>& reports, int64_t refresh_ns) {
     std::unordered_map<int64_t, const pacer::Presented*> fate_of;
     for (const pacer::Presented& report : reports) fate_of[report.frame_index] = &report;
 
@@ -27,6 +27,7 @@ DisplayFigures display_figures(const std::vector<pacer::Frame>& frames, const st
         ++out.shown;
         out.latency_ns.push_back(fate.displayed_ns - frame.wake_ns);
         out.prediction_error_ns.push_back(fate.displayed_ns - frame.predicted_present_ns);
+        if (refresh_ns > 0 && 4 * (fate.displayed_ns - frame.predicted_present_ns) > refresh_ns) ++out.late;
         if (last_shown_ns >= 0) {
             const int64_t between_ns = fate.displayed_ns - last_shown_ns;
             out.between_ns.push_back(between_ns);

@@ -19,12 +19,16 @@ struct DisplayFigures {
     std::vector<int64_t> animation_error_ns;    // the scene's advance since the previous shown frame
                                                 // minus the time between them on screen
     std::vector<int64_t> prediction_error_ns;   // on screen minus Frame::predicted_present_ns
+    int64_t late = 0;                           // shown over a quarter refresh after its predicted
+                                                // present (display_lock: the refresh it aimed at;
+                                                // the library's own rule for a missed refresh)
 };
 
 // frames: the run's frames in order; motion_dt_ns[i]: what the scene moved
-// by in frames[i] (-1 none); reports: the display's, in arrival order.
+// by in frames[i] (-1 none); reports: the display's, in arrival order;
+// refresh_ns: the display's refresh period (0 unknown: no frame counts late).
 // Reports for frames not in `frames` are ignored.
 DisplayFigures display_figures(const std::vector<pacer::Frame>& frames, const std::vector<int64_t>& motion_dt_ns,
-                               const std::vector<pacer::Presented>& reports);
+                               const std::vector<pacer::Presented>& reports, int64_t refresh_ns = 0);
 
 }  // namespace pacer_demo

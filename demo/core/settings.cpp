@@ -32,7 +32,8 @@ constexpr Range kAny{0, 0, false, false, false};   // the library's, or load.h's
 using Slot = std::variant<std::optional<double> Settings::*, std::optional<int64_t> Settings::*,
                           std::optional<int32_t> Settings::*, std::optional<pacer::Strategy> Settings::*,
                           std::optional<pacer::MissPolicy> Settings::*, std::optional<pacer::WaitPoint> Settings::*,
-                          std::optional<VsyncMode> Settings::*, std::optional<DtMode> Settings::*>;
+                          std::optional<VsyncMode> Settings::*, std::optional<DtMode> Settings::*,
+                          std::optional<DisplayLead> Settings::*>;
 
 struct Row {
     SettingInfo info;
@@ -42,7 +43,8 @@ struct Row {
 
 // THE TABLE: one row per setting. Defaults: default_settings() below.
 const Row kTable[] = {
-    {{"strategy", "NAME", "how the pacer waits: sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto",
+    {{"strategy", "NAME",
+      "how the pacer waits: sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto, display_lock",
       "pacer::Config::strategy"}, &Settings::strategy, kAny},
     {{"hz", "HZ", "target rate in Hz", "pacer::Config::target_hz"}, &Settings::hz, kAny},
     {{"vsync", "MODE", "off, on, adaptive: the swap interval asked of the window system", ""}, &Settings::vsync,
@@ -74,6 +76,11 @@ const Row kTable[] = {
      &Settings::dt_mode, kAny},
     {{"wait_point", "POINT", "before_present (steadiest presents) or frame_start (lowest latency)", "pacer::Config::wait_point"},
      &Settings::wait_point, kAny},
+    {{"display_lead", "LEAD",
+      "display_lock: a deadline's lead before its refresh: auto (learned from shown frames), a fixed lead in ms, "
+      "or off (auto never locks to the display)",
+      "pacer::Config::display.lead_ns"},
+     &Settings::display_lead, kAny},
     {{"work_ms", "MS", "in-frame CPU work per frame in ms", "LoadConfig::work_ms"}, &Settings::work_ms, kAny},
     {{"jitter_ms", "MS", "uniform +- jitter on the work in ms", "LoadConfig::jitter_ms"}, &Settings::jitter_ms, kAny},
     {{"spike_ms", "MS", "extra work on spike frames in ms", "LoadConfig::spike_ms"}, &Settings::spike_ms, kAny},
@@ -97,23 +104,29 @@ std::string to_text(pacer::MissPolicy v) { return pacer::miss_policy_name(v); }
 std::string to_text(pacer::WaitPoint v) { return pacer::wait_point_name(v); }
 std::string to_text(VsyncMode v) { return vsync_mode_name(v); }
 std::string to_text(DtMode v) { return dt_mode_name(v); }
+std::string to_text(const DisplayLead& v) { return display_lead_text(v); }
 
 bool from_text(std::string_view t, pacer::Strategy* out) { return pacer::parse_strategy(t, out); }
 bool from_text(std::string_view t, pacer::MissPolicy* out) { return pacer::parse_miss_policy(t, out); }
 bool from_text(std::string_view t, pacer::WaitPoint* out) { return pacer::parse_wait_point(t, out); }
 bool from_text(std::string_view t, VsyncMode* out) { return parse_vsync_mode(t, out); }
 bool from_text(std::string_view t, DtMode* out) { return parse_dt_mode(t, out); }
+bool from_text(std::string_view t, DisplayLead* out) { return parse_display_lead(t, out); }
 // What an unknown name was meant to be, and the names there are.
 const char* noun_of(pacer::Strategy*) { return "strategy"; }
 const char* noun_of(pacer::MissPolicy*) { return "policy"; }
 const char* noun_of(pacer::WaitPoint*) { return "wait point"; }
 const char* noun_of(VsyncMode*) { return "mode"; }
 const char* noun_of(DtMode*) { return "mode"; }
-const char* names_of(pacer::Strategy*) { return "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto"; }
+const char* noun_of(DisplayLead*) { return "lead"; }
+const char* names_of(pacer::Strategy*) {
+    return "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto, display_lock";
+}
 const char* names_of(pacer::MissPolicy*) { return "skip, catch_up"; }
 const char* names_of(pacer::WaitPoint*) { return "before_present, frame_start"; }
 const char* names_of(VsyncMode*) { return "off, on, adaptive"; }
 const char* names_of(DtMode*) { return "raw, paced, fixed"; }
+const char* names_of(DisplayLead*) { return "off, auto, or a lead in ms"; }
 
 
 std::string shown(std::string_view value) {
@@ -166,6 +179,7 @@ std::string parse_into(const Row& r, std::string_view v, std::optional<pacer::Mi
 std::string parse_into(const Row& r, std::string_view v, std::optional<pacer::WaitPoint>* s) { return parse_name_into(r, v, s); }
 std::string parse_into(const Row& r, std::string_view v, std::optional<VsyncMode>* s) { return parse_name_into(r, v, s); }
 std::string parse_into(const Row& r, std::string_view v, std::optional<DtMode>* s) { return parse_name_into(r, v, s); }
+std::string parse_into(const Row& r, std::string_view v, std::optional<DisplayLead>* s) { return parse_name_into(r, v, s); }
 
 const Row* row_of(const SettingInfo& info) {
     for (const Row& row : kTable) {
@@ -256,6 +270,37 @@ bool parse_dt_mode(std::string_view name, DtMode* out) {
     return parse_named(name, {DtMode::Raw, DtMode::Paced, DtMode::Fixed}, dt_mode_name, out);
 }
 
+std::string display_lead_text(const DisplayLead& lead) {
+    switch (lead.kind) {
+        case DisplayLead::Kind::Off: return "off";
+        case DisplayLead::Kind::Auto: return "auto";
+        case DisplayLead::Kind::Fixed: return number_text(lead.ms);
+    }
+    return "auto";
+}
+
+bool parse_display_lead(std::string_view text, DisplayLead* out) {
+    if (text == "off" || text == "auto") {
+        *out = {text == "off" ? DisplayLead::Kind::Off : DisplayLead::Kind::Auto, 0};
+        return true;
+    }
+    double ms = 0;
+    // A negative lead would alias the library's kLeadOff and kLeadAuto.
+    if (!parse_number(text, &ms) || ms < 0) return false;
+    *out = {DisplayLead::Kind::Fixed, ms};   // its upper bound is the library's (check())
+    return true;
+}
+
+int64_t display_lead_ns(const DisplayLead& lead) {
+    switch (lead.kind) {
+        case DisplayLead::Kind::Off: return pacer::kLeadOff;
+        case DisplayLead::Kind::Auto: return pacer::kLeadAuto;
+        case DisplayLead::Kind::Fixed: break;
+    }
+    // Far outside any valid lead saturates, so that validate() names the value.
+    return std::llround(std::clamp(lead.ms * 1e6, -1e18, 1e18));
+}
+
 // --- the table's readers -------------------------------------------------------
 
 const std::vector<const SettingInfo*>& all_settings() {
@@ -335,6 +380,10 @@ const Settings& default_settings() {
         s.wait_slack_ns = library.tuning.wait.timer_slack_ns;
         s.wait_slice_ns = library.tuning.wait.sched_slice_ns;
         s.wait_point = library.wait_point;
+        s.display_lead = library.display.lead_ns == pacer::kLeadOff    ? DisplayLead{DisplayLead::Kind::Off, 0}
+                         : library.display.lead_ns == pacer::kLeadAuto ? DisplayLead{}
+                                                                       : DisplayLead{DisplayLead::Kind::Fixed,
+                                                                                     static_cast<double>(library.display.lead_ns) * 1e-6};
         // The load's: LoadConfig's.
         const LoadConfig load = resolve(LoadConfig{});
         s.work_ms = load.work_ms;
@@ -370,6 +419,7 @@ pacer::Config to_pacer_config(const Settings& s, pacer::Config c) {
     c.tuning.wait.timer_slack_ns = *s.wait_slack_ns;
     c.tuning.wait.sched_slice_ns = *s.wait_slice_ns;
     c.wait_point = *s.wait_point;
+    c.display.lead_ns = display_lead_ns(*s.display_lead);
     return c;
 }
 

@@ -44,6 +44,16 @@ enum class DtMode : int {
 const char* dt_mode_name(DtMode mode);                  // "raw", "paced", "fixed"
 bool parse_dt_mode(std::string_view name, DtMode* out);  // false for an unknown name
 
+// display_lock's lead (pacer::Config::display.lead_ns): "off", "auto" (learned
+// from shown frames) or a fixed lead in ms ("4.5").
+struct DisplayLead {
+    enum class Kind : int { Off, Auto, Fixed } kind = Kind::Auto;
+    double ms = 0;   // Fixed's
+};
+std::string display_lead_text(const DisplayLead& lead);                // "off", "auto", "4.5"
+bool parse_display_lead(std::string_view text, DisplayLead* out);      // false for neither a name nor a number
+int64_t display_lead_ns(const DisplayLead& lead);                       // pacer::kLeadOff, kLeadAuto or ns
+
 // A set of setting changes: only the fields that hold a value change. What
 // each field means, its unit and default: the table in settings.cpp.
 struct Settings {
@@ -65,6 +75,7 @@ struct Settings {
     std::optional<int64_t> wait_slice_ns;        // -1: leave the thread's own
     std::optional<DtMode> dt_mode;
     std::optional<pacer::WaitPoint> wait_point;
+    std::optional<DisplayLead> display_lead;
     std::optional<double> work_ms;
     std::optional<double> jitter_ms;
     std::optional<double> spike_ms;

@@ -280,6 +280,45 @@ void Overlay::draw_stats_(const View& view) {
     ImGui::EndTable();
 }
 
+// display_lock's lead: auto (learned), fixed, or off; and what it does now.
+void Overlay::draw_display_lead_(Controls& controls, const pacer::WaitStatus& state) {
+    const DisplayLead lead = *controls.current().display_lead;
+    const char* kinds[] = {"off", "auto", "fixed"};
+    const int kind = static_cast<int>(lead.kind);
+    if (ImGui::BeginCombo("display lead", kinds[kind])) {
+        for (int k = 0; k < 3; ++k) {
+            if (ImGui::Selectable(kinds[k], k == kind)) {
+                Settings change;
+                // A fixed lead starts from the one in force (or 8 ms).
+                const double now_ms = state.display_lead_ns >= 0 ? static_cast<double>(state.display_lead_ns) * 1e-6 : 8;
+                change.display_lead = DisplayLead{static_cast<DisplayLead::Kind>(k), k == 2 ? now_ms : 0};
+                apply_(controls, change);
+            }
+        }
+        ImGui::EndCombo();
+    }
+    setting_tip("display_lead");
+    if (lead.kind == DisplayLead::Kind::Fixed) {
+        double ms_value = lead.ms;
+        if (slider_released("lead (ms)", &ms_value, 0, 40, "%.1f")) {
+            Settings change;
+            change.display_lead = DisplayLead{DisplayLead::Kind::Fixed, ms_value};
+            apply_(controls, change);
+        }
+    }
+    if (state.strategy == pacer::Strategy::DisplayLock) {
+        const double missed_pct = state.display_judged == 0 ? 0.0
+                                                            : 100.0 * static_cast<double>(state.display_missed) /
+                                                                  static_cast<double>(state.display_judged);
+        ImGui::Text("locked to the display: 1 frame / %d refresh%s, lead %.2f ms", state.display_refreshes,
+                    state.display_refreshes == 1 ? "" : "es", static_cast<double>(state.display_lead_ns) * 1e-6);
+        ImGui::Text("missed their refresh: %lld of %lld (%.2f %%)", static_cast<long long>(state.display_missed),
+                    static_cast<long long>(state.display_judged), missed_pct);
+    } else {
+        ImGui::TextDisabled("not locked to the display (no shown-frame reports, or no fit yet)");
+    }
+}
+
 void Overlay::draw_pacing_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
     const pacer::WaitStatus state = view.pacer->status();
@@ -321,7 +360,8 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
             break;
         }
         case pacer::Strategy::Timer:
-        case pacer::Strategy::Auto: {
+        case pacer::Strategy::Auto:
+        case pacer::Strategy::DisplayLock: {
             double margin = *s.timer_margin_us;
             if (slider_released("start margin (us)", &margin, 0, 2000, "%.0f")) {
                 Settings change;
@@ -342,6 +382,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
                     ImGui::Text("spin stalls %.1f %%; sleep's CPU unknown here", 100 * state.timer_spin_stall_share);
                 }
             }
+            if (*s.strategy != pacer::Strategy::Timer) draw_display_lead_(controls, state);
             break;
         }
         default:

@@ -64,6 +64,7 @@ private:
     void draw_histogram_(const View& view);
     void draw_stats_(const View& view);
     void draw_pacing_(Controls& controls, const View& view);
+    void draw_display_lead_(Controls& controls, const pacer::WaitStatus& state);
     void draw_scheduler_(Controls& controls);
     void draw_load_(Controls& controls);
     void draw_scene_labels_(const View& view);

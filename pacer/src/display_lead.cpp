@@ -13,10 +13,14 @@ constexpr int64_t kLatchStepNs = 100'000;   // a miss puts the latch this far pa
 }  // namespace
 
 void DisplayLead::start(int64_t step_ns) {
-    step_ns_ = std::max<int64_t>(step_ns, 0);
+    step_ns = std::max<int64_t>(step_ns, 0);
+    const bool same = step_ns_ > 0 && std::llabs(step_ns - step_ns_) <= kSameStep * static_cast<double>(step_ns_);
+    step_ns_ = step_ns;
+    if (same) return;
     work_.clear();
     latch_ns_ = 0;
     lead_ns_ = step_ns_ / 2;
+    misses_in_a_row_ = 0;
 }
 
 void DisplayLead::add_work(int64_t work_ns) {
@@ -25,24 +29,35 @@ void DisplayLead::add_work(int64_t work_ns) {
 
 int64_t DisplayLead::work_quantile_ns() const { return work_.quantile(kWorkQuantile); }
 
-void DisplayLead::judge(bool landed, int64_t slack_ns, int64_t work_ns) {
+void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns) {
     ++judged_;
-    if (!landed) ++missed_;
-    if (slack_ns != kUnknown) {
-        if (!landed && slack_ns >= 0) latch_ns_ = std::max(latch_ns_, slack_ns + kLatchStepNs);
-        // Landed with less room than the estimate: the latch is no longer than that.
-        if (landed && slack_ns >= 0 && slack_ns < latch_ns_) latch_ns_ = slack_ns;
-    }
+    const bool landed = late_ns != kDiscarded && !late(late_ns, refresh_ns);
     if (landed) {
+        misses_in_a_row_ = 0;
+        // Landed with less room than the bound: the latch is no longer than
+        // that. An eighth of the way there per frame: the slack is measured
+        // against a predicted refresh, whose error (about half a millisecond
+        // under weston) would otherwise lower the bound to its noise, and
+        // each lowering cost a miss to learn back.
+        if (slack_ns != kUnknown && slack_ns >= 0 && slack_ns < latch_ns_)
+            latch_ns_ -= (latch_ns_ - slack_ns + kLowerShare - 1) / kLowerShare;
         const int64_t shrink = std::llround(kShrinkShare * static_cast<double>(step_ns_));
         bound(std::max(required_ns(), lead_ns_ - shrink));
         return;
     }
-    // What this frame would have needed, and what the recent frames need.
+    ++missed_;
+    // Shown late (not merely discarded, which a frame swapped in time but
+    // replaced by the next says nothing of): the latch is past its slack.
+    if (late_ns != kDiscarded && slack_ns != kUnknown && slack_ns >= 0)
+        latch_ns_ = std::max(latch_ns_, slack_ns + kLatchStepNs);
+    // Placed before the lead last grew: that growth already answered it.
+    if (lead_ns < lead_ns_) return;
     const int64_t needed = work_ns != kUnknown ? work_ns + latch_ns_ + kPadNs : 0;
-    bound(std::max({lead_ns_, needed, required_ns()}));
+    const int64_t extra = kGrowNs << std::min(misses_in_a_row_, 20);
+    ++misses_in_a_row_;
+    bound(std::max({lead_ns_, needed, required_ns()}) + extra);
 }
 
-void DisplayLead::bound(int64_t wanted_ns) { lead_ns_ = std::clamp<int64_t>(wanted_ns, 0, step_ns_); }
+void DisplayLead::bound(int64_t wanted_ns) { lead_ns_ = std::clamp<int64_t>(wanted_ns, 0, kMaxSteps * step_ns_); }
 
 }  // namespace pacer::detail

@@ -1,19 +1,28 @@
-// display_lead.h: display_lock's lead, learned from what the display showed.
+// display_lead.h: display_lock's lead, learned from the frames the display
+// reports (just in time).
 //
-// A frame whose deadline falls `lead` before a refresh is shown at that
-// refresh when the engine's work after the wake (wake to swap) and the
-// compositor's latch (how long before a refresh a swap must come to make it)
-// fit in the lead. Neither is known in advance, so both are learned:
+// A display_lock deadline sits a lead before the refresh it aims at, so the
+// lead must fit the frame's work (wake to swap) and the compositor's latch
+// (how long before a refresh a swap must come to make it). Neither is known
+// in advance, so both are learned:
 //   - the work: a high quantile of the recent wake-to-swap times;
-//   - the latch: bounded from below by the frames that missed (a swap s
-//     before its refresh that missed says latch > s) and from above by those
-//     that landed with less room than the bound (latch <= s). Only misses and
-//     unusually slow frames tell it, so it is not probed for on purpose.
-// The lead is work + latch + a pad. It lengthens at once when a frame misses
-// (to what that frame would have needed) and shortens slowly while frames
-// land, by 1 % of the frame step per frame, so a step in the work settles in
-// within 2 s from 40 frames a second up. It stays within [0, one frame
-// step]. Internal (pacer_internal); the PresentModel feeds it.
+//   - the latch: bounded from below by the frames shown late (a swap s before
+//     its refresh that missed it says latch > s) and from above by those that
+//     landed with less room (latch <= s, taken an eighth at a time, for
+//     the aimed refresh is a prediction). It may exceed a refresh: weston's
+//     headless output reports a frame 16 ms after the repaint that took it.
+// Late means shown more than a quarter refresh after the aimed refresh: a
+// fixed-rate display shows a late frame whole refreshes late, but one that
+// waits for frames (weston's repaint loop restarts from a late commit) shows
+// it as soon as it can, a fraction of a refresh late.
+// The lead is work + the latch's lower bound + a pad. A miss lengthens it at
+// once to what that frame would have needed, plus 1 ms that doubles with
+// each further miss at the lengthened lead (an exponential search for a
+// latch far past the first guess; frames placed before the last lengthening
+// add nothing). Landed frames shorten it by 1 % of the frame step each, down
+// to work + lower bound + pad, so a step in the work settles within 2 s from
+// 40 frames a second up. The lead stays within [0, four frame steps].
+// Internal (pacer_internal); the PresentModel feeds it.
 #pragma once
 
 #include "recent.h"
@@ -24,20 +33,26 @@ namespace pacer::detail {
 
 class DisplayLead {
 public:
-    // Starts over for frames step_ns apart (n refreshes): the lead at half
-    // the step, nothing known of work or latch.
+    // For frames step_ns apart (n refreshes). A new step (1 % or more off
+    // the last) starts over: the lead at half the step, nothing known of work
+    // or latch; the same step, a relock, keeps what was learned.
     void start(int64_t step_ns);
     // A frame's wake-to-swap time.
     void add_work(int64_t work_ns);
-    // A frame the display reported: shown at the refresh it aimed at or not
-    // (later, or discarded). slack_ns: its aimed refresh less its swap;
-    // work_ns: its wake to its swap; either kUnknown.
-    void judge(bool landed, int64_t slack_ns, int64_t work_ns);
+    // A frame the display reported, placed lead_ns before the refresh it
+    // aimed at. late_ns: shown minus that refresh, or kDiscarded (never
+    // shown); refresh_ns: the display's period; slack_ns: the aimed refresh
+    // less the frame's swap; work_ns: its wake to its swap; either kUnknown.
+    void judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns);
+    // Shown late_ns after its aimed refresh, with refreshes refresh_ns apart:
+    // late (judge()'s rule, the demo's "missed refresh" too).
+    static bool late(int64_t late_ns, int64_t refresh_ns) { return late_ns > refresh_ns / 4; }
 
     static constexpr int64_t kUnknown = INT64_MIN;
+    static constexpr int64_t kDiscarded = INT64_MAX;
 
     int64_t lead_ns() const { return lead_ns_; }
-    int64_t latch_ns() const { return latch_ns_; }   // the latch's estimate, 0 until a miss
+    int64_t latch_ns() const { return latch_ns_; }   // the latch's lower bound, 0 until a miss
     int64_t judged() const { return judged_; }
     int64_t missed() const { return missed_; }
 
@@ -47,14 +62,19 @@ private:
     void bound(int64_t wanted_ns);
 
     static constexpr int64_t kPadNs = 500'000;   // on top of work and latch
-    static constexpr double kWorkQuantile = 0.95;   // of the last 64: the 4th largest
+    static constexpr double kWorkQuantile = 0.98;   // of the last 64: the 2nd largest
     static constexpr double kShrinkShare = 0.01;   // of the step, per landed frame
+    static constexpr int kMaxSteps = 4;            // the lead's bound, in frame steps
+    static constexpr int64_t kGrowNs = 1'000'000;  // a miss's extra, doubling while misses run
+    static constexpr double kSameStep = 0.01;      // a step this close to the last keeps the learning
+    static constexpr int64_t kLowerShare = 8;      // a landing lowers the latch's bound 1/8 of the way
 
     Recent<64> work_;        // recent wake-to-swap times: 1.1 s at 60 Hz, 1.6 s at 40
     int64_t step_ns_ = 0;
     int64_t lead_ns_ = 0;
     int64_t latch_ns_ = 0;   // the latch's lower bound from misses, lowered by landings
     int64_t judged_ = 0, missed_ = 0;
+    int misses_in_a_row_ = 0;
 };
 
 }  // namespace pacer::detail

@@ -251,7 +251,7 @@ struct Pacer::Impl {
         frame.decision_seq = arbiter.decision().seq;
 
         stats.add(frame);
-        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns);
+        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns, lead_ns);
         last_aim_ns = aim_ns;
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;

@@ -51,8 +51,8 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
     return out;
 }
 
-void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns) {
-    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, -1};
+void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns, int64_t lead_ns) {
+    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, lead_ns, -1};
     if (aim_ns >= 0) last_aim_ns_ = aim_ns;
 }
 
@@ -71,11 +71,10 @@ void PresentModel::judge(const Presented& report, bool swap_follows_wait) {
     const Wake* wake = wake_of(report.frame_index + (swap_follows_wait ? 1 : 0));
     if (wake == nullptr || wake->aim_ns < 0 || !(display_.period_ns() > 0)) return;
     if (!report.discarded && report.displayed_ns < 0) return;
-    const bool landed =
-        !report.discarded &&
-        std::llround(static_cast<double>(report.displayed_ns - wake->aim_ns) / display_.period_ns()) <= 0;
+    const int64_t late_ns = report.discarded ? DisplayLead::kDiscarded : report.displayed_ns - wake->aim_ns;
     const bool swapped = wake->swap_ns >= 0;
-    lead_.judge(landed, swapped ? wake->aim_ns - wake->swap_ns : DisplayLead::kUnknown,
+    lead_.judge(late_ns, std::llround(display_.period_ns()), wake->lead_ns,
+                swapped ? wake->aim_ns - wake->swap_ns : DisplayLead::kUnknown,
                 swapped ? wake->swap_ns - wake->wake_ns : DisplayLead::kUnknown);
 }
 

@@ -41,9 +41,9 @@ public:
     // BeforePresent), so frame f is swapped after wait f + 1, not f.
     Report add(const Presented& report, double stated_hz, int64_t index, bool swap_follows_wait);
     // Frame `index` woke at wake_ns, the swap before it returned at
-    // present_ns (-1 unmarked), aiming at the refresh aim_ns (display_lock;
-    // else -1): reports are matched to it later.
-    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns);
+    // present_ns (-1 unmarked), aiming at the refresh aim_ns from lead_ns
+    // before it (display_lock; else aim -1): reports are matched to it later.
+    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns, int64_t lead_ns);
     // The swap that followed wake `index` returned at swap_ns.
     void note_swap(int64_t index, int64_t swap_ns);
 
@@ -86,6 +86,7 @@ private:
         int64_t index = -1, wake_ns = 0;
         int64_t present_ns = -1;   // the swap return before the wake (Frame::present_ns)
         int64_t aim_ns = -1;       // display_lock: the refresh it aimed at
+        int64_t lead_ns = 0;       // display_lock: its deadline's lead before aim_ns
         int64_t swap_ns = -1;      // the swap return after the wake
     };
     const Wake* wake_of(int64_t index) const {

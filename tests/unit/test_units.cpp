@@ -2,6 +2,7 @@
 // Pacer or a Waiter: the contention signs, the timer's margin estimator, the
 // ring the vsync watch judges by, and the present model's delay bias.
 #include "contention.h"
+#include "display_lead.h"
 #include "fakes.h"
 #include "grid.h"
 #include "present_model.h"
@@ -14,6 +15,7 @@
 
 using namespace pacer;
 using pacer::detail::Contention;
+using pacer::detail::DisplayLead;
 using pacer::detail::Grid;
 using pacer::detail::PresentModel;
 using pacer::detail::Recent;
@@ -161,4 +163,57 @@ TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
     // Not free running (vsync paces): the grid goes back to the target's period.
     present.bias_grid(grid, 62.5, lead_ns, /*free_running=*/false);
     EXPECT_EQ(grid.period_ns(), refresh_ns);
+}
+
+// display_lock's learned lead (display_lead.h), frame by frame.
+TEST(DisplayLeadUnit, ShownAFractionOfARefreshLateIsAMissAndLengthensTheLeadOnce) {
+    constexpr int64_t refresh = 25 * kMs;
+    DisplayLead lead;
+    lead.start(refresh);
+    ASSERT_EQ(lead.lead_ns(), refresh / 2);
+    for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
+    // A display that waits for a late frame (weston) shows it 10 ms late,
+    // not a refresh late: still a miss. Its swap came 2.5 ms before the aimed
+    // refresh, so the latch is longer than that.
+    const int64_t placed = lead.lead_ns();
+    lead.judge(10 * kMs, refresh, placed, 2'500 * kUs, 10 * kMs);
+    EXPECT_EQ(lead.missed(), 1);
+    EXPECT_EQ(lead.latch_ns(), 2'600 * kUs);
+    // 10 ms of work + the latch's bound + 0.5 ms pad, + 1 ms for the miss.
+    EXPECT_EQ(lead.lead_ns(), 10 * kMs + 2'600 * kUs + 500 * kUs + 1 * kMs);
+    // A frame placed before that lengthening misses too: counted, not grown on.
+    const int64_t grown = lead.lead_ns();
+    lead.judge(10 * kMs, refresh, placed, 2'500 * kUs, 10 * kMs);
+    EXPECT_EQ(lead.missed(), 2);
+    EXPECT_EQ(lead.lead_ns(), grown);
+    // A miss at the lengthened lead doubles the extra: the latch is further.
+    lead.judge(9 * kMs, refresh, grown, grown - 10 * kMs, 10 * kMs);
+    EXPECT_EQ(lead.latch_ns(), grown - 10 * kMs + 100 * kUs);
+    EXPECT_EQ(lead.lead_ns(), 10 * kMs + lead.latch_ns() + 500 * kUs + 2 * kMs);
+    // Within a quarter refresh of the aim is landed (the prediction's noise).
+    const int64_t before = lead.missed();
+    lead.judge(refresh / 4, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
+    EXPECT_EQ(lead.missed(), before);
+}
+
+TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeepsIt) {
+    constexpr int64_t refresh = 20 * kMs;
+    DisplayLead lead;
+    lead.start(refresh);
+    for (int i = 0; i < 64; ++i) lead.add_work(4 * kMs);
+    const int64_t first = lead.lead_ns();
+    lead.judge(1 * kMs, refresh, first, first - 4 * kMs, 4 * kMs);   // landed
+    EXPECT_EQ(lead.lead_ns(), first - refresh / 100);                  // 1 % of the step
+    for (int i = 0; i < 200; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 4 * kMs, 4 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 4 * kMs + 500 * kUs);   // no latch seen: work + pad
+    EXPECT_EQ(lead.missed(), 0);
+    // A relock at the same step keeps what was learned; a new step starts over.
+    lead.start(refresh + refresh / 200);
+    EXPECT_EQ(lead.lead_ns(), 4 * kMs + 500 * kUs);
+    lead.start(2 * refresh);
+    EXPECT_EQ(lead.lead_ns(), refresh);
+    // A discarded frame says it missed, not by how much: no latch from it.
+    lead.judge(DisplayLead::kDiscarded, refresh, lead.lead_ns(), 5 * kMs, 4 * kMs);
+    EXPECT_EQ(lead.latch_ns(), 0);
+    EXPECT_EQ(lead.missed(), 1);
 }
