@@ -97,8 +97,8 @@ CLI::Validator strategy_check() {
             if (!pacer::parse_strategy(value, &strategy))
                 return "unknown strategy '" + value +
                        "' (one of sleep,spin,precise_sleep,robust_sleep,timer,auto)";
-            if (strategy == pacer::Strategy::Vsync)
-                return "vsync needs a display (a Host) and the bench has none";
+            if (strategy == pacer::Strategy::Vsync || strategy == pacer::Strategy::DisplayLock)
+                return value + " needs a display (a Host) and the bench has none";
             return {};
         },
         "STRATEGY");
@@ -423,8 +423,8 @@ void print_header(const Args& args, const pacer::ThreadTiming::Report& timing_re
                  "ready; % of one core, summed over CPUs): "
               << percent_or_unknown(bench::steal_since_boot_pct())
               << " since boot; over the bench: see the end\n"
-              << "- vsync: not measured, there is no display here (it needs a Host that swaps); "
-                 "auto has no Host, so it acts as timer\n";
+              << "- vsync, display_lock: not measured, there is no display here (they need a Host that "
+                 "swaps, and display_lock one that reports shown frames); auto has no Host, so it acts as timer\n";
     std::cout.flush();
 
 }

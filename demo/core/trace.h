@@ -39,7 +39,8 @@
 //                             (before_present: the previous frame's swap, right
 //                             after the wake; frame_start: after this frame's
 //                             work); NA when no swap followed
-//   MsPredictedPresent        pacer::Frame::predicted_present_ns - the wake
+//   MsPredictedPresent        pacer::Frame::predicted_present_ns - the wake; under
+//                             display_lock, the refresh the frame aimed at (its lead)
 //   Contended                 1 when the timer counted the thread as contended
 //                             on this wait (pacer::Frame::contended)
 //   The display, where the compositor reports what it showed (displayed();
@@ -50,7 +51,10 @@
 //   MsAnimationError          the scene's advance since the previous shown frame (MsDt of
 //                             the frames since, this one included) minus
 //                             MsBetweenDisplayChange: > 0, the motion ran ahead of the screen
-//   MsPresentPredictionError  on screen minus pacer::Frame::predicted_present_ns
+//   MsPresentPredictionError  on screen minus pacer::Frame::predicted_present_ns; under
+//                             display_lock, the refresh shown less the one aimed at:
+//                             over a quarter refresh is a missed refresh (the summary's
+//                             missed_refresh_pct)
 // Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
 // A row waits in memory until its frame's report arrives, at most
 // kHoldRows rows (then its display columns are NA); close() writes the rest.

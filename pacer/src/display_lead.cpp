@@ -24,7 +24,12 @@ void DisplayLead::start(int64_t step_ns) {
 }
 
 void DisplayLead::add_work(int64_t work_ns) {
-    if (work_ns >= 0) work_.push(work_ns);
+    if (work_ns < 0) return;
+    work_.push(work_ns);
+    // A frame slower than the lead has room for is known at its swap, two or
+    // three frames before the display can say it missed: the next frames get
+    // its room at once, instead of missing in the meantime.
+    if (latch_ns_ > 0) bound(std::max(lead_ns_, work_ns + latch_ns_ + kPadNs));
 }
 
 int64_t DisplayLead::work_quantile_ns() const { return work_.quantile(kWorkQuantile); }
@@ -46,6 +51,11 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
         return;
     }
     ++missed_;
+    // A miss its own work explains (slower than its lead had room for, by
+    // the latch known before it) asks for that room and 1 ms; one it does
+    // not says the latch is further than thought, and the extra doubles
+    // while such misses go on.
+    const bool explained = work_ns != kUnknown && work_ns + latch_ns_ > lead_ns;
     // Shown late (not merely discarded, which a frame swapped in time but
     // replaced by the next says nothing of): the latch is past its slack.
     if (late_ns != kDiscarded && slack_ns != kUnknown && slack_ns >= 0)
@@ -53,8 +63,8 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
     // Placed before the lead last grew: that growth already answered it.
     if (lead_ns < lead_ns_) return;
     const int64_t needed = work_ns != kUnknown ? work_ns + latch_ns_ + kPadNs : 0;
-    const int64_t extra = kGrowNs << std::min(misses_in_a_row_, 20);
-    ++misses_in_a_row_;
+    const int64_t extra = explained ? kGrowNs : kGrowNs << std::min(misses_in_a_row_, 20);
+    if (!explained) ++misses_in_a_row_;
     bound(std::max({lead_ns_, needed, required_ns()}) + extra);
 }
 

@@ -15,13 +15,15 @@
 // fixed-rate display shows a late frame whole refreshes late, but one that
 // waits for frames (weston's repaint loop restarts from a late commit) shows
 // it as soon as it can, a fraction of a refresh late.
-// The lead is work + the latch's lower bound + a pad. A miss lengthens it at
-// once to what that frame would have needed, plus 1 ms that doubles with
-// each further miss at the lengthened lead (an exponential search for a
-// latch far past the first guess; frames placed before the last lengthening
-// add nothing). Landed frames shorten it by 1 % of the frame step each, down
-// to work + lower bound + pad, so a step in the work settles within 2 s from
-// 40 frames a second up. The lead stays within [0, four frame steps].
+// The lead is work + the latch's lower bound + a pad. A frame slower than
+// that lengthens it at its swap, before the display can report it. A miss
+// lengthens it at once to what that frame would have needed, plus 1 ms; where
+// the frame's work does not explain the miss, the 1 ms doubles with each
+// further such miss (an exponential search for a latch far past the first
+// guess). Frames placed before the last lengthening add nothing. Landed
+// frames shorten it by 1 % of the frame step each, down to work + lower
+// bound + pad, so a step in the work settles within 2 s from 40 frames a
+// second up. The lead stays within [0, four frame steps].
 // Internal (pacer_internal); the PresentModel feeds it.
 #pragma once
 
@@ -37,7 +39,8 @@ public:
     // the last) starts over: the lead at half the step, nothing known of work
     // or latch; the same step, a relock, keeps what was learned.
     void start(int64_t step_ns);
-    // A frame's wake-to-swap time.
+    // A frame's wake-to-swap time, at its swap; lengthens the lead where
+    // the frame needed more room than it had.
     void add_work(int64_t work_ns);
     // A frame the display reported, placed lead_ns before the refresh it
     // aimed at. late_ns: shown minus that refresh, or kDiscarded (never

@@ -217,3 +217,29 @@ TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeeps
     EXPECT_EQ(lead.latch_ns(), 0);
     EXPECT_EQ(lead.missed(), 1);
 }
+
+TEST(DisplayLeadUnit, ASlowFrameLengthensItAtItsSwapAndAMissItsWorkExplainsDoesNotDouble) {
+    constexpr int64_t refresh = 25 * kMs;
+    DisplayLead lead;
+    lead.start(refresh);
+    for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
+    lead.judge(10 * kMs, refresh, lead.lead_ns(), 8 * kMs, 10 * kMs);   // the latch is past 8 ms
+    ASSERT_EQ(lead.latch_ns(), 8'100 * kUs);
+    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
+    ASSERT_EQ(lead.lead_ns(), 10 * kMs + 8'100 * kUs + 500 * kUs);
+    // A 14 ms frame, known at its swap: the next frames get its room.
+    lead.add_work(14 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 14 * kMs + 8'100 * kUs + 500 * kUs);
+    // A frame placed before that lengthening, missing: counted, nothing more.
+    const int64_t now = lead.lead_ns();
+    lead.judge(10 * kMs, refresh, 10 * kMs + 8'600 * kUs, 0, 13 * kMs);
+    EXPECT_EQ(lead.missed(), 2);
+    EXPECT_EQ(lead.lead_ns(), now);
+    // Misses their own work explains (24 ms in a 22.6 ms lead): the room they
+    // needed + 1 ms each, never the doubling search for a further latch.
+    lead.judge(10 * kMs, refresh, now, now - 24 * kMs, 24 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 24 * kMs + 8'100 * kUs + 500 * kUs + 1 * kMs);
+    const int64_t after = lead.lead_ns();
+    lead.judge(10 * kMs, refresh, after, after - 34 * kMs, 34 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 34 * kMs + 8'100 * kUs + 500 * kUs + 1 * kMs);
+}
