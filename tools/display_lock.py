@@ -18,11 +18,13 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
                   (MsPresentPredictionError; the library's rule)
   off             latency over a quarter refresh above the run's median
   lead            the lead in force at the end (the summary's display_lead_ms)
+  room            latency p50 less work p50: what the lead adds to the work
 and each run ends with a verdict against issue 27's bounds:
   latency p50 <= work p50 + weston's window + 3 ms (the window: --window-ms,
       or measured, the shortest swap return to shown of auto's run),
   vsync's latency p50 >= 3 x auto's, 0 discarded, <= 1 % missed, auto's
-  lead within 1.5 ms of the oracle's.
+  room within 1.5 ms of the oracle's (the oracle: the fixed lead with the
+  least room whose frames all showed, <= 1 % off).
 
   tools/display_lock.py [--backends sdl2,glfw] [--work-ms 3,8] [--runs 3]
                         [--frames 600] [--sweep-frames 200] [--step-ms 1]
@@ -150,11 +152,20 @@ def oracle(sweep, max_off_pct):
     frame step covers every phase; what a phase achieves is its wake-to-shown
     latency, the effective lead, which is compared with auto's."""
     good = [(lead, f) for lead, f in sweep if f["discarded"] == 0 and f["judged"] > 0 and f["off_pct"] <= max_off_pct]
-    return min(good, key=lambda p: p[1]["latency_p50"]) if good else (None, None)
+    return min(good, key=lambda p: room(p[1])) if good else (None, None)
+
+
+def room(f):
+    """Latency beyond the frame's own work: what the lead adds to the work,
+    the latch and a margin. The machine's speed changes from run to run (a
+    frame's wake-to-swap took 10.5 to 17 ms in one hour), so the oracle and
+    auto are compared by it, not by their latencies."""
+    return f["latency_p50"] - f["work_p50"]
 
 
 def row(label, f):
-    return (f"| {label} | {f['latency_p50']:.1f} | {f['work_p50']:.1f} | {f['shown_every']:.1f} | "
+    return (f"| {label} | {f['latency_p50']:.1f} | {f['work_p50']:.1f} | {f['latency_p50'] - f['work_p50']:.1f} | "
+            f"{f['shown_every']:.1f} | "
             f"{f['discarded']} of {f['judged']} ({f['discarded_all']}) | {f['missed']} ({f['missed_pct']:.2f} %) | {f['off']} | {f['lead']} |")
 
 
@@ -218,16 +229,18 @@ def main():
                     in auto["decision"],
                 }
                 if sweep:
-                    checks["within 1.5 ms of the oracle"] = best is not None and auto["latency_p50"] <= best["latency_p50"] + 1.5
+                    checks["within 1.5 ms of the oracle"] = best is not None and room(auto) <= room(best) + 1.5
                     checks[f"oracle {args.vsync_ratio:g}x below vsync"] = (
                         best is not None and vsync["latency_p50"] >= args.vsync_ratio * best["latency_p50"])
                 failures += sum(1 for ok in checks.values() if not ok)
                 lines += [f"## {backend}, {work:g} ms of work, run {n}", "",
-                          "| run | latency p50 (ms) | work p50 (ms) | shown every (ms) | discarded (all) | missed | off | lead (ms) |",
-                          "|---|---|---|---|---|---|---|---|",
+                          "| run | latency p50 (ms) | work p50 (ms) | room (ms) | shown every (ms) | discarded (all) | missed | off "
+                          "| lead (ms) |",
+                          "|---|---|---|---|---|---|---|---|---|",
                           row("vsync", vsync), row("auto (display_lock)", auto)]
                 lines += [row(f"fixed {lead:g} ms", f) for lead, f in sweep]
-                lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms; "
+                lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms, "
+                                            f"room {room(best):.1f} ms (auto's {room(auto):.1f}); "
                                             if best else ("none; " if sweep else "no sweep; "))
                           + f"vsync / auto latency: {vsync['latency_p50'] / auto['latency_p50']:.2f}x; "
                           + f"latency bound {auto['work_p50']:.1f} + {window:.1f} + 3 = {auto['work_p50'] + window + 3:.1f} ms; "

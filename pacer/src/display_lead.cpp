@@ -19,6 +19,7 @@ void DisplayLead::start(int64_t step_ns) {
     if (same) return;
     work_.clear();
     latch_ns_ = 0;
+    landed_slack_.clear();
     lead_ns_ = step_ns_ / 2;
     misses_in_a_row_ = 0;
 }
@@ -46,11 +47,21 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
         // each lowering cost a miss to learn back.
         if (slack_ns != kUnknown && slack_ns >= 0 && slack_ns < latch_ns_)
             latch_ns_ -= (latch_ns_ - slack_ns + kLowerShare - 1) / kLowerShare;
+        if (slack_ns != kUnknown) landed_slack_.push(slack_ns);
         const int64_t shrink = std::llround(kShrinkShare * static_cast<double>(step_ns_));
         bound(std::max(required_ns(), lead_ns_ - shrink));
         return;
     }
     ++missed_;
+    // A frame that missed with clearly more room (by kRoomNoiseNs, the
+    // aimed refresh being a prediction) than one that landed lately did not
+    // miss for the latch: the display moved (weston restarts its repaint
+    // loop from a late commit, and the frames aimed at its old phase show
+    // late whatever their room) or its report is noise. Counted, learned
+    // from not: taking its room as the latch's bound would hold the lead
+    // that much too long for good.
+    if (slack_ns != kUnknown && landed_slack_.count() > 0 && slack_ns >= landed_slack_.quantile(0) + kRoomNoiseNs)
+        return;
     // A miss its own work explains (slower than its lead had room for, by
     // the latch known before it) asks for that room and 1 ms; one it does
     // not says the latch is further than thought, and the extra doubles

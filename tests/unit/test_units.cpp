@@ -180,7 +180,7 @@ TEST(DisplayLeadUnit, ShownAFractionOfARefreshLateIsAMissAndLengthensTheLeadOnce
     EXPECT_EQ(lead.missed(), 1);
     EXPECT_EQ(lead.latch_ns(), 2'600 * kUs);
     // 10 ms of work + the latch's bound + 0.5 ms pad, + 1 ms for the miss.
-    EXPECT_EQ(lead.lead_ns(), 10 * kMs + 2'600 * kUs + 500 * kUs + 1 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 10 * kMs + 2'600 * kUs + DisplayLead::kPadNs + 1 * kMs);
     // A frame placed before that lengthening misses too: counted, not grown on.
     const int64_t grown = lead.lead_ns();
     lead.judge(10 * kMs, refresh, placed, 2'500 * kUs, 10 * kMs);
@@ -189,7 +189,7 @@ TEST(DisplayLeadUnit, ShownAFractionOfARefreshLateIsAMissAndLengthensTheLeadOnce
     // A miss at the lengthened lead doubles the extra: the latch is further.
     lead.judge(9 * kMs, refresh, grown, grown - 10 * kMs, 10 * kMs);
     EXPECT_EQ(lead.latch_ns(), grown - 10 * kMs + 100 * kUs);
-    EXPECT_EQ(lead.lead_ns(), 10 * kMs + lead.latch_ns() + 500 * kUs + 2 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 10 * kMs + lead.latch_ns() + DisplayLead::kPadNs + 2 * kMs);
     // Within a quarter refresh of the aim is landed (the prediction's noise).
     const int64_t before = lead.missed();
     lead.judge(refresh / 4, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
@@ -205,11 +205,11 @@ TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeeps
     lead.judge(1 * kMs, refresh, first, first - 4 * kMs, 4 * kMs);   // landed
     EXPECT_EQ(lead.lead_ns(), first - refresh / 100);                  // 1 % of the step
     for (int i = 0; i < 200; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 4 * kMs, 4 * kMs);
-    EXPECT_EQ(lead.lead_ns(), 4 * kMs + 500 * kUs);   // no latch seen: work + pad
+    EXPECT_EQ(lead.lead_ns(), 4 * kMs + DisplayLead::kPadNs);   // no latch seen: work + pad
     EXPECT_EQ(lead.missed(), 0);
     // A relock at the same step keeps what was learned; a new step starts over.
     lead.start(refresh + refresh / 200);
-    EXPECT_EQ(lead.lead_ns(), 4 * kMs + 500 * kUs);
+    EXPECT_EQ(lead.lead_ns(), 4 * kMs + DisplayLead::kPadNs);
     lead.start(2 * refresh);
     EXPECT_EQ(lead.lead_ns(), refresh);
     // A discarded frame says it missed, not by how much: no latch from it.
@@ -226,10 +226,10 @@ TEST(DisplayLeadUnit, ASlowFrameLengthensItAtItsSwapAndAMissItsWorkExplainsDoesN
     lead.judge(10 * kMs, refresh, lead.lead_ns(), 8 * kMs, 10 * kMs);   // the latch is past 8 ms
     ASSERT_EQ(lead.latch_ns(), 8'100 * kUs);
     for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
-    ASSERT_EQ(lead.lead_ns(), 10 * kMs + 8'100 * kUs + 500 * kUs);
+    ASSERT_EQ(lead.lead_ns(), 10 * kMs + 8'100 * kUs + DisplayLead::kPadNs);
     // A 14 ms frame, known at its swap: the next frames get its room.
     lead.add_work(14 * kMs);
-    EXPECT_EQ(lead.lead_ns(), 14 * kMs + 8'100 * kUs + 500 * kUs);
+    EXPECT_EQ(lead.lead_ns(), 14 * kMs + 8'100 * kUs + DisplayLead::kPadNs);
     // A frame placed before that lengthening, missing: counted, nothing more.
     const int64_t now = lead.lead_ns();
     lead.judge(10 * kMs, refresh, 10 * kMs + 8'600 * kUs, 0, 13 * kMs);
@@ -238,8 +238,29 @@ TEST(DisplayLeadUnit, ASlowFrameLengthensItAtItsSwapAndAMissItsWorkExplainsDoesN
     // Misses their own work explains (24 ms in a 22.6 ms lead): the room they
     // needed + 1 ms each, never the doubling search for a further latch.
     lead.judge(10 * kMs, refresh, now, now - 24 * kMs, 24 * kMs);
-    EXPECT_EQ(lead.lead_ns(), 24 * kMs + 8'100 * kUs + 500 * kUs + 1 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 24 * kMs + 8'100 * kUs + DisplayLead::kPadNs + 1 * kMs);
     const int64_t after = lead.lead_ns();
     lead.judge(10 * kMs, refresh, after, after - 34 * kMs, 34 * kMs);
-    EXPECT_EQ(lead.lead_ns(), 34 * kMs + 8'100 * kUs + 500 * kUs + 1 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 34 * kMs + 8'100 * kUs + DisplayLead::kPadNs + 1 * kMs);
+}
+
+TEST(DisplayLeadUnit, AMissWithMoreRoomThanALandingIsNotTheLatch) {
+    constexpr int64_t refresh = 25 * kMs;
+    DisplayLead lead;
+    lead.start(refresh);
+    for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
+    lead.judge(10 * kMs, refresh, lead.lead_ns(), 16 * kMs, 10 * kMs);   // the latch is past 16 ms
+    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
+    const int64_t settled = lead.lead_ns();
+    ASSERT_EQ(settled, 10 * kMs + 16'100 * kUs + DisplayLead::kPadNs);
+    // Shown 10 ms late with 24 ms of room, where frames with 16.6 ms landed:
+    // the display moved (weston's loop restarted); counted, not learned from.
+    lead.judge(10 * kMs, refresh, settled, 24 * kMs, 10 * kMs);
+    EXPECT_EQ(lead.missed(), 2);
+    EXPECT_EQ(lead.latch_ns(), 16'100 * kUs);
+    EXPECT_EQ(lead.lead_ns(), settled);
+    // Within a millisecond of a landing's room: the latch's, learned.
+    lead.judge(10 * kMs, refresh, settled, 17 * kMs, 10 * kMs);
+    EXPECT_EQ(lead.latch_ns(), 17'100 * kUs);
+    EXPECT_GT(lead.lead_ns(), settled);
 }
