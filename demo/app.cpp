@@ -63,6 +63,13 @@ int run_app(const AppOptions& options) {
     Controls controls(*platform);
     std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(controls.pacer_config(), &error);
     if (!pacer) return fail(error);
+    // A close signal cuts the pacer's wait short; unnamed before it goes.
+    struct CloseInterrupts {
+        explicit CloseInterrupts(pacer::Pacer* pacer) { interrupt_on_close(pacer); }
+        ~CloseInterrupts() { interrupt_on_close(nullptr); }
+        CloseInterrupts(const CloseInterrupts&) = delete;
+        CloseInterrupts& operator=(const CloseInterrupts&) = delete;
+    } close_interrupts(pacer.get());
     const ChangeSettings change = [&](const Settings& changes, const std::string& source) {
         pacer::Config config;
         std::string problem = controls.apply(changes, source, &config);
@@ -90,6 +97,7 @@ int run_app(const AppOptions& options) {
         // 1. Wait for this frame's deadline on the pacer's grid; waiting
         //    before present, show the frame rendered last turn at once.
         const pacer::Frame frame = pacer->wait();
+        if (frame.interrupted && platform->should_close()) break;   // SIGINT, SIGTERM: end now
         if (rendered >= 0) present();
         platform->poll_events();
         if (frame.index == 0) first_wake_ns = frame.wake_ns;

@@ -1,6 +1,7 @@
 // platform.cpp: what both backends share.
 #include "platform/window.h"
 
+#include <atomic>
 #include <csignal>
 #include "platform/present_feedback.h"
 
@@ -9,11 +10,15 @@ namespace pacer_demo {
 namespace {
 
 volatile std::sig_atomic_t g_close_signal = 0;
+std::atomic<pacer::Pacer*> g_interrupted_pacer{nullptr};
+static_assert(std::atomic<pacer::Pacer*>::is_always_lock_free, "read from a signal handler");
 
-// Async-signal-safe: records the signal, and puts the default back so that a
-// second one ends the process at once (a run stuck in a long wait).
+// Async-signal-safe: records the signal, cuts the pacer's wait short
+// (Pacer::interrupt sets a lock-free flag), and puts the default back so
+// that a second one ends the process at once.
 extern "C" void on_close_signal(int signal) {
     g_close_signal = signal;
+    if (pacer::Pacer* pacer = g_interrupted_pacer.load()) pacer->interrupt();
     std::signal(signal, SIG_DFL);
 }
 
@@ -25,6 +30,8 @@ void install_close_signal_handlers() {
 }
 
 int close_signal() { return g_close_signal; }
+
+void interrupt_on_close(pacer::Pacer* pacer) { g_interrupted_pacer.store(pacer); }
 
 const char* close_signal_name() {
     switch (g_close_signal) {

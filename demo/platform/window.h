@@ -116,10 +116,12 @@ private:
 };
 
 // SIGINT and SIGTERM as close requests, the same on every backend: the first
-// one makes should_close() true (the run ends after the frame in progress and
-// writes its files and summary); a second one ends the process at once.
+// one makes should_close() true and cuts the wait of the pacer named by
+// interrupt_on_close() short (the run ends at once, at any rate, and writes
+// its files and summary); a second one ends the process at once.
 // Platform::create installs them; SDL's own handlers are turned off.
 void install_close_signal_handlers();
+void interrupt_on_close(pacer::Pacer* pacer);   // nullptr: none (before the pacer goes)
 int close_signal();                // the signal received, 0 while none
 const char* close_signal_name();   // "SIGINT", "SIGTERM", "" while none
 

@@ -42,6 +42,7 @@
 #include <pacer/stats.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 
@@ -50,6 +51,9 @@ namespace pacer {
 namespace {
 
 constexpr int kMaxReportsPerWait = 256;   // take_presented calls per wait, against a runaway host
+// A wait longer than two slices sleeps slice by slice first, hearing
+// interrupt() after each; 20 ms keeps a rate of 25 Hz and up unsliced.
+constexpr int64_t kSliceNs = 20'000'000;
 constexpr int64_t kMaxPresentAheadNs = 1'000'000'000;   // mark_present: later is not a time of this clock
 
 }  // namespace
@@ -181,6 +185,42 @@ struct Pacer::Impl {
         return sat_add(frame.wake_ns, build_ns);
     }
 
+    // The waiter's wait, which interrupt() cuts short. Longer than two
+    // slices, it first sleeps (spin: spins) slice by slice, looking at the
+    // flag after each, so a sleeper that cannot be woken still hears it
+    // within one; the strategy then waits the last stretch, which is all its
+    // estimators need to learn from.
+    WaitResult wait_until(int64_t deadline_ns) {
+        Clock& clock = waiter.clock();
+        int64_t now = clock.now_ns();
+        WaitResult sliced{now, 0, 0, 0};
+        const int64_t cpu_before = clock.thread_cpu_ns();
+        bool slices = false;
+        while (!interrupt_requested.load(std::memory_order_relaxed) && sat_sub(deadline_ns, now) > 2 * kSliceNs) {
+            slices = true;
+            if (arbiter.waiter_strategy() == Strategy::Spin) {
+                sliced.spun_ns = sat_add(sliced.spun_ns, waiter.wait_until(sat_add(now, kSliceNs)).spun_ns);
+            } else {
+                waiter.sleeper().sleep_ns(kSliceNs);
+                sliced.slept_ns = sat_add(sliced.slept_ns, sat_sub(clock.now_ns(), now));
+            }
+            now = clock.now_ns();
+        }
+        WaitResult result = sliced;
+        if (interrupt_requested.load(std::memory_order_relaxed)) {
+            result.wake_ns = now;
+        } else {
+            result = waiter.wait_until(deadline_ns);
+            result.slept_ns = sat_add(result.slept_ns, sliced.slept_ns);
+            result.spun_ns = sat_add(result.spun_ns, sliced.spun_ns);
+        }
+        if (slices) {   // the slices' CPU too, where the clock can tell
+            const int64_t cpu_after = clock.thread_cpu_ns();
+            result.cpu_ns = cpu_before >= 0 && cpu_after >= cpu_before ? cpu_after - cpu_before : -1;
+        }
+        return result;
+    }
+
     Frame wait() {
         Clock& clock = waiter.clock();
         const int64_t t = clock.now_ns();
@@ -214,7 +254,7 @@ struct Pacer::Impl {
         const bool vsync = arbiter.vsync_interval() != 0;
         WaitResult waited{t, 0, 0, 0};   // no wait (vsync's is the swap): no CPU
         if (!vsync && !step.resynced) {
-            waited = waiter.wait_until(step.deadline_ns);
+            waited = wait_until(step.deadline_ns);
             // Stopped or starved inside the wait: a stall like one before it,
             // re-anchored here so that this frame, not the next, reports it.
             const int64_t late = sat_sub(waited.wake_ns, step.deadline_ns);
@@ -224,6 +264,10 @@ struct Pacer::Impl {
             }
         }
 
+        // Taken here, whatever the wait did: a call during the engine's work
+        // cuts the next wait, and one during a wait that had no time left
+        // still reaches the engine.
+        frame.interrupted = interrupt_requested.exchange(false, std::memory_order_relaxed);
         frame.deadline_ns = step.deadline_ns;
         frame.wake_ns = waited.wake_ns;
         frame.lateness_ns = sat_sub(waited.wake_ns, step.deadline_ns);
@@ -250,7 +294,7 @@ struct Pacer::Impl {
         }
         frame.decision_seq = arbiter.decision().seq;
 
-        stats.add(frame);
+        if (!frame.interrupted) stats.add(frame);   // a frame cut short says nothing of the pacing
         present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns, lead_ns);
         last_aim_ns = aim_ns;
         last_wake_ns = waited.wake_ns;
@@ -297,6 +341,8 @@ struct Pacer::Impl {
     int64_t present_ns = -1;        // marked since the last wait
     int64_t last_present_ns = -1;   // the last one a wait saw
     int64_t build_ns = 0;           // last wake-to-present time (FrameStart's prediction)
+    std::atomic<bool> interrupt_requested{false};   // interrupt(): from any thread or a signal handler
+    static_assert(std::atomic<bool>::is_always_lock_free, "interrupt() must be async-signal-safe");
 };
 
 Pacer::Pacer(const Config& config) : impl_(std::make_unique<Impl>(config)) {}
@@ -312,6 +358,8 @@ std::unique_ptr<Pacer> Pacer::create(const Config& config, std::string* error) {
 }
 
 Frame Pacer::wait() noexcept { return impl_->wait(); }
+
+void Pacer::interrupt() noexcept { impl_->interrupt_requested.store(true, std::memory_order_relaxed); }
 
 void Pacer::mark_present(int64_t present_ns) noexcept {
     const int64_t now = impl_->waiter.clock().now_ns();

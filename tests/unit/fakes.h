@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -110,6 +111,7 @@ public:
         sleep_requests.push_back(duration_ns);
         clock_.advance(std::max<int64_t>(duration_ns, 0));
         clock_.advance(next_(sleep_overshoots, sleep_overshoot_ns));
+        if (after_sleep) after_sleep();
     }
     bool has_high_res_timer() const override { return high_res_timer; }
     // sleep_until_ns: to max(now, deadline) + the next scripted lateness
@@ -124,6 +126,7 @@ public:
         clock_.advance(next_(timer_latenesses, timer_lateness_ns));
         // Then, under contention, the woken thread waits for a CPU.
         clock_.advance_runnable(next_(timer_runqueue_waits, 0));
+        if (after_sleep) after_sleep();
         return true;
     }
     // One spin turn: pause_ns of busy time; every stall_every_pauses-th turn
@@ -136,6 +139,7 @@ public:
     int64_t scheduler_period_ns() const override { return period_ns; }
 
     // Configuration (public: tests set what they need).
+    std::function<void()> after_sleep;   // run at the end of each sleep (another thread, a signal)
     bool high_res_timer = true;
     int64_t period_ns = 0;            // what scheduler_period_ns() states
     int64_t pause_ns = 50;

@@ -188,6 +188,8 @@ struct Frame {
                                     // display_lock: the refresh this frame aims at)
     int32_t decision_seq;           // Decision::seq in force
     bool contended;                 // the timer counted the thread as contended
+    bool interrupted;               // interrupt() was called since the last wait returned: this
+                                    // one returned at once, before its deadline where it waited
     int64_t displayed_index;        // newest frame reported shown during this wait (its index), -1 none
     int64_t displayed_ns;           // when that frame was shown, -1 none
 };
@@ -231,7 +233,8 @@ struct WaitStatus {
     int64_t display_lead_ns;       // display_lock: deadlines this long before their refresh (-1: not locked)
     int32_t display_refreshes;     // display_lock: refreshes per frame (n), 0 when not locked
     int64_t display_judged;        // display_lock: frames reported shown or discarded since the pacer began
-    int64_t display_missed;        // ... of those, shown after the refresh they aimed at, or discarded
+    int64_t display_missed;        // ... of those, shown over a quarter refresh after the refresh they
+                                   // aimed at, or discarded
 };
 
 class Pacer {
@@ -244,6 +247,12 @@ public:
     Pacer& operator=(const Pacer&) = delete;
 
     Frame wait() noexcept;                          // to the next deadline; once per frame
+    // Cuts the wait in progress short, or the next one where none is: it
+    // returns within one 20 ms slice (at once where it was under 40 ms from
+    // its end), with Frame::interrupted set. For a signal handler (SIGTERM at
+    // 0.001 Hz) or another thread: async-signal-safe, it only sets a
+    // lock-free flag. The frame is left out of stats(); the grid goes on.
+    void interrupt() noexcept;
     // The swap returned (-1: now). A negative time, or one more than 1 s
     // after now, is no time of this clock: ignored.
     void mark_present(int64_t present_ns = -1) noexcept;
