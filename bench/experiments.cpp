@@ -634,9 +634,9 @@ namespace {
 struct TuningVariant {
     const char* key;     // the CSV's name for it
     const char* label;   // the table's
-    int64_t slack_ns;    // Config::wait_timer_slack_ns (-1: the thread's own)
-    int64_t slice_ns;    // Config::wait_sched_slice_ns (-1: the thread's own)
-    double quantile;     // Config::timer_margin_quantile
+    int64_t slack_ns;    // Config::tuning.wait.timer_slack_ns (-1: the thread's own)
+    int64_t slice_ns;    // Config::tuning.wait.sched_slice_ns (-1: the thread's own)
+    double quantile;     // Config::tuning.timer.margin_quantile
 };
 
 // Explicit values rather than zeros, so each label stays true if the library's
@@ -756,9 +756,9 @@ void run_tuning(const Options& options, CsvFile& csv) {
     const double warmup_s = std::max(kTuningWarmupS, options.warmup_s);
     std::cout << "\n## 5. Tuning: the timer's wait settings and margin quantile, interleaved\n\n"
               << "Every variant is the timer strategy. slack = the timer slack each wait runs "
-                 "with (Config::wait_timer_slack_ns), slice = the EEVDF slice it runs with "
-                 "(Config::wait_sched_slice_ns, Linux >= 6.12), q = the wake-lateness quantile "
-                 "the margin tracks (Config::timer_margin_quantile); \"thread's own\" leaves "
+                 "with (Config::tuning.wait.timer_slack_ns), slice = the EEVDF slice it runs with "
+                 "(Config::tuning.wait.sched_slice_ns, Linux >= 6.12), q = the wake-lateness quantile "
+                 "the margin tracks (Config::tuning.timer.margin_quantile); \"thread's own\" leaves "
                  "the thread's setting (-1). Slack and slice exist on Linux only: elsewhere "
                  "the variants differ only in q. "
               << rounds << (rounds == 1 ? " round" : " rounds")

@@ -24,11 +24,11 @@ struct Options {
     double warmup_s = 0;             // unmeasured frames before each accuracy run
     int threads = 0;                 // busy threads in "contention"
     double work_ms = 0;              // in-frame work in "work"
-    double timer_quantile = 0;       // Config::timer_margin_quantile (0: library default)
-    int64_t timer_min_margin_ns = 0; // Config::timer_min_margin_ns (0: library default)
-    int64_t timer_max_margin_ns = 0; // Config::timer_max_margin_ns (0: library default)
-    int64_t wait_timer_slack_ns = 0; // Config::wait_timer_slack_ns (0: library default, -1: leave)
-    int64_t wait_sched_slice_ns = 0; // Config::wait_sched_slice_ns (0: library default, -1: leave)
+    double timer_quantile = 0;       // Config::tuning.timer.margin_quantile (0: library default)
+    int64_t timer_min_margin_ns = 0; // Config::tuning.timer.min_margin_ns (0: library default)
+    int64_t timer_max_margin_ns = 0; // Config::tuning.timer.max_margin_ns (0: library default)
+    int64_t wait_timer_slack_ns = 0; // Config::tuning.wait.timer_slack_ns (0: library default, -1: leave)
+    int64_t wait_sched_slice_ns = 0; // Config::tuning.wait.sched_slice_ns (0: library default, -1: leave)
     double preempt_probability = 0;  // heatmap: SimulatedSchedulerConfig::preempt_probability
     uint64_t seed = 1;               // heatmap: simulated scheduler and wake phases
     double sleep_budget_s = 0;       // sleep: time per requested duration (bounds repetitions)

@@ -1,8 +1,10 @@
 // main.cpp: pacer-demo's command line (CLI11). Every problem with it is one
 // line on stderr and exit code 2, before any window opens.
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <iterator>
+#include <system_error>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +22,25 @@ int usage_error(const std::string& message) {
     return 2;
 }
 
+// A decimal whole number in [lo, hi]. CLI11's own conversion saturates an
+// overflow (2^64 + 1 read as INT64_MAX, a run that never ends), so the text
+// is read here first.
+CLI::Validator whole_in(int64_t lo, int64_t hi) {
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, range](std::string& text) -> std::string {
+            int64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            const std::string shown = text.size() <= 40 ? text : text.substr(0, 40) + "...";
+            if (error == std::errc::result_out_of_range && stop == end) return shown + " is out of range " + range;
+            if (error != std::errc() || stop != end) return shown + " is not a whole number";
+            if (value < lo || value > hi) return shown + " is out of range " + range;
+            return {};
+        },
+        "INT in " + range);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -32,7 +53,7 @@ int main(int argc, char** argv) {
         ->type_name("NAME");
     cli.add_option("--frames", options.frames,
                    "stop after N frames (default: when the window closes or the scenario ends)")
-        ->check(CLI::Range(int64_t{1}, INT64_MAX))
+        ->check(whole_in(1, INT64_MAX))
         ->type_name("N");
     std::string seconds;   // checked below: a finite positive number, one short line if not
     cli.add_option("--seconds", seconds, "stop after S seconds since the first frame, (0, 1e9]")->type_name("S");
@@ -63,7 +84,7 @@ int main(int argc, char** argv) {
     cli.add_option("--screenshot", options.screenshot_path, "write a PNG of one frame here")->type_name("FILE");
     auto* screenshot_frame = cli.add_option("--screenshot-frame", options.screenshot_frame,
                                             "the frame to take the screenshot of (default 60)")
-                                 ->check(CLI::NonNegativeNumber)
+                                 ->check(whole_in(0, INT64_MAX))
                                  ->type_name("K");
     cli.add_flag("--summary", options.summary, "print the run's statistics at exit");
     cli.add_option("--summary-json", options.summary_json_path, "write the run's statistics as JSON here")->type_name("FILE");

@@ -155,7 +155,15 @@ std::string validate(const Config& c) {
         first(out_of("tuning.timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
     first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
 
-    first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, kSecondNs));
+    first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, detail::kMaxTimerSlackNs));
+    // A slack lets every timer wait wake that late: over a tenth of the
+    // period, pacing stops meaning anything (1 s at 60 Hz gave 1.14 fps).
+    if (problem.empty() && c.tuning.wait.timer_slack_ns > 0 &&
+        static_cast<double>(c.tuning.wait.timer_slack_ns) > detail::period_ns_of(c.target_hz) / 10)
+        first("tuning.wait.timer_slack_ns: " + i(c.tuning.wait.timer_slack_ns) +
+              " is over a tenth of the frame period at target_hz " + d(c.target_hz) + " (" +
+              i(static_cast<int64_t>(detail::period_ns_of(c.target_hz) / 10)) +
+              " ns): each timer wait could wake that late");
     first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
 
     if (c.display.lead_ns != kLeadAuto && c.display.lead_ns != kLeadOff &&

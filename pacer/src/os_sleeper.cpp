@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 namespace pacer {
@@ -150,6 +151,10 @@ void hold_wait_settings(WaitControl& slack, WaitControl& slice, HeldSettings& he
 OsSleeper::OsSleeper() : OsSleeper(Options{}) {}
 
 OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
+    if (options.wait_timer_slack_ns > detail::kMaxTimerSlackNs)
+        throw std::invalid_argument("OsSleeper::Options: wait_timer_slack_ns " +
+                                    std::to_string(options.wait_timer_slack_ns) + " is out of range -1 or [1, " +
+                                    std::to_string(detail::kMaxTimerSlackNs) + "]; 0 or below leaves it");
     impl_->period_ns = stated_or_one_ms(options.scheduler_period_ns, &impl_->period_stated);
     impl_->slack.wanted_ns = wanted_or_leave(options.wait_timer_slack_ns);
     impl_->slice.wanted_ns = wanted_or_leave(options.wait_sched_slice_ns);

@@ -68,9 +68,10 @@ int64_t LogHistogram::at_rank(int64_t rank) const {
 }
 
 int64_t LogHistogram::nearest_rank(int64_t num, int64_t den) const {
-    // ceil(count * num / den) without overflow for any count a run reaches.
-    const double rank = std::ceil(static_cast<double>(count_) * static_cast<double>(num) / static_cast<double>(den));
-    return at_rank(static_cast<int64_t>(rank));
+    // ceil(count * num / den), the fraction clamped to [0, 1] first: no
+    // division by zero, and no double past int64's range cast back to it.
+    const double fraction = den > 0 ? std::clamp(static_cast<double>(num) / static_cast<double>(den), 0.0, 1.0) : 1.0;
+    return at_rank(static_cast<int64_t>(std::ceil(static_cast<double>(count_) * fraction)));
 }
 
 double LogHistogram::sum_of_largest(int64_t k) const {

@@ -48,10 +48,12 @@ SimulatedScheduler::SimulatedScheduler(Sleeper& inner, Clock& clock, const Simul
     : inner_(inner), clock_(clock), config_(checked(config)), rng_state_(config_.seed) {}
 
 // Preemption: with probability q, another process holds the CPU until the
-// next tick after wake_ns; repeated, so k extra ticks have probability q^k.
+// next tick after wake_ns; repeated, so k extra ticks have probability q^k,
+// up to kMaxPreemptTicks: a real scheduler runs a waiting thread in the end,
+// and a q just under 1 must not make one sleep last for ever.
 int64_t SimulatedScheduler::quantise_(int64_t wake_ns) {
     const double q = config_.preempt_probability;
-    while (q > 0) {
+    for (int ticks = 0; q > 0 && ticks < kMaxPreemptTicks; ++ticks) {
         const double u = static_cast<double>(next_random(rng_state_) >> 11) * 0x1.0p-53;
         if (u >= q) break;
         if (wake_ns == detail::kInt64Max) break;   // no tick after the end of time

@@ -41,6 +41,10 @@ ThreadTiming::ThreadTiming(const Request& request) : request_(request) {
         throw std::invalid_argument("ThreadTiming: timer_slack_ns (" + std::to_string(request.timer_slack_ns) +
                                     ") and timer_period_ns (" + std::to_string(request.timer_period_ns) +
                                     ") must not be negative; 0 leaves a setting alone");
+    if (request.timer_slack_ns > detail::kMaxTimerSlackNs)
+        throw std::invalid_argument("ThreadTiming: timer_slack_ns " + std::to_string(request.timer_slack_ns) +
+                                    " is out of range [1, " + std::to_string(detail::kMaxTimerSlackNs) +
+                                    "]; 0 leaves it alone");
     if (request.sched_slice_ns != 0 && (request.sched_slice_ns < kMinSliceNs || request.sched_slice_ns > kMaxSliceNs))
         throw std::invalid_argument("ThreadTiming: sched_slice_ns " + std::to_string(request.sched_slice_ns) +
                                     " is out of range [100000, 100000000]; 0 leaves it alone");

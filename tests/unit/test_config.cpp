@@ -194,9 +194,15 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
     EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.contention_wait_ns = 0; }),
               "tuning.timer.contention_wait_ns: 0 is out of range [1, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = -2; }),
-              "tuning.wait.timer_slack_ns: -2 is out of range -1 or [1, 1000000000]");
+              "tuning.wait.timer_slack_ns: -2 is out of range -1 or [1, 100000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 0; }),
-              "tuning.wait.timer_slack_ns: 0 is out of range -1 or [1, 1000000000]");
+              "tuning.wait.timer_slack_ns: 0 is out of range -1 or [1, 100000000]");
+    // Over a tenth of the period: every wait could wake that late.
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 1'000'000'000; }),
+              "tuning.wait.timer_slack_ns: 1000000000 is out of range -1 or [1, 100000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 1'666'667; }),
+              "tuning.wait.timer_slack_ns: 1666667 is over a tenth of the frame period at target_hz 60 (1666666 "
+              "ns): each timer wait could wake that late");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 0; }),
               "tuning.wait.sched_slice_ns: 0 is out of range -1 or [100000, 100000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000'001; }),
@@ -239,7 +245,12 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.max_wait_cpu_pct = 100; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.scheduler_period_ns = 1'000'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = -1; }), "");
-    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 1'000'000'000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 1'666'666; }), "");
+    EXPECT_EQ(error_with([](Config& c) {
+                  c.target_hz = 1;
+                  c.tuning.wait.timer_slack_ns = 100'000'000;
+              }),
+              "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = -1; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.sched_slice_ns = 100'000'000; }), "");

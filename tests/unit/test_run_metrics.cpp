@@ -146,6 +146,16 @@ TEST(RunMetrics, LogHistogramBoundHoldsOverTheWholeRange) {
     EXPECT_EQ(h.sum_of_largest(5), 0);
 }
 
+TEST(RunMetrics, NearestRankTakesAnyFraction) {
+    LogHistogram h;
+    for (int64_t v = 1; v <= 100; ++v) h.add(v * 1000);
+    EXPECT_EQ(h.nearest_rank(1, 0), 100'000);                   // no division by zero: the largest
+    EXPECT_EQ(h.nearest_rank(INT64_MAX, 1), 100'000);           // no overflow past int64: the largest
+    EXPECT_EQ(h.nearest_rank(-5, 100), 1'000);                  // below 0: the smallest
+    EXPECT_EQ(h.nearest_rank(INT64_MIN, -1), 100'000);          // den <= 0: the largest
+    EXPECT_EQ(h.nearest_rank(1, 100), 1'000);
+}
+
 TEST(RunMetrics, StutterWindowIsBoundedButExactWithinIt) {
     // 1 kHz for 3 s: the 1000 ms window holds ~1000 frames, far under the cap.
     std::vector<int64_t> intervals(3000, 1'000'000);

@@ -123,6 +123,21 @@ TEST(SimulatedScheduler, PreemptionAddsWholeTicksWithProbabilityQ) {
     EXPECT_NEAR(static_cast<double>(sim.preemptions()) / sleeps, q / (1 - q), 0.02);
 }
 
+TEST(SimulatedScheduler, AProbabilityJustUnderOneStillReturnsFromASleep) {
+    // q^k for 1e10 ticks would be a sleep of months: capped at kMaxPreemptTicks.
+    FakeClock clock;
+    FakeSleeper inner(clock);
+    const int64_t period = 10 * kMs;
+    SimulatedScheduler sim(inner, clock, sim_config(period, 0.9999999999, 7));
+    for (int i = 0; i < 3; ++i) {
+        const int64_t from = clock.now_ns();
+        sim.sleep_ns(period / 2);
+        EXPECT_EQ(clock.now_ns() - from, (1 + SimulatedScheduler::kMaxPreemptTicks) * period);
+        EXPECT_TRUE(sim.sleep_until_ns(clock.now_ns() + period / 2));
+    }
+    EXPECT_EQ(sim.preemptions(), 6 * SimulatedScheduler::kMaxPreemptTicks);
+}
+
 TEST(SimulatedScheduler, PreemptedTimerWakeMovesToTheNextTicks) {
     FakeClock clock(0);
     FakeSleeper inner(clock);

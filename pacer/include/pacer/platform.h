@@ -62,11 +62,11 @@ public:
     struct Options {
         int64_t scheduler_period_ns = 0;       // ns; 0: the OS's stated period, else 1 ms
         bool refuse_high_res_timer = false;    // test seam: act as if the OS refused it
-        int64_t wait_timer_slack_ns = 1;       // Linux slack during timer waits; -1: leave
+        int64_t wait_timer_slack_ns = 1;       // Linux slack during timer waits, <= 100 ms; -1: leave
         int64_t wait_sched_slice_ns = 100'000; // Linux (>= 6.12) slice while held; -1: leave
     };
     OsSleeper();
-    explicit OsSleeper(const Options& options);
+    explicit OsSleeper(const Options& options);   // throws std::invalid_argument for a slack over 100 ms
     ~OsSleeper() override;
     OsSleeper(const OsSleeper&) = delete;
     OsSleeper& operator=(const OsSleeper&) = delete;
@@ -86,7 +86,8 @@ private:
 };
 
 // Every relative sleep wakes at the next tick of a period_ns grid at or after
-// the requested time; with preempt_probability one tick later, repeatedly.
+// the requested time; with preempt_probability one tick later, repeatedly (at
+// most kMaxPreemptTicks times a sleep).
 // High-resolution timer waits are not quantised but are preempted alike. It
 // really sleeps, through the inner sleeper, so CPU figures stay honest.
 struct SimulatedSchedulerConfig {
@@ -109,6 +110,7 @@ public:
 
     const SimulatedSchedulerConfig& config() const { return config_; }
     int64_t preemptions() const { return preemptions_; }   // extra ticks added so far
+    static constexpr int kMaxPreemptTicks = 64;             // a sleep's most (1 s at 15.6 ms)
 
 private:
     int64_t quantise_(int64_t wake_ns);

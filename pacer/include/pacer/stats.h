@@ -167,7 +167,8 @@ public:
     int64_t max() const { return max_; }           // 0 when empty
     // The value of 1-based rank r of the sorted values (clamped to [1, count]); 0 when empty.
     int64_t at_rank(int64_t rank) const;
-    // Nearest rank ceil(count * num / den), as percentiles().
+    // Nearest rank ceil(count * num / den), as percentiles(); num / den is
+    // clamped to [0, 1] (den <= 0: 1, the largest).
     int64_t nearest_rank(int64_t num, int64_t den) const;
     // The sum of the k largest values (k clamped to [0, count]).
     double sum_of_largest(int64_t k) const;

@@ -12,7 +12,7 @@ namespace pacer {
 class ThreadTiming {
 public:
     struct Request {
-        int64_t timer_slack_ns = 0;    // Linux prctl(PR_SET_TIMERSLACK), per thread. 0: leave.
+        int64_t timer_slack_ns = 0;    // Linux prctl(PR_SET_TIMERSLACK), per thread, <= 100 ms. 0: leave.
         int64_t timer_period_ns = 0;   // Windows timeBeginPeriod, system-wide. 0: leave.
         // Linux >= 6.12 (EEVDF): the thread's scheduler slice, sched_setattr's
         // sched_runtime, unprivileged. A shorter slice lets the thread's wakes

@@ -37,7 +37,8 @@ struct Tuning {
                                                 // contention (at every wait for 40 ms: no spin), [1 ns, 1 s]
     } timer;
     struct Wait {                               // the owned OsSleeper's timer waits (Linux)
-        int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 1 s]
+        int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 100 ms] and at
+                                                // most a tenth of the period
         int64_t sched_slice_ns = 100'000;       // -1: the thread's own, else [100 us, 100 ms]
     } wait;
 };
