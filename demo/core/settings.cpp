@@ -112,13 +112,7 @@ bool from_text(std::string_view t, pacer::WaitPoint* out) { return pacer::parse_
 bool from_text(std::string_view t, VsyncMode* out) { return parse_vsync_mode(t, out); }
 bool from_text(std::string_view t, DtMode* out) { return parse_dt_mode(t, out); }
 bool from_text(std::string_view t, DisplayLead* out) { return parse_display_lead(t, out); }
-// What an unknown name was meant to be, and the names there are.
-const char* noun_of(pacer::Strategy*) { return "strategy"; }
-const char* noun_of(pacer::MissPolicy*) { return "policy"; }
-const char* noun_of(pacer::WaitPoint*) { return "wait point"; }
-const char* noun_of(VsyncMode*) { return "mode"; }
-const char* noun_of(DtMode*) { return "mode"; }
-const char* noun_of(DisplayLead*) { return "lead"; }
+// The names there are, for an unknown one.
 const char* names_of(pacer::Strategy*) {
     return "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto, display_lock";
 }
@@ -168,8 +162,7 @@ template <typename Enum>
 std::string parse_name_into(const Row& row, std::string_view value, std::optional<Enum>* slot) {
     Enum parsed{};
     if (!from_text(value, &parsed))
-        return std::string(row.info.key) + ": unknown " + noun_of(&parsed) + " '" + shown(value) + "' (" +
-               names_of(&parsed) + ")";
+        return std::string(row.info.key) + ": '" + shown(value) + "' is not one of " + names_of(&parsed);
     *slot = parsed;
     return {};
 }
