@@ -194,9 +194,10 @@ struct Pacer::Impl {
         Clock& clock = waiter.clock();
         int64_t now = clock.now_ns();
         WaitResult sliced{now, 0, 0, 0};
-        const int64_t cpu_before = clock.thread_cpu_ns();
+        int64_t cpu_before = 0;   // read at the first slice only: a wait that is not sliced pays nothing
         bool slices = false;
         while (!interrupt_requested.load(std::memory_order_relaxed) && sat_sub(deadline_ns, now) > 2 * kSliceNs) {
+            if (!slices) cpu_before = clock.thread_cpu_ns();
             slices = true;
             if (arbiter.waiter_strategy() == Strategy::Spin) {
                 sliced.spun_ns = sat_add(sliced.spun_ns, waiter.wait_until(sat_add(now, kSliceNs)).spun_ns);
