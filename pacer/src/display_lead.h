@@ -50,7 +50,8 @@ public:
     // less the frame's swap; work_ns: its wake to its swap; either kUnknown.
     void judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns);
     // Shown late_ns after its aimed refresh, with refreshes refresh_ns apart:
-    // late (judge()'s rule, the demo's "missed refresh" too).
+    // late (judge()'s rule; the demo's summary restates it, in
+    // demo/core/display_figures.cpp, having no way to the internals).
     static bool late(int64_t late_ns, int64_t refresh_ns) { return late_ns > refresh_ns / 4; }
 
     // On top of work and latch: the aimed refresh is a prediction, within

@@ -218,24 +218,38 @@ TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeeps
     EXPECT_EQ(lead.missed(), 1);
 }
 
-TEST(DisplayLeadUnit, ASlowFrameLengthensItAtItsSwapAndAMissItsWorkExplainsDoesNotDouble) {
+namespace {
+
+// A lead for 25 ms frames of 10 ms work, settled after one frame shown
+// 10 ms late with latch_past_ns of room (the latch is past that) and 100
+// landings.
+DisplayLead settled_lead(int64_t latch_past_ns) {
     constexpr int64_t refresh = 25 * kMs;
     DisplayLead lead;
     lead.start(refresh);
     for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
-    lead.judge(10 * kMs, refresh, lead.lead_ns(), 8 * kMs, 10 * kMs);   // the latch is past 8 ms
-    ASSERT_EQ(lead.latch_ns(), 8'100 * kUs);
+    lead.judge(10 * kMs, refresh, lead.lead_ns(), latch_past_ns, 10 * kMs);
     for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
-    ASSERT_EQ(lead.lead_ns(), 10 * kMs + 8'100 * kUs + DisplayLead::kPadNs);
+    return lead;
+}
+
+}  // namespace
+
+TEST(DisplayLeadUnit, ASlowFrameLengthensItAtItsSwapAndAMissItsWorkExplainsDoesNotDouble) {
+    constexpr int64_t refresh = 25 * kMs;
+    DisplayLead lead = settled_lead(8 * kMs);
+    ASSERT_EQ(lead.latch_ns(), 8'100 * kUs);
+    const int64_t before = lead.lead_ns();
+    ASSERT_EQ(before, 10 * kMs + 8'100 * kUs + DisplayLead::kPadNs);
     // A 14 ms frame, known at its swap: the next frames get its room.
     lead.add_work(14 * kMs);
     EXPECT_EQ(lead.lead_ns(), 14 * kMs + 8'100 * kUs + DisplayLead::kPadNs);
     // A frame placed before that lengthening, missing: counted, nothing more.
     const int64_t now = lead.lead_ns();
-    lead.judge(10 * kMs, refresh, 10 * kMs + 8'600 * kUs, 0, 13 * kMs);
+    lead.judge(10 * kMs, refresh, before, 0, 13 * kMs);
     EXPECT_EQ(lead.missed(), 2);
     EXPECT_EQ(lead.lead_ns(), now);
-    // Misses their own work explains (24 ms in a 22.6 ms lead): the room they
+    // Misses their own work explains (24 ms in a 23.6 ms lead): the room they
     // needed + 1 ms each, never the doubling search for a further latch.
     lead.judge(10 * kMs, refresh, now, now - 24 * kMs, 24 * kMs);
     EXPECT_EQ(lead.lead_ns(), 24 * kMs + 8'100 * kUs + DisplayLead::kPadNs + 1 * kMs);
@@ -246,14 +260,10 @@ TEST(DisplayLeadUnit, ASlowFrameLengthensItAtItsSwapAndAMissItsWorkExplainsDoesN
 
 TEST(DisplayLeadUnit, AMissWithMoreRoomThanALandingIsNotTheLatch) {
     constexpr int64_t refresh = 25 * kMs;
-    DisplayLead lead;
-    lead.start(refresh);
-    for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
-    lead.judge(10 * kMs, refresh, lead.lead_ns(), 16 * kMs, 10 * kMs);   // the latch is past 16 ms
-    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
+    DisplayLead lead = settled_lead(16 * kMs);
     const int64_t settled = lead.lead_ns();
     ASSERT_EQ(settled, 10 * kMs + 16'100 * kUs + DisplayLead::kPadNs);
-    // Shown 10 ms late with 24 ms of room, where frames with 16.6 ms landed:
+    // Shown 10 ms late with 24 ms of room, where frames with 17.6 ms landed:
     // the display moved (weston's loop restarted); counted, not learned from.
     lead.judge(10 * kMs, refresh, settled, 24 * kMs, 10 * kMs);
     EXPECT_EQ(lead.missed(), 2);
