@@ -315,7 +315,7 @@ void Overlay::draw_display_lead_(Controls& controls, const pacer::WaitStatus& st
         ImGui::Text("missed their refresh: %lld of %lld (%.2f %%)", static_cast<long long>(state.display_missed),
                     static_cast<long long>(state.display_judged), missed_pct);
     } else {
-        ImGui::TextDisabled("not locked to the display (no shown-frame reports, or no fit yet)");
+        ImGui::TextDisabled("not locked to the display: no reports, or no fit yet");
     }
 }
 
