@@ -1,11 +1,13 @@
 // pacer-bench: the seed articles' experiments, every strategy side by side in
 // the same run, on this machine. See --help (its footer documents the CSVs).
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -72,6 +74,9 @@ default set) runs idle at 60 and 144 Hz, contention and partial at 60, 144 and 2
 it needs a display (a Host); auto without a Host acts as timer. Progress lines go to
 stderr; the report goes to stdout.)";
 
+// The start of a value as given, for an error line that echoes it.
+std::string shown(const std::string& text) { return text.size() <= 24 ? text : text.substr(0, 24) + "..."; }
+
 // A CLI11 validator that accepts a name from `names` or its 1-based index
 // and rewrites the value to the name.
 CLI::Validator one_of(std::vector<std::string> names, const std::string& what) {
@@ -85,7 +90,7 @@ CLI::Validator one_of(std::vector<std::string> names, const std::string& what) {
                     return {};
                 }
             }
-            return "unknown " + what + " '" + value + "' (one of " + list + ")";
+            return "unknown " + what + " '" + shown(value) + "' (one of " + list + ")";
         },
         "{" + list + "}");
 }
@@ -95,7 +100,7 @@ CLI::Validator strategy_check() {
         [](std::string& value) -> std::string {
             pacer::Strategy strategy{};
             if (!pacer::parse_strategy(value, &strategy))
-                return "unknown strategy '" + value +
+                return "unknown strategy '" + shown(value) +
                        "' (one of sleep,spin,precise_sleep,robust_sleep,timer,auto)";
             if (strategy == pacer::Strategy::Vsync || strategy == pacer::Strategy::DisplayLock)
                 return value + " needs a display (a Host) and the bench has none";
@@ -104,43 +109,52 @@ CLI::Validator strategy_check() {
         "STRATEGY");
 }
 
-// A rate in Hz: a number in [0.01, 10000] (the library's ceiling).
-CLI::Validator rate_check() {
+// Every number on the command line goes through these two: decimal only
+// (std::stod and CLI11 also take hex and leading spaces), finite (CLI::Range
+// lets NaN through: every comparison with it is false), in range, and a
+// whole number that overflows is refused rather than saturated.
+CLI::Validator number_in(double min, double max, const std::string& unit = "") {
+    const std::string range = "[" + bench::fixed(min, 2) + ", " + bench::fixed(max, 2) + "]";
     return CLI::Validator(
-        [](std::string& value) -> std::string {
-            std::size_t used = 0;
-            double hz = 0;
-            try {
-                hz = std::stod(value, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used == 0 || used != value.size()) return "'" + value + "' is not a number";
-            if (!(hz >= 0.01 && hz <= 10000)) return value + " Hz is outside [0.01, 10000]";
+        [min, max, unit, range](std::string& text) -> std::string {
+            double number = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, number);
+            if (error != std::errc() || stop != end || !std::isfinite(number))
+                return "'" + shown(text) + "' is not a finite decimal number";
+            if (number < min || number > max) return shown(text) + unit + " is outside " + range;
             return {};
         },
-        "HZ");
+        range);
 }
 
-// A finite number in [min, max]. CLI::Range lets NaN through (every
-// comparison with it is false), and "inf" would run forever.
-CLI::Validator finite_range(double min, double max) {
+CLI::Validator whole_in(int64_t lo, int64_t hi) {
+    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
     return CLI::Validator(
-        [min, max](std::string& value) -> std::string {
-            std::size_t used = 0;
-            double number = 0;
-            try {
-                number = std::stod(value, &used);
-            } catch (const std::exception&) {
-                used = 0;
-            }
-            if (used == 0 || used != value.size() || !std::isfinite(number))
-                return "'" + value + "' is not a finite number";
-            if (number < min || number > max)
-                return value + " is outside [" + bench::fixed(min, 2) + ", " + bench::fixed(max, 2) + "]";
+        [lo, hi, range](std::string& text) -> std::string {
+            int64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (error == std::errc::result_out_of_range && stop == end) return shown(text) + " is outside " + range;
+            if (error != std::errc() || stop != end) return "'" + shown(text) + "' is not a decimal whole number";
+            if (value < lo || value > hi) return shown(text) + " is outside " + range;
             return {};
         },
-        "[" + bench::fixed(min, 2) + ", " + bench::fixed(max, 2) + "]");
+        "INT in " + range);
+}
+
+// "--hz: 1000 given twice", or "" when no value repeats (a list asks for
+// each run once; a repeat would run it and print its rows twice).
+template <typename T>
+std::string repeated(const char* flag, const std::vector<T>& values) {
+    for (std::size_t i = 0; i < values.size(); ++i)
+        for (std::size_t k = 0; k < i; ++k)
+            if (values[k] == values[i]) {
+                std::ostringstream text;
+                text << flag << ": " << values[i] << " given twice";
+                return text.str();
+            }
+    return {};
 }
 
 // "12.3 %", or "unknown" for a negative value (where /proc/stat is missing).
@@ -199,7 +213,7 @@ int parse(int argc, char** argv, Args& args) {
     app.add_option("--hz", args.options.hz,
                    "target rates in Hz (default: accuracy 60,144,240,1000; tuning 60,144)")
         ->delimiter(',')
-        ->check(rate_check());
+        ->check(number_in(0.01, 10000, " Hz"));
     app.add_option("--strategies", args.strategy_names,
                    "strategies (default: sleep,spin,precise_sleep,robust_sleep,timer,auto)")
         ->delimiter(',')
@@ -207,60 +221,60 @@ int parse(int argc, char** argv, Args& args) {
     app.add_option("--frames", args.options.frames,
                    "measured frames per accuracy run, and per tuning variant over all its "
                    "rounds (default: 600; quick: 60)")
-        ->check(CLI::Range(10, 10'000'000));
+        ->check(whole_in(10, 10'000'000));
     app.add_option("--warmup-s", args.options.warmup_s,
                    "unmeasured warm-up before each accuracy run, seconds (default: 0.25; "
                    "quick: 0.05)")
-        ->check(finite_range(0.0, 60.0));
+        ->check(number_in(0.0, 60.0));
     app.add_option("--threads", args.options.threads,
                    "busy background threads for 'contention' (default: one per logical CPU)")
-        ->check(CLI::Range(1, 1024));
+        ->check(whole_in(1, 1024));
     app.add_option("--work-ms", args.options.work_ms, "CPU work per frame for 'work' (default: 4)")
-        ->check(finite_range(0.0, 1000.0));
+        ->check(number_in(0.0, 1000.0));
     app.add_option("--timer-slack-ns", args.timer_slack_ns,
                    "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
                    "default: leave the OS's, usually 50000; at most 100 ms, past which every "
                    "sleep may overshoot by that much)")
-        ->check(CLI::Range(int64_t{1}, int64_t{100'000'000}));
+        ->check(whole_in(int64_t{1}, int64_t{100'000'000}));
     app.add_option("--sched-slice-ns", args.sched_slice_ns,
                    "ask for this EEVDF scheduler slice for the bench thread through "
                    "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
-        ->check(CLI::Range(int64_t{100'000}, int64_t{100'000'000}));
+        ->check(whole_in(int64_t{100'000}, int64_t{100'000'000}));
     app.add_option("--wait-slack-ns", args.options.wait_timer_slack_ns,
                    "Config::tuning.wait.timer_slack_ns: the timer slack each timer wait runs with "
                    "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
-        ->check(CLI::Range(int64_t{-1}, int64_t{100'000'000}));
+        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}));
     app.add_option("--wait-slice-ns", args.options.wait_sched_slice_ns,
                    "Config::tuning.wait.sched_slice_ns: the EEVDF slice each timer wait runs with "
                    "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
-        ->check(CLI::Range(int64_t{-1}, int64_t{100'000'000}));
+        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}));
     app.add_option("--timer-quantile", args.options.timer_quantile,
                    "Config::tuning.timer.margin_quantile for timer and auto (default: the library's)")
-        ->check(finite_range(0.0, 1.0));
+        ->check(number_in(0.0, 1.0));
     app.add_option("--timer-min-margin-ns", args.options.timer_min_margin_ns,
                    "Config::tuning.timer.min_margin_ns for timer and auto (default: the library's)")
-        ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+        ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
     app.add_option("--timer-max-margin-ns", args.options.timer_max_margin_ns,
                    "Config::tuning.timer.max_margin_ns for timer and auto (default: the library's)")
-        ->check(CLI::Range(int64_t{1}, int64_t{1'000'000'000}));
+        ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
     app.add_option("--rounds", args.tuning_rounds,
                    "tuning and tradeoff: interleaved rounds, each running every variant "
                    "(default: tuning 5, tradeoff 3; quick: 2 and 3)")
-        ->check(CLI::Range(1, 100));
+        ->check(whole_in(1, 100));
     app.add_option("--run-s", args.run_s,
                    "tradeoff: measured seconds per run, after 0.25 s of warm-up (default: 2; "
                    "quick: 0.2)")
-        ->check(CLI::Range(0.05, 600.0));
+        ->check(number_in(0.05, 600.0));
     app.add_option("--settle-s", args.settle_s,
                    "tradeoff: before the first cell, wait up to this long for other programs to "
                    "use under 2 % of a core over a second; 0 starts at once (default: 10; quick: 0)")
-        ->check(CLI::Range(0.0, 600.0));
+        ->check(number_in(0.0, 600.0));
     app.add_flag("--candidates", args.options.tradeoff_candidates,
                  "tradeoff: also run the candidate margin estimators the default was chosen from");
     app.add_option("--preempt", args.options.preempt_probability,
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
-        ->check(finite_range(0.0, 0.99));
+        ->check(number_in(0.0, 0.99));
     app.add_option("--seed", args.options.seed, "heatmap: random seed (default: 1)");
     // An empty path would be taken for "not given"; say so instead.
     const CLI::Validator non_empty(
@@ -281,6 +295,10 @@ int parse(int argc, char** argv, Args& args) {
     }
     for (const char* flag : {"--conditions", "--frames", "--warmup-s", "--threads", "--work-ms", "--preempt"})
         if (app.count(flag) > 0) args.given.push_back(flag);
+    for (const std::string& problem :
+         {repeated("--experiments", args.options.experiments), repeated("--conditions", args.options.conditions),
+          repeated("--hz", args.options.hz), repeated("--strategies", args.strategy_names)})
+        if (!problem.empty()) return fail(problem);
     return -1;
 
 }

@@ -92,15 +92,18 @@ std::string csv_target(const std::string& path, std::string* target) {
            ", not a regular file";
 }
 
-// A name beside target that no file has: TARGET.tmp-<random>.
+// A name in target's folder that no file has: .pacer-<random>. Short, not
+// target's own name plus a suffix: that name may take all of a name's bytes.
 std::string unused_temp_name(const std::string& target) {
     static std::mt19937_64 random{std::random_device{}()};
+    const std::size_t slash = target.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "" : target.substr(0, slash + 1);
     for (;;) {
-        char suffix[32];
-        std::snprintf(suffix, sizeof suffix, ".tmp-%012llx",
+        char name_part[32];
+        std::snprintf(name_part, sizeof name_part, ".pacer-%012llx",
                       static_cast<unsigned long long>(random() & 0xffffffffffffULL));
         std::error_code ec;
-        const std::string name = target + suffix;
+        const std::string name = folder + name_part;
         if (!std::filesystem::exists(std::filesystem::symlink_status(name, ec))) return name;
     }
 }
@@ -130,7 +133,7 @@ std::string CsvFile::open(const std::string& path, const std::string& header) {
     header_ = header;
     if (path.empty()) return "empty path";
     if (std::string problem = csv_target(path, &target_); !problem.empty()) return problem;
-    if (std::string problem = write_beside(target_, "", false); !problem.empty())
+    if (std::string problem = write_beside(target_, header_ + '\n', false); !problem.empty())
         return path + ": cannot write beside it (" + problem + ")";
     open_ = true;
     return {};

@@ -19,6 +19,7 @@
 #include <pacer/stats.h>
 
 #include "controls.h"
+#include "core/files.h"
 #include "motion.h"
 #include "render/renderer.h"
 #include "render/scene.h"
@@ -28,9 +29,11 @@
 namespace pacer_demo {
 namespace {
 
-int fail(const std::string& message) {
-    std::fprintf(stderr, "pacer-demo: %s\n", message.c_str());
-    return 1;
+// A failure while running (no window, no GL, a write that failed): exit 1.
+// A refusal of what was asked, before anything runs: exit 2, as a bad flag.
+int fail(const std::string& message, int code = 1) {
+    std::fprintf(stderr, "pacer-demo: %s\n", printable(message).c_str());
+    return code;
 }
 
 void* gl_proc_address(void* platform, const char* name) {
@@ -47,7 +50,7 @@ Stage stage_for(int width, int height, bool overlay) {
 
 int run_app(const AppOptions& options) {
     RunOutputs outputs;   // trace, screenshot and summary paths: checked before anything runs
-    if (std::string error = outputs.open(options); !error.empty()) return fail(error);
+    if (std::string error = outputs.open(options); !error.empty()) return fail(error, 2);
 
     std::string error;
     std::unique_ptr<Platform> platform =

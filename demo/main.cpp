@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
 
     std::string scenario_path;
     cli.add_option("--scenario", scenario_path, "a scenario file (assets/scenarios/*.txt)")->type_name("FILE");
+    bool describe_scenario = false;
+    cli.add_flag("--describe-scenario", describe_scenario,
+                 "check the --scenario file, print it as JSON (title, start_hz, end, expected_s, "
+                 "expected_frames) and exit: no window (tools/qa.py plans its runs with it)");
     cli.add_option("--trace", options.trace_path, "write the per-frame trace CSV here")->type_name("FILE");
     cli.add_option("--chrome-trace", options.chrome_trace_path,
                    "write the run as Chrome trace-event JSON here (Perfetto UI, chrome://tracing)")
@@ -134,7 +138,13 @@ int main(int argc, char** argv) {
             return usage_error(problem);
         }
         if (std::string problem = pacer_demo::check_steps(scenario, start); !problem.empty()) return usage_error(problem);
+        if (describe_scenario) {
+            std::printf("%s\n", pacer_demo::describe_scenario_json(scenario, start).c_str());
+            return 0;
+        }
         options.scenario = std::move(scenario);
+    } else if (describe_scenario) {
+        return usage_error("--describe-scenario needs --scenario FILE");
     }
     if (screenshot_frame->count() > 0 && options.screenshot_path.empty()) {
         return usage_error("--screenshot-frame needs --screenshot FILE");

@@ -218,7 +218,7 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
         }
     }
     if (!options_->screenshot_path.empty() && scene_.screenshot_frame < 0) {
-        std::fprintf(stderr, "pacer-demo: screenshot: the run ended before frame %lld\n",
+        std::fprintf(stderr, "pacer-demo: --screenshot-frame: the run ended before frame %lld\n",
                      static_cast<long long>(options_->screenshot_frame));
         code = 1;
     }
@@ -344,7 +344,7 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     if (!options_->summary_json_path.empty()) {
         if (std::string problem = write_file_atomically(options_->summary_json_path, summary_json(report));
             !problem.empty()) {
-            std::fprintf(stderr, "pacer-demo: summary-json: %s\n", printable(problem).c_str());
+            std::fprintf(stderr, "pacer-demo: --summary-json: %s\n", printable(problem).c_str());
             code = 1;
         }
     }

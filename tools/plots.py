@@ -55,6 +55,10 @@ STRATEGY_COLOURS = {
 }
 
 
+MAX_ABS_VALUE = 1e12          # the largest magnitude a CSV value may have (µs: 11 days)
+MAX_CSV_BYTES = 512 << 20     # a CSV is refused past this, before it is read (a 1 kHz trace: ~0.3 MB a s)
+
+
 class InputError(Exception):
     """A problem with an input file: the message is the whole line to print."""
 
@@ -69,6 +73,8 @@ class Table:
         self.path = path
         if not os.path.isfile(path):
             raise InputError(f"{path}: no such file")
+        if os.path.getsize(path) > MAX_CSV_BYTES:
+            raise InputError(f"{path}: more than the {MAX_CSV_BYTES >> 20} MiB a CSV may have")
         try:
             with open(path, newline="", encoding="utf-8") as f:
                 reader = csv.DictReader(f)
@@ -93,9 +99,14 @@ class Table:
             value = float(text)
         except ValueError:
             value = math.nan
+        # +2: the header is line 1, rows start at line 2.
+        where = f"{self.path}:{row_index + 2}: column '{column}'"
         if not math.isfinite(value):
-            # +2: the header is line 1, rows start at line 2.
-            raise InputError(f"{self.path}:{row_index + 2}: column '{column}': '{text}' is not a number")
+            raise InputError(f"{where}: '{text[:40]}' is not a number")
+        # No figure the bench or the demo writes comes near this; past it the
+        # axes' arithmetic (scales, bins, ticks) would overflow to infinity.
+        if abs(value) > MAX_ABS_VALUE:
+            raise InputError(f"{where}: {text[:40]} is out of range (at most {MAX_ABS_VALUE:g} either way)")
         return value
 
     def numbers(self, column, allow_missing=False):

@@ -56,6 +56,8 @@ SCENARIO_DIR = os.path.join(ROOT, "assets", "scenarios")
 # failed fps/p95/missed here whenever other jobs held the load average near 7
 # on the 2 cores, so in CI they would flake; the full suite runs them.
 QUICK_MAX_S = 5.0
+MAX_RUN_S = 1e8        # the longest a run is waited for (3 years): threading refuses longer waits
+WIDTH_PX, HEIGHT_PX = (320, 8192), (240, 8192)   # --size: what the demo's --width and --height take
 SCREENSHOT_FRAME = 30       # early enough for every shipped scenario; shorter ones get an earlier frame
 MANIFEST_NAME = ".qa-report"   # in the report folder: what this tool wrote there
 BACKENDS = ("sdl2", "glfw")
@@ -72,91 +74,47 @@ class UsageError(Exception):
     pass
 
 
-NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"
-
-
 def shown(text):
     """A path or text as it can be printed: bytes that are not UTF-8 (kept by
     Python as surrogates) become U+FFFD."""
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
-def read_scenario_lines(path):
-    """The scenario's lines, comments removed. The demo checks the format;
-    bytes that are not UTF-8 are read as U+FFFD here (the demo names them)."""
+def describe_scenario(demo, path):
+    """The scenario as the demo reads it (pacer-demo --describe-scenario): one
+    grammar with one parser, and the demo's bounded read (16 MiB). A bad file
+    is a UsageError with the demo's own FILE:LINE line."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return [line.split("#", 1)[0].strip() for line in f]
-    except OSError as e:
-        raise UsageError(f"{shown(path)}: cannot read: {e.strerror}")
+        proc = subprocess.run([demo, "--scenario", path, "--describe-scenario"], capture_output=True,
+                              stdin=subprocess.DEVNULL, timeout=60)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"{shown(path)}: the demo did not read it within 60 s")
+    if proc.returncode != 0:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UsageError(lines[-1].removeprefix("pacer-demo: ") if lines else f"{shown(path)}: the demo exited "
+                         f"{proc.returncode} reading it")
+    try:
+        description = json.loads(proc.stdout)
+        float(description["start_hz"])
+        return description
+    except (ValueError, KeyError, TypeError):
+        raise UsageError(f"--demo: {shown(demo)} did not describe {shown(path)}: is it pacer-demo?")
 
 
-def scenario_length(path):
-    """(seconds, frames) from the scenario's "end" line, or None without one.
-    "end frame N" counts at the last "hz=" set at frame/time 0 (60 by
-    default); a time end runs about seconds x hz frames. A malformed value is
-    a UsageError naming FILE:LINE."""
-    hz = 60.0
-    end = None
-    for number, line in enumerate(read_scenario_lines(path), 1):
-        where = f"{shown(path)}:{number}"
-        if re.match(r"at\s+(0s|0ms|frame\s+0)\s+set\b", line):
-            m = re.search(r"\bhz=(\S*)", line)
-            if m:
-                if not re.fullmatch(NUMBER, m.group(1)) or float(m.group(1)) <= 0:
-                    raise UsageError(f"{where}: hz={m.group(1)} is not a positive number")
-                hz = float(m.group(1))
-        if re.match(r"end\b", line):
-            m = re.fullmatch(r"end\s+frame\s+(\d+)", line)
-            if m:
-                end = ("frames", int(m.group(1)))
-                continue
-            m = re.fullmatch(rf"end\s+({NUMBER})(ms|s)", line)
-            if not m:
-                raise UsageError(f"{where}: '{line}' is not 'end frame N' or 'end TIME' (e.g. end 2.5s)")
-            end = ("s", float(m.group(1)) / (1000.0 if m.group(2) == "ms" else 1.0))
-    if end is None:
-        return None
-    if end[0] == "s":
-        return end[1], int(end[1] * hz)
-    return end[1] / hz, end[1]
-
-
-def scenario_duration_s(path):
-    length = scenario_length(path)
-    return None if length is None else length[0]
-
-
-def screenshot_frame_for(path):
+def screenshot_frame_for(description):
     """SCREENSHOT_FRAME, or an earlier frame the scenario surely reaches: the
     last one of a frame-counted end, half the expected frames of a time end
     (late frames make a timed run shorter)."""
-    length = scenario_length(path)
-    if length is None:
+    frames = description["expected_frames"]
+    if frames is None:
         return SCREENSHOT_FRAME
-    seconds, frames = length
-    counted = any(re.fullmatch(r"end\s+frame\s+\d+", line) for line in read_scenario_lines(path))
-    reachable = frames - 1 if counted else frames // 2
-    return max(0, min(SCREENSHOT_FRAME, reachable))
+    reachable = frames - 1 if "frame" in description["end"] else frames / 2
+    return int(max(0, min(SCREENSHOT_FRAME, reachable)))
 
 
-def scenario_title(path):
-    for line in read_scenario_lines_raw(path):
-        m = re.match(r'\s*title\s+"(.*)"', line)
-        if m:
-            return m.group(1)
-    return ""
-
-
-def read_scenario_lines_raw(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.readlines()
-    except OSError:
-        return []
-
-
-def resolve_scenarios(names, quick):
+def resolve_scenarios(names, quick, demo):
+    """[(path, description)] in order; each scenario at most once (two of one
+    name would write the same files)."""
     if not names:
         paths = sorted(os.path.join(SCENARIO_DIR, n) for n in os.listdir(SCENARIO_DIR) if n.endswith(".txt"))
     else:
@@ -165,16 +123,23 @@ def resolve_scenarios(names, quick):
             candidates = [name, os.path.join(SCENARIO_DIR, name), os.path.join(SCENARIO_DIR, name + ".txt")]
             found = next((c for c in candidates if os.path.isfile(c)), None)
             if found is None:
-                raise UsageError(f"scenario '{shown(name)}': no such file (nor in {SCENARIO_DIR})")
+                raise UsageError(f"scenario '{shown(name)[:40]}': no such file (nor in {SCENARIO_DIR})")
             paths.append(os.path.abspath(found))
+    stems = {}
+    for path in paths:
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if stem in stems:
+            raise UsageError(f"scenario '{shown(stem)[:40]}' given twice ({shown(stems[stem])} and {shown(path)}): "
+                             "both would write the same report files")
+        stems[stem] = path
     chosen = []
     for path in paths:
-        duration = scenario_duration_s(path)
-        if duration is None:
+        description = describe_scenario(demo, path)
+        if description["expected_s"] is None:
             raise UsageError(f"{shown(path)}: no 'end' line: a QA scenario must end on its own")
-        if quick and duration > QUICK_MAX_S:
+        if quick and description["expected_s"] > QUICK_MAX_S:
             continue
-        chosen.append((path, duration))
+        chosen.append((path, description))
     if not chosen:
         raise UsageError("no scenario to run" + (f" (--quick keeps those ending within {QUICK_MAX_S:g} s)"
                                                   if quick else ""))
@@ -193,10 +158,14 @@ def render_args(args):
 
 
 def parse_size(text):
-    m = re.fullmatch(r"(\d+)x(\d+)", text)
+    m = re.fullmatch(r"([0-9]{1,5})x([0-9]{1,5})", text)
     if not m:
-        raise argparse.ArgumentTypeError(f"'{text}' is not WIDTHxHEIGHT, e.g. 960x540")
-    return int(m.group(1)), int(m.group(2))
+        raise argparse.ArgumentTypeError(f"'{shown(text)[:40]}' is not WIDTHxHEIGHT, e.g. 960x540")
+    width, height = int(m.group(1)), int(m.group(2))
+    if not (WIDTH_PX[0] <= width <= WIDTH_PX[1] and HEIGHT_PX[0] <= height <= HEIGHT_PX[1]):
+        raise argparse.ArgumentTypeError(f"{text}: width must be {WIDTH_PX[0]} to {WIDTH_PX[1]} px, height "
+                                         f"{HEIGHT_PX[0]} to {HEIGHT_PX[1]} px")
+    return width, height
 
 
 def find_or_build_demo(build_dir):
@@ -216,7 +185,7 @@ def demo_supports(demo, flag):
     return flag in out.stdout
 
 
-def run_one(demo, scenario, duration_s, backend, out, chrome, render_args, manifest):
+def run_one(demo, scenario, description, backend, out, chrome, render_args, manifest):
     """Runs one scenario on one backend. Returns a result dict."""
     stem = shown(os.path.splitext(os.path.basename(scenario))[0])
     key = f"{stem}-{backend}"
@@ -238,10 +207,11 @@ def run_one(demo, scenario, duration_s, backend, out, chrome, render_args, manif
     # The screenshot comes from a separate short run of the same scenario:
     # reading back and encoding a PNG takes a frame of 100-300 ms here, which
     # would otherwise be a stutter in every measured run.
-    shot_frame = screenshot_frame_for(scenario)
+    shot_frame = screenshot_frame_for(description)
     shot_command = xvfb + base + ["--frames", str(shot_frame + 1), "--screenshot", files["screenshot"],
                                   "--screenshot-frame", str(shot_frame)]
-    timeout_s = 3 * duration_s + 60
+    # Bounded: a wait longer than threading's TIMEOUT_MAX raises OverflowError.
+    timeout_s = min(3 * description["expected_s"] + 60, MAX_RUN_S)
     started = time.monotonic()
     code, output = run_logged(command, timeout_s)
     wall_s = time.monotonic() - started
@@ -388,12 +358,12 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
         lines.append(f"| [{stem}](#{stem}) | " + " | ".join(cells) + " |")
     lines.append("")
 
-    for path, duration in scenarios:
+    for path, description in scenarios:
         stem = shown(os.path.splitext(os.path.basename(path))[0])
         runs = [next(x for x in results if x["scenario"] == stem and x["backend"] == b) for b in args.backends]
-        title = scenario_title(path)
+        title = description["title"]
         lines += [f"## {stem}", "", f"{title + '. ' if title else ''}`{shown(rel(path, ROOT) if path.startswith(ROOT) else path)}`, "
-                  f"{duration:g} s.", ""]
+                  f"{description['expected_s']:g} s.", ""]
         # Thresholds: one row per expectation, the measured value per backend.
         expects = []
         for r in runs:
@@ -580,22 +550,24 @@ def main(argv=None):
 
     try:
         args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
-        for b in args.backends:
+        for i, b in enumerate(args.backends):
             if b not in BACKENDS:
-                raise UsageError(f"--backends: unknown backend '{b}' (known: {', '.join(BACKENDS)})")
+                raise UsageError(f"--backends: unknown backend '{shown(b)[:40]}' (known: {', '.join(BACKENDS)})")
+            if b in args.backends[:i]:
+                raise UsageError(f"--backends: {b} given twice (both runs would write the same files)")
         if not args.backends:
             raise UsageError("--backends: empty")
         if shutil.which("xvfb-run") is None:
             raise UsageError("xvfb-run not found (Debian package xvfb; tools/setup.sh installs it)")
-        scenarios = resolve_scenarios(args.scenarios, args.quick)
         if args.bench_csv and not os.path.isdir(args.bench_csv):
-            raise UsageError(f"--bench-csv: {args.bench_csv}: no such directory")
+            raise UsageError(f"--bench-csv: {shown(args.bench_csv)}: no such directory")
         if args.demo:
             if not (os.path.isfile(args.demo) and os.access(args.demo, os.X_OK)):
-                raise UsageError(f"--demo: {args.demo}: not an executable file")
+                raise UsageError(f"--demo: {shown(args.demo)}: not an executable file")
         else:
             args.demo = find_or_build_demo(os.path.abspath(args.build_dir))
         args.demo = os.path.abspath(args.demo)
+        scenarios = resolve_scenarios(args.scenarios, args.quick, args.demo)
         if args.out == "":
             raise UsageError("--out: empty path")
         out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
@@ -617,9 +589,9 @@ def main(argv=None):
     started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     t0 = time.monotonic()
     results = []
-    for path, duration in scenarios:
+    for path, description in scenarios:
         for backend in args.backends:
-            r = run_one(args.demo, path, duration, backend, out, chrome, render_args(args), manifest)
+            r = run_one(args.demo, path, description, backend, out, chrome, render_args(args), manifest)
             results.append(r)
             failed = [v["expect"] + f" (actual {fmt(v.get('actual'), '{:.4g}')})" for v in r["verdicts"]
                       if not v.get("passed")]

@@ -8,7 +8,7 @@
 // a file that failed, or was never closed, leaves nothing behind (the
 // destructor removes the temporary file, which no one else can own).
 // Errors name the path and the cause, after the owner's label, e.g.
-// "trace: cannot write t.csv: No such file or directory". The trace, the
+// "--trace: cannot write t.csv: No such file or directory". The trace, the
 // Chrome trace, the summary and the screenshot all write through it.
 #pragma once
 

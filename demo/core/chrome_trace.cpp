@@ -68,7 +68,7 @@ std::string format(const char* fmt, Args... args) {
 }  // namespace
 
 ChromeTraceWriter::ChromeTraceWriter(std::string path, std::string_view process_name)
-    : out_(std::move(path), "chrome-trace: ") {
+    : out_(std::move(path), "--chrome-trace: ") {
     if (!out_.ok()) return;
     std::fputs("{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"generator\":\"pacer-demo\","
                "\"time_origin\":\"the first frame's wake\"},\n\"traceEvents\":[\n",

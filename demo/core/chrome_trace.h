@@ -53,7 +53,7 @@ public:
     ChromeTraceWriter& operator=(const ChromeTraceWriter&) = delete;
 
     // "" while fine, else one line naming the path and the reason, e.g.
-    // "chrome-trace: cannot write /nonexistent/t.json: No such file or directory".
+    // "--chrome-trace: cannot write /nonexistent/t.json: No such file or directory".
     const std::string& error() const { return out_.error(); }
     bool ok() const { return out_.ok(); }
 

@@ -80,8 +80,11 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes, std:
 }
 
 std::FILE* create_temp_beside(const std::string& target, std::string* temp_path, std::string* error) {
-    std::vector<char> name(target.begin(), target.end());
-    for (char c : std::string(".tmp-XXXXXX")) name.push_back(c);
+    // In the target's folder, so the rename is atomic, under a short name of
+    // its own: the target's name may take all of the bytes a name can have.
+    const std::size_t slash = target.find_last_of('/');
+    const std::string pattern = (slash == std::string::npos ? "" : target.substr(0, slash + 1)) + ".pacer-XXXXXX";
+    std::vector<char> name(pattern.begin(), pattern.end());
     name.push_back('\0');
     const int fd = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd < 0) {

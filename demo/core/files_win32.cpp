@@ -42,10 +42,13 @@ std::string read_input_file(const std::string& path, std::size_t max_bytes, std:
 std::FILE* create_temp_beside(const std::string& target, std::string* temp_path, std::string* error) {
     std::random_device seed;
     std::mt19937_64 random(seed());
+    // In the target's folder, under a short name of its own (files_posix.cpp says why).
+    const std::size_t slash = target.find_last_of("/\\");
+    const std::string folder = slash == std::string::npos ? "" : target.substr(0, slash + 1);
     for (int attempt = 0; attempt < 100; ++attempt) {
         char suffix[32];
-        std::snprintf(suffix, sizeof suffix, ".tmp-%08llx", static_cast<unsigned long long>(random() & 0xffffffffu));
-        const std::string name = target + suffix;
+        std::snprintf(suffix, sizeof suffix, ".pacer-%08llx", static_cast<unsigned long long>(random() & 0xffffffffu));
+        const std::string name = folder + suffix;
         const int fd = ::_open(name.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
         if (fd < 0 && errno == EEXIST) continue;
         if (fd < 0) {

@@ -9,11 +9,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 namespace pacer_demo {
 
 namespace {
 
 constexpr double kMaxToleranceMs = 1000.0;
+constexpr double kMaxTimeS = 1e9;
 
 
 // --- the line tokenizer ---------------------------------------------------
@@ -67,11 +70,14 @@ std::string parse_duration_s(std::string_view word, double* seconds) {
         scale = 1;
         number = word.substr(0, word.size() - 1);
     } else {
-        return "'" + std::string(word) + "' is not a time (write e.g. 2.5s or 250ms)";
+        return "'" + shown(word) + "' is not a time (write e.g. 2.5s or 250ms)";
     }
     double value = 0;
-    if (!parse_number(number, &value)) return "'" + std::string(word) + "' is not a time (write e.g. 2.5s or 250ms)";
-    if (value < 0) return "time '" + std::string(word) + "' is negative";
+    if (!parse_number(number, &value)) return "'" + shown(word) + "' is not a time (write e.g. 2.5s or 250ms)";
+    if (value < 0) return "time '" + shown(word) + "' is negative";
+    // As --seconds: past 1e9 s (31 years) a time is a typo, and bounding it
+    // keeps every figure made from it (a frame count at the rate) finite.
+    if (value * scale > kMaxTimeS) return "time '" + shown(word) + "' is over 1e9 s";
     *seconds = value * scale;
     return {};
 }
@@ -83,7 +89,7 @@ std::string parse_when(const std::vector<std::string>& words, std::size_t* i, Wh
         if (*i + 1 >= words.size()) return "missing frame number after 'frame'";
         int64_t frame = 0;
         if (!parse_integer(words[*i + 1], &frame) || frame < 0)
-            return "'" + words[*i + 1] + "' is not a frame number (an integer >= 0)";
+            return "'" + shown(words[*i + 1]) + "' is not a frame number (an integer >= 0)";
         *when = When{When::Unit::Frame, 0.0, frame};
         *i += 2;
         return {};
@@ -134,7 +140,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
                 const std::string& word = words[i];
                 const std::size_t eq = word.find('=');
                 if (quoted[i] || eq == std::string::npos || eq == 0)
-                    return "set: '" + word + "' is not key=value";
+                    return "set: '" + shown(word) + "' is not key=value";
                 const std::string_view key = std::string_view(word).substr(0, eq);
                 // A key twice on one line is almost surely a typo: refuse it.
                 for (std::string_view earlier : seen)
@@ -148,7 +154,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
                 return "mark: write mark \"name\" (one non-empty quoted name)";
             step.mark = words[i];
         } else {
-            return "at: unknown action '" + action + "' (set or mark)";
+            return "at: unknown action '" + shown(action) + "' (set or mark)";
         }
         scenario->steps.push_back(std::move(step));
         return {};
@@ -160,7 +166,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         When when{};
         std::string error = parse_when(words, &i, &when);
         if (!error.empty()) return "end: " + error;
-        if (i != words.size()) return "end: unexpected '" + words[i] + "'";
+        if (i != words.size()) return "end: unexpected '" + shown(words[i]) + "'";
         if ((when.unit == When::Unit::Frame && when.frame < 1) || (when.unit == When::Unit::Seconds && when.seconds <= 0))
             return "end: must be after the start (at least frame 1, or a time > 0)";
         scenario->end = when;
@@ -199,15 +205,15 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         else
             expectation.comparison = or_equal ? Comparison::GreaterEqual : Comparison::Greater;
         if (expectation.key.empty()) return "expect: missing metric key before the comparison";
-        if (!is_metric_key(expectation.key)) return "expect: unknown metric '" + expectation.key + "'";
+        if (!is_metric_key(expectation.key)) return "expect: unknown metric '" + shown(expectation.key) + "'";
         const std::string value = rest.substr(value_at);
         if (!parse_number(value, &expectation.value))
-            return "expect: '" + value + "' is not a number";
+            return "expect: '" + shown(value) + "' is not a number";
         scenario->expectations.push_back(std::move(expectation));
         return {};
     }
 
-    return "unknown statement '" + verb + "' (title, at, end, tolerance, expect)";
+    return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, expect)";
 }
 
 }  // namespace
@@ -284,6 +290,32 @@ std::string check_steps(const Scenario& scenario, const Settings& start) {
             return scenario.name + ":" + std::to_string(step.line) + ": " + problem;
     }
     return {};
+}
+
+std::string describe_scenario_json(const Scenario& scenario, const Settings& start) {
+    Settings at_start = start;
+    for (const Step& step : scenario.steps) {
+        const bool at_zero = step.at.unit == When::Unit::Frame ? step.at.frame == 0 : step.at.seconds == 0;
+        if (at_zero) at_start.merge(step.settings);
+    }
+    const double hz = at_start.hz.value_or(60);
+    nlohmann::json out;
+    out["title"] = valid_utf8(scenario.title);
+    out["start_hz"] = hz;
+    out["end"] = nullptr;
+    out["expected_s"] = nullptr;
+    out["expected_frames"] = nullptr;
+    if (scenario.end) {
+        const When& end = *scenario.end;
+        // Finite: times are at most 1e9 s, rates within the Config's range.
+        const double seconds = end.unit == When::Unit::Frame ? static_cast<double>(end.frame) / hz : end.seconds;
+        const double frames = end.unit == When::Unit::Frame ? static_cast<double>(end.frame) : end.seconds * hz;
+        if (end.unit == When::Unit::Frame) out["end"] = {{"frame", end.frame}};
+        else out["end"] = {{"seconds", end.seconds}};
+        out["expected_s"] = seconds;
+        out["expected_frames"] = frames;
+    }
+    return out.dump();
 }
 
 // --- the cursor -----------------------------------------------------------

@@ -8,7 +8,8 @@
 //   at frame 200 set bg_threads=2xcores duty=1 or a frame index
 //   at frame 200 mark "overload"               a named marker (a phase) in the trace
 //   end 10s                                    or "end frame 600": stop before that
-//                                              frame/time (frame 600 = 600 frames run)
+//                                              frame/time (frame 600 = 600 frames run;
+//                                              a time is at most 1e9 s)
 //   tolerance 1ms                              the ± of success_pct (default 1 ms)
 //   expect interval_error_p99_us <= 2000       a threshold on the run's summary;
 //                                              ops: <= >= < >; keys: metric_keys()
@@ -81,6 +82,13 @@ struct Scenario {
 // settings in force before frame 0, every field set) and the steps before it
 // in file order, must pass check() (settings.h). "" or "FILE:LINE: message".
 std::string check_steps(const Scenario& scenario, const Settings& start);
+
+// The scenario as a run reads it, one JSON line for tools that plan runs
+// (tools/qa.py), so the grammar has one parser: {"title", "start_hz" (the
+// rate in force at frame 0: start, then the steps due at 0), "end": null,
+// {"frame": N} or {"seconds": S}, "expected_s" and "expected_frames" (at
+// start_hz; null without an end)}.
+std::string describe_scenario_json(const Scenario& scenario, const Settings& start);
 
 // Reads and parses a scenario file. Returns "" and fills *out, or one line
 // "FILE:LINE: message" (or "FILE: cannot open: reason") and leaves *out alone.

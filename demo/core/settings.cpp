@@ -1,5 +1,6 @@
 // settings.cpp: the table of the demo's settings and what reads it.
 #include "core/settings.h"
+#include "core/files.h"
 
 #include <algorithm>
 #include <charconv>
@@ -122,11 +123,6 @@ const char* names_of(VsyncMode*) { return "off, on, adaptive"; }
 const char* names_of(DtMode*) { return "raw, paced, fixed"; }
 const char* names_of(DisplayLead*) { return "off, auto, or a lead in ms"; }
 
-
-std::string shown(std::string_view value) {
-    // Long values would make a long line; the start says enough.
-    return value.size() > 24 ? std::string(value.substr(0, 24)) + "..." : std::string(value);
-}
 
 std::string parse_into(const Row& row, std::string_view value, std::optional<double>* slot) {
     const std::string key = row.info.key;

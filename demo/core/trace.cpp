@@ -50,7 +50,7 @@ void put_ms_or_na(std::string& out, bool known, int64_t ns) {
 
 const char* TraceWriter::header() { return kHeader; }
 
-TraceWriter::TraceWriter(std::string path) : out_(std::move(path), "trace: ") {
+TraceWriter::TraceWriter(std::string path) : out_(std::move(path), "--trace: ") {
     if (!out_.ok()) return;
     std::fputs(kHeader, out_.get());
     std::fputc('\n', out_.get());

@@ -98,7 +98,7 @@ public:
     TraceWriter& operator=(const TraceWriter&) = delete;
 
     // "" while fine, else one line naming the path and the reason, e.g.
-    // "trace: cannot write /nonexistent/t.csv: No such file or directory".
+    // "--trace: cannot write /nonexistent/t.csv: No such file or directory".
     const std::string& error() const { return out_.error(); }
     bool ok() const { return out_.ok(); }
 

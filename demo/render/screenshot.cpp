@@ -48,7 +48,7 @@ bool Renderer::screenshot(const std::string& path, std::string* error) {
     std::vector<unsigned char> png;
     if (stbi_write_png_to_func(append_bytes, &png, width_, height_, channels, flipped.data(),
                                static_cast<int>(row_bytes)) == 0) {
-        *error = "screenshot " + path + ": PNG encoding failed";
+        *error = "--screenshot: " + path + ": PNG encoding failed";
         return false;
     }
 
@@ -57,7 +57,7 @@ bool Renderer::screenshot(const std::string& path, std::string* error) {
     const std::string problem = write_file_atomically(
         path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
     if (!problem.empty()) {
-        *error = "screenshot: " + problem;
+        *error = "--screenshot: " + problem;
         return false;
     }
     return true;

@@ -58,7 +58,7 @@ def write(path, data):
 
 class Case:
     def __init__(self, name, tool, args, *, setup=None, refuse=None, guard=(), check=None, timeout=30,
-                 action=None):
+                 action=None, code=None):
         self.name, self.tool, self.args = name, tool, args
         self.setup = setup          # fn(dir) before the run
         self.refuse = refuse        # text the one stderr line must hold; None: the run must succeed
@@ -66,6 +66,7 @@ class Case:
         self.check = check          # fn(dir, proc) -> problem or None, after a successful run
         self.timeout = timeout
         self.action = action        # fn(popen, dir) while it runs (signals)
+        self.code = code            # the refusal's exit code, where it must be one (2: bad input)
 
 
 def make_devices(d):
@@ -117,7 +118,16 @@ def demo_cases():
     cases.append(Case("demo --trace a directory", "demo", SMALL + ["--trace", "{d}/sub"],
                       setup=lambda d: os.mkdir(os.path.join(d, "sub")), refuse="a directory", guard=["sub"]))
     cases.append(Case("demo --trace in a missing folder", "demo", SMALL + ["--trace", "{d}/no/t.csv"],
-                      refuse="--trace: cannot write", guard=["no"]))
+                      refuse="--trace: cannot write", guard=["no"], code=2))
+    # Names of all the bytes a name may have: the temporary file has its own short name.
+    long_name = "n" * 250
+    cases.append(Case("demo outputs with 255-byte names", "demo",
+                      SMALL + ["--trace", "{d}/" + long_name + ".csv", "--summary-json", "{d}/" + long_name + ".jso"],
+                      check=lambda d, p: None if sorted(os.listdir(d)) == [long_name + ".csv", long_name + ".jso"]
+                      else f"left {sorted(n[-12:] for n in os.listdir(d))}"))
+    cases.append(Case("demo --scenario with a 100 KB word", "demo", SMALL + ["--scenario", "{d}/s.txt"],
+                      setup=scenario("x" * 100_000 + "\n" + SHORT),
+                      refuse="unknown statement 'xxxxxxxxxxxxxxxxxxxxxxxx...'", code=2))
 
     def two_outputs(d):
         write(os.path.join(d, "o"), "precious\n")
@@ -281,8 +291,17 @@ def bench_cases():
     for flag, value in (("--warmup-s", "nan"), ("--work-ms", "nan"), ("--preempt", "nan"), ("--warmup-s", "inf"),
                         ("--work-ms", "-inf"), ("--timer-quantile", "nan"), ("--preempt", "1e400"),
                         ("--work-ms", "1e9"), ("--hz", "nan"), ("--hz", "1e-300"), ("--frames", "-1"),
-                        ("--timer-slack-ns", "1000000000"), ("--wait-slack-ns", "9223372036854775807")):
+                        ("--timer-slack-ns", "1000000000"), ("--wait-slack-ns", "9223372036854775807"),
+                        ("--run-s", "nan"), ("--settle-s", "nan"), ("--hz", "0x3e8"), ("--hz", " 1000"),
+                        ("--frames", "0x64"), ("--rounds", "18446744073709551617")):
+        cases.append(Case(f"bench {flag} {value!r}", "bench", quick + [flag, value], refuse=flag))
+    # A list names each run once: a repeat would measure it twice and print its rows twice.
+    for flag, value in (("--experiments", "1,1"), ("--experiments", "accuracy,1"), ("--hz", "1000,,1000"),
+                        ("--hz", "1000,1000"), ("--strategies", "sleep,sleep")):
         cases.append(Case(f"bench {flag} {value}", "bench", quick + [flag, value], refuse=flag))
+    # Echoed input is cut short: the line stays one short line.
+    cases.append(Case("bench --strategies of 100 KB", "bench", quick + ["--strategies", "x" * 100_000],
+                      refuse="unknown strategy 'xxxxxxxxxxxxxxxxxxxxxxxx...'"))
     for flag in ("--csv", "--csv-dir"):
         cases.append(Case(f"bench {flag} ''", "bench", quick + [flag, ""], refuse=f"{flag}: empty path"))
     cases.append(Case("bench --csv device full", "bench", quick + ["--csv", "{d}/full"], setup=make_devices,
@@ -328,12 +347,46 @@ def qa_cases():
     cases.append(Case("qa --out a user's folder", "qa", ["--backends", "glfw", "--out", "{d}/out", "{d}/s.txt"],
                       setup=user_folder, refuse="not made by this tool",
                       guard=["out", "out/thesis.tex", "out/runs", "out/runs/mine.log"]))
+    # qa.py reads scenarios through the demo (--describe-scenario): one
+    # grammar, the demo's messages, its 16 MiB bound, no arithmetic on huge ends.
     cases.append(Case("qa end 1.2.3s", "qa", ["--out", "{d}/out", "{d}/s.txt"],
                       setup=scenario("at 0s set hz=30\nend 1.2.3s\nexpect frames >= 1\n"),
-                      refuse="s.txt:2: 'end 1.2.3s'", guard=["s.txt", "out"]))
+                      refuse="s.txt:2: end: '1.2.3s' is not a time", guard=["s.txt", "out"], code=2))
     cases.append(Case("qa hz=.", "qa", ["--out", "{d}/out", "{d}/s.txt"],
                       setup=scenario("at 0s set hz=.\nend 1s\nexpect frames >= 1\n"),
-                      refuse="s.txt:1: hz=. is not", guard=["s.txt", "out"]))
+                      refuse="s.txt:1: hz: '.' is not a number", guard=["s.txt", "out"], code=2))
+    cases.append(Case("qa end 4000000000s", "qa", ["--out", "{d}/out", "{d}/s.txt"],
+                      setup=scenario("end 4000000000s\nexpect frames >= 1\n"),
+                      refuse="s.txt:1: end: time '4000000000s' is over 1e9 s", guard=["s.txt", "out"], code=2))
+    for name, text in (("end frame 2^63-1", "end frame 9223372036854775807\n"),
+                       ("hz=0.001, end frame 1e8", "at 0s set hz=0.001\nend frame 100000000\n")):
+        cases.append(Case(f"qa --quick {name}", "qa", ["--quick", "--out", "{d}/out", "{d}/s.txt"],
+                          setup=scenario(text + "expect frames >= 1\n"), refuse="no scenario to run",
+                          guard=["s.txt", "out"], code=2))
+    def sparse_gib(d):
+        with open(os.path.join(d, "s.txt"), "wb") as f:
+            f.truncate(1 << 30)
+    cases.append(Case("qa scenario of 1 GiB", "qa", ["--out", "{d}/out", "{d}/s.txt"], setup=sparse_gib,
+                      refuse="more than the 16 MiB a scenario may have", guard=["out"], code=2))
+    for name, args in (("--size 0x0", ["--size", "0x0"]), ("--backends glfw,glfw", ["--backends", "glfw,glfw"]),
+                       ("--demo /bin/true", ["--demo", "/bin/true"]), ("one scenario twice", ["{d}/s.txt"])):
+        cases.append(Case(f"qa {name}", "qa", ["--out", "{d}/out"] + args + ["{d}/s.txt"], setup=scenario(SHORT),
+                          refuse={"--size 0x0": "--size", "--backends glfw,glfw": "glfw given twice",
+                                  "--demo /bin/true": "did not describe", "one scenario twice": "given twice"}[name],
+                          guard=["s.txt", "out"], code=2))
+
+    def huge_bench_value(d):
+        scenario(SHORT)(d)
+        os.makedirs(os.path.join(d, "csv"))
+        write(os.path.join(d, "csv", "sleep.csv"),
+              "strategy,requested_us,actual_mean_us,actual_p99_us\nsleep,1000,1e308,1100\n")
+    cases.append(Case("qa --bench-csv with 1e308", "qa", ["--backends", "glfw", "--size", "320x240", "--out",
+                                                         "{d}/out", "--bench-csv", "{d}/csv", "{d}/s.txt"],
+                      setup=huge_bench_value, refuse="'actual_mean_us': 1e308 is out of range", timeout=120))
+    # The demo's grammar is the QA tool's: exponents are numbers in both.
+    cases.append(Case("qa end 1e-1s, hz=6e1", "qa",
+                      ["--backends", "glfw", "--size", "320x240", "--out", "{d}/out", "{d}/s.txt"],
+                      setup=scenario("at 0s set hz=6e1\nend 1e-1s\nexpect frames >= 1\n"), timeout=120))
     cases.append(Case("qa --out ''", "qa", ["--out", "", "{d}/s.txt"], setup=scenario(SHORT), refuse="--out: empty"))
 
     # A short scenario that is not UTF-8, run twice into one folder: it
@@ -390,6 +443,8 @@ def run_case(case, tools, tmp):
     if case.refuse is not None:
         if proc.returncode == 0:
             problems.append("exit 0, expected a refusal")
+        elif case.code is not None and proc.returncode != case.code:
+            problems.append(f"exit {proc.returncode}, expected {case.code}")
         if case.refuse:
             expected = case.refuse.replace("{d}", d)
             if len(lines) != 1:
@@ -412,7 +467,7 @@ def run_case(case, tools, tmp):
         after = fingerprint(g)
         if after != before[g]:
             problems.append(f"{g} changed: {before[g][:2]} -> {after[:2]}")
-    leftovers = [n for n in os.listdir(d) if ".tmp-" in n]
+    leftovers = [n for n in os.listdir(d) if n.startswith(".pacer-")]
     if leftovers:
         problems.append(f"temporary files left: {leftovers}")
     return "; ".join(problems)

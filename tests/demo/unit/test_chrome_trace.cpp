@@ -21,19 +21,21 @@ using nlohmann::json;
 constexpr int64_t kUs = 1'000;
 constexpr int64_t kMs = 1'000'000;
 
-// Whether a writer's temporary file for path ("PATH.tmp-XXXXXX") exists.
+// Whether a writer's temporary file (".pacer-XXXXXX") is left beside path,
+// which temp_path gives a folder of its own.
 bool has_temp(const std::string& path) {
     const fs::path p(path);
-    const std::string prefix = p.filename().string() + ".tmp-";
+    const std::string prefix = ".pacer-";
     for (const auto& entry : fs::directory_iterator(p.parent_path()))
         if (entry.path().filename().string().rfind(prefix, 0) == 0) return true;
     return false;
 }
 
 std::string temp_path(const std::string& name) {
-    const std::string path = ::testing::TempDir() + "pacer_chrome_" + name;
-    fs::remove(path);
-    return path;
+    const std::string folder = ::testing::TempDir() + "pacer_chrome_" + name;
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    return folder + "/out";
 }
 
 json read_json(const std::string& path) {
@@ -212,18 +214,18 @@ TEST(ChromeTrace, UnwritablePathIsReportedUpFront) {
     ChromeTraceWriter missing_dir("/nonexistent-pacer-dir/t.json");
     EXPECT_FALSE(missing_dir.ok());
     EXPECT_EQ(missing_dir.error(),
-              "chrome-trace: cannot write /nonexistent-pacer-dir/t.json: No such file or directory");
+              "--chrome-trace: cannot write /nonexistent-pacer-dir/t.json: No such file or directory");
     missing_dir.write(frame_at(0, 0, 0, 0, 0, 0));   // ignored, no crash
     EXPECT_NE(missing_dir.close(), "");
 
     const std::string dir = temp_path("dir");
     fs::create_directories(dir);
     ChromeTraceWriter directory(dir);
-    EXPECT_EQ(directory.error(), "chrome-trace: cannot write " + dir + ": a directory, not a regular file");
+    EXPECT_EQ(directory.error(), "--chrome-trace: cannot write " + dir + ": a directory, not a regular file");
     fs::remove(dir);
 
     ChromeTraceWriter empty("");
-    EXPECT_EQ(empty.error(), "chrome-trace: empty path");
+    EXPECT_EQ(empty.error(), "--chrome-trace: empty path");
 }
 
 TEST(ChromeTrace, NoCloseLeavesNothing) {

@@ -98,6 +98,18 @@ TEST(Files, TheCheckDoesNotTouchAnotherWritersTemporaryFile) {
     fs::remove_all(dir);
 }
 
+TEST(Files, ANameOfAllTheBytesANameMayHaveIsWritten) {
+    // The temporary file's name is its own, not the target's plus a suffix,
+    // which would be too long for a name near the limit (255 bytes here).
+    const std::string dir = fresh_dir("long");
+    const std::string path = dir + "/" + std::string(251, 'n') + ".csv";
+    EXPECT_EQ(check_writable(path), "");
+    EXPECT_EQ(write_file_atomically(path, "x\n"), "");
+    EXPECT_EQ(slurp(path), "x\n");
+    EXPECT_EQ(names_in(dir).size(), 1u);
+    fs::remove_all(dir);
+}
+
 TEST(Files, TwoWritersOfOnePathGetTheirOwnTemporaryFiles) {
     const std::string dir = fresh_dir("two");
     const std::string path = dir + "/o";

@@ -16,19 +16,21 @@ namespace {
 namespace fs = std::filesystem;
 constexpr int64_t kMs = 1'000'000;
 
-// Whether a writer's temporary file for path ("PATH.tmp-XXXXXX") exists.
+// Whether a writer's temporary file (".pacer-XXXXXX") is left beside path,
+// which temp_path gives a folder of its own.
 bool has_temp(const std::string& path) {
     const fs::path p(path);
-    const std::string prefix = p.filename().string() + ".tmp-";
+    const std::string prefix = ".pacer-";
     for (const auto& entry : fs::directory_iterator(p.parent_path()))
         if (entry.path().filename().string().rfind(prefix, 0) == 0) return true;
     return false;
 }
 
 std::string temp_path(const std::string& name) {
-    const std::string path = ::testing::TempDir() + "pacer_trace_" + name;
-    fs::remove(path);
-    return path;
+    const std::string folder = ::testing::TempDir() + "pacer_trace_" + name;
+    fs::remove_all(folder);
+    fs::create_directories(folder);
+    return folder + "/out";
 }
 
 // Splits one CSV record (RFC 4180 quoting, no embedded newlines needed here).
@@ -231,7 +233,7 @@ TEST(TraceWriter, UnwritablePathIsReportedAtConstruction) {
     const std::string path = "/nonexistent-pacer-dir/trace.csv";
     TraceWriter trace(path);
     EXPECT_FALSE(trace.ok());
-    EXPECT_EQ(trace.error().rfind("trace: cannot write " + path + ": ", 0), 0u) << trace.error();
+    EXPECT_EQ(trace.error().rfind("--trace: cannot write " + path + ": ", 0), 0u) << trace.error();
     EXPECT_EQ(trace.error().find('\n'), std::string::npos);
     trace.write(frame_at(0, 0, 0));   // ignored
     EXPECT_EQ(trace.rows(), 0);
