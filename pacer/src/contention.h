@@ -1,6 +1,6 @@
 // contention.h: whether the timer's thread is contended, from the signs read
 // at the start of its waits. The timer stops spinning while it is (a spinner
-// is preempted for a neighbour's whole slice). Internal (pacer_internal).
+// is preempted for a neighbour's whole slice) and sleeps in steps. Internal (pacer_internal).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,9 @@ namespace pacer::detail {
 // after kContentionCalmNs without one (docs/precision.md has why these).
 constexpr int64_t kContentionOnsetNs = 40'000'000;
 constexpr int64_t kContentionCalmNs = 100'000'000;
+// While contended, the timer sleeps in steps of this, not in one sleep to
+// the deadline: fewer of its wakes then wait for a CPU (docs/under-load.md).
+constexpr int64_t kContendedStepNs = 1'000'000;
 
 class Contention {
 public:

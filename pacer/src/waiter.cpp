@@ -177,6 +177,21 @@ struct Waiter::Impl {
         return static_cast<int64_t>(detail::period_ns_of(cfg.target_hz));
     }
 
+    // Waits on the timer until target_ns; while contended, in steps of
+    // detail::kContendedStepNs, so the thread wakes every step until the
+    // last (docs/under-load.md: beside busy threads, a wake after one long
+    // sleep waited for a CPU several times as often). False when the sleeper
+    // has lost its timer.
+    bool sleep_on_timer(int64_t target_ns, bool contended) {
+        if (contended) {
+            for (int64_t now = clock->now_ns(); sat_sub(target_ns, now) > detail::kContendedStepNs;
+                 now = clock->now_ns()) {
+                if (!sleeper->sleep_until_ns(now + detail::kContendedStepNs)) return false;
+            }
+        }
+        return sleeper->sleep_until_ns(target_ns);
+    }
+
     // -1 (unknown) unless the thread's CPU time was read at both ends.
     static int64_t cpu_between(int64_t before_ns, int64_t after_ns) {
         return before_ns >= 0 && after_ns >= before_ns ? after_ns - before_ns : -1;
@@ -219,7 +234,7 @@ struct Waiter::Impl {
         if (remaining <= margin_ns && remaining > margin.spin_budget_ns(last_period_ns)) margin_ns = 0;
         if (remaining > margin_ns) {
             const int64_t target = deadline_ns - margin_ns;
-            if (sleeper->sleep_until_ns(target)) {
+            if (sleep_on_timer(target, contended)) {
                 const int64_t woke = clock->now_ns();
                 result.slept_ns = sat_add(result.slept_ns, sat_sub(woke, start));
                 // Into the window now, as it is; the run-queue wait in it

@@ -164,25 +164,34 @@ TEST(TimerMargin, OnTimeWakesCostAlmostNothingAtEveryRate) {
 }
 
 // A contended thread that spins is preempted for a neighbour's whole slice:
-// it waits on the timer to the deadline itself and does not spin at all.
-TEST(TimerMargin, AContendedThreadSleepsToTheDeadlineAndDoesNotSpin) {
+// it waits on the timer to the deadline itself and does not spin at all. It
+// gets there in 1 ms steps (docs/under-load.md), each from the last wake.
+TEST(TimerMargin, AContendedThreadSleepsToTheDeadlineInStepsAndDoesNotSpin) {
     FakeClock clock;
     clock.runqueue_ns = 0;
     FakeSleeper sleeper(clock);
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
     waiter.wait_until(clock.now_ns() + 10 * kMs);   // reads the run-queue baseline
+    EXPECT_EQ(sleeper.until_requests.size(), 1u) << "calm: one sleep";
     for (int i = 0; i < 4; ++i) {                   // frames that waited 1 ms for a CPU, 40 ms and more
         clock.advance_runnable(1 * kMs);
         waiter.wait_until(clock.now_ns() + 10 * kMs);
     }
     clock.advance_runnable(1 * kMs);
-    const int64_t deadline = clock.now_ns() + 10 * kMs;
-    sleeper.timer_latenesses.push_back(30 * kUs);
+    const int64_t start = clock.now_ns();
+    const int64_t deadline = start + 10 * kMs + 500 * kUs;
+    sleeper.until_requests.clear();
+    sleeper.timer_latenesses = {30 * kUs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20 * kUs};
     const WaitResult r = waiter.wait_until(deadline);
     EXPECT_TRUE(waiter.state().contended);
+    // 1 ms from each wake (the first woke 30 us late) while over 1 ms is left, then the deadline.
+    ASSERT_EQ(sleeper.until_requests.size(), 11u);
+    EXPECT_EQ(sleeper.until_requests[0], start + 1 * kMs);
+    for (std::size_t i = 1; i + 1 < sleeper.until_requests.size(); ++i)
+        EXPECT_EQ(sleeper.until_requests[i], start + 30 * kUs + static_cast<int64_t>(i + 1) * kMs) << i;
     EXPECT_EQ(sleeper.until_requests.back(), deadline);
     EXPECT_EQ(r.spun_ns, 0);
-    EXPECT_EQ(r.wake_ns, deadline + 30 * kUs);
+    EXPECT_EQ(r.wake_ns, deadline + 20 * kUs);
     EXPECT_EQ(waiter.state().timer_margin_ns, 0);
 }
 
