@@ -107,23 +107,31 @@ tsan() {
   ctest --preset tsan
 }
 
-# libFuzzer on the demo's scenario parser for a fixed time, from the committed
-# seed corpus (tests/fuzz/corpus, only read); what it finds goes to
-# build-fuzz/fuzz-run/. A crash, a leak, a sanitizer report or a hang fails.
+# libFuzzer for a fixed time each: the demo's scenario parser, from the
+# committed seed corpus (tests/fuzz/corpus, only read), and the library's
+# arithmetic (Clang's UBSan checks float-cast-overflow, GCC's does not). What
+# they find goes to build-fuzz/fuzz-run/. A crash, a leak, a sanitizer report
+# or a hang fails.
+fuzz_one() {   # NAME WHAT SECONDS [SEED_DIR]
+  local out=build-fuzz/fuzz-run
+  mkdir -p "$out/$1"
+  if ! "build-fuzz/tests/fuzz/pacer-fuzz-$1" -max_total_time="$3" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=16384 -print_final_stats=1 -artifact_prefix="$out/$1-" \
+       "$out/$1" ${4:+"$4"} >"$out/$1.log" 2>&1; then
+    tail -n 60 "$out/$1.log"
+    echo "fuzz: $2 failed; the input is in $out/ (log: $out/$1.log)" >&2
+    return 1
+  fi
+  echo "$1:"
+  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$out/$1.log"
+}
+
 fuzz() {
   cmake --preset fuzz
   cmake --build --preset fuzz
-  local out=build-fuzz/fuzz-run
-  rm -rf "$out"
-  mkdir -p "$out/corpus"
-  if ! build-fuzz/tests/fuzz/pacer-fuzz-scenario -max_total_time=30 -timeout=10 -rss_limit_mb=2048 \
-       -max_len=16384 -print_final_stats=1 -artifact_prefix="$out/" \
-       "$out/corpus" tests/fuzz/corpus >"$out/fuzz.log" 2>&1; then
-    tail -n 60 "$out/fuzz.log"
-    echo "fuzz: the scenario parser failed; the input is in $out/ (log: $out/fuzz.log)" >&2
-    return 1
-  fi
-  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' "$out/fuzz.log"
+  rm -rf build-fuzz/fuzz-run
+  fuzz_one scenario "the scenario parser" 20 tests/fuzz/corpus
+  fuzz_one pacer "the library" 20
 }
 
 # An out-of-tree project that pulls pacer in with add_subdirectory. The

@@ -20,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const pacer_demo::Expectation& expectation : scenario.expectations) (void)expectation.text();
     // The pre-run check maps each step's values to pacer::Config and validates.
     (void)pacer_demo::check_steps(scenario, pacer_demo::default_settings());
+    (void)pacer_demo::describe_scenario_json(scenario, pacer_demo::default_settings());
 
     // A few frames at 60 Hz: enough to fire the early steps and reach a short end.
     pacer_demo::ScenarioCursor cursor(scenario);
