@@ -58,7 +58,7 @@ def write(path, data):
 
 class Case:
     def __init__(self, name, tool, args, *, setup=None, refuse=None, guard=(), check=None, timeout=30,
-                 action=None, code=None):
+                 action=None, code=None, teardown=None):
         self.name, self.tool, self.args = name, tool, args
         self.setup = setup          # fn(dir) before the run
         self.refuse = refuse        # text the one stderr line must hold; None: the run must succeed
@@ -67,6 +67,7 @@ class Case:
         self.timeout = timeout
         self.action = action        # fn(popen, dir) while it runs (signals)
         self.code = code            # the refusal's exit code, where it must be one (2: bad input)
+        self.teardown = teardown    # fn(dir) after the run, whatever happened
 
 
 def make_devices(d):
@@ -284,6 +285,20 @@ def stall_case():
                   "--height", "240", "--trace", "{d}/t.csv"], action=action, check=clamped, timeout=30)]
 
 
+def can_mount_tmpfs():
+    """Whether this process may mount a tmpfs (root, and not a container that
+    forbids it); says so when not, since the case that needs it is left out."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as where:
+        ok = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", where],
+                            capture_output=True).returncode == 0
+        if ok:
+            subprocess.run(["umount", where], check=False)
+    if not ok:
+        print("note: cannot mount a tmpfs here, so the full-disk case is left out")
+    return ok
+
+
 def bench_cases():
     quick = ["--quick", "--experiments", "accuracy", "--conditions", "idle", "--strategies", "sleep", "--hz", "1000",
              "--frames", "10"]
@@ -311,6 +326,20 @@ def bench_cases():
                       refuse="--csv:", guard=["link", "null"]))
     cases.append(Case("bench --csv-dir device null", "bench", quick + ["--csv-dir", "{d}/null"], setup=make_devices,
                       refuse="--csv-dir", guard=["null"]))
+
+    # A full disk (a filled 8 KiB tmpfs; mounting needs root, as CI is): the
+    # up-front check writes the CSV's header, so the run is refused before
+    # anything is measured, not after.
+    if can_mount_tmpfs():
+        def full_disk(d):
+            os.makedirs(os.path.join(d, "fs"))
+            subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8k", "tmpfs", os.path.join(d, "fs")], check=True)
+            write(os.path.join(d, "fs", "fill"), b"\0" * 8192)
+        cases.append(Case("bench --csv-dir on a full disk", "bench",
+                          ["--experiments", "tradeoff", "--conditions", "idle", "--hz", "60", "--run-s", "10",
+                           "--csv-dir", "{d}/fs/out"],
+                          setup=full_disk, refuse="No space left on device", code=2, timeout=10,
+                          teardown=lambda d: subprocess.run(["umount", os.path.join(d, "fs")], check=False)))
 
     def old_csv(d):
         write(os.path.join(d, "old.csv"), "a,b\n1,2\n")
@@ -470,6 +499,8 @@ def run_case(case, tools, tmp):
     leftovers = [n for n in os.listdir(d) if n.startswith(".pacer-")]
     if leftovers:
         problems.append(f"temporary files left: {leftovers}")
+    if case.teardown:
+        case.teardown(d)
     return "; ".join(problems)
 
 
