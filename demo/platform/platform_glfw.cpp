@@ -1,8 +1,7 @@
 // platform_glfw.cpp: the Platform on GLFW, with Dear ImGui's GLFW backend.
-#include <dlfcn.h>
-
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
+#include <pacer/backends/glfw.h>
 
 #include "platform/window.h"
 
@@ -17,28 +16,10 @@ void on_glfw_error(int code, const char* description) {
     g_last_glfw_error = "GLFW error " + std::to_string(code) + ": " + description;
 }
 
-// Debian builds GLFW 3.3 for X11 or for Wayland, and the demo links the X11
-// build (libglfw3-dev). The Wayland build, put first on LD_LIBRARY_PATH
-// (tools/wayland.sh glfw-wayland), has the same soname plus these two
-// functions: looked up at run time, they say which build is loaded and give
-// the handles for present feedback.
-struct GlfwWayland {
-    void* (*display)() = nullptr;                  // glfwGetWaylandDisplay
-    void* (*window)(GLFWwindow* window) = nullptr;   // glfwGetWaylandWindow
-};
-
-GlfwWayland glfw_wayland() {
-    GlfwWayland api;
-    api.display = reinterpret_cast<void* (*)()>(dlsym(RTLD_DEFAULT, "glfwGetWaylandDisplay"));
-    api.window = reinterpret_cast<void* (*)(GLFWwindow*)>(dlsym(RTLD_DEFAULT, "glfwGetWaylandWindow"));
-    if (api.display == nullptr || api.window == nullptr) return {};
-    return api;
-}
-
 class GlfwPlatform final : public Platform {
 public:
     ~GlfwPlatform() override {
-        close_present_feedback_();
+        host_.reset();   // before the window and the display connection go
         if (window_ != nullptr) glfwDestroyWindow(window_);
         if (initialised_) glfwTerminate();
     }
@@ -62,10 +43,8 @@ public:
             return false;
         }
         glfwMakeContextCurrent(window_);
-        const GlfwWayland wayland = glfw_wayland();
-        wayland_ = wayland.display != nullptr && wayland.display() != nullptr;
-        open_present_feedback_(wayland_ ? wayland.display() : nullptr,
-                               wayland_ ? wayland.window(window_) : nullptr);
+        host_ = std::make_unique<pacer::glfw::Host>(window_);
+        host_->on_presented(keep_report, this);
         return true;
     }
 
@@ -88,17 +67,14 @@ public:
     }
 
     void swap(int64_t frame_index) override {
-        request_presented_(frame_index);
+        host_->before_swap(frame_index);
         glfwSwapBuffers(window_);
         last_swap_return_ns_ = clock_.now_ns();
     }
 
-    double refresh_rate_hz() override {
-        GLFWmonitor* monitor = glfwGetWindowMonitor(window_);   // fullscreen only
-        if (monitor == nullptr) monitor = glfwGetPrimaryMonitor();
-        const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
-        return mode != nullptr && mode->refreshRate > 0 ? mode->refreshRate : 0;
-    }
+    pacer::Host& host() override { return *host_; }
+    SwapIntervalState swap_interval_state() const override { return host_->swap_interval(); }
+    std::string present_feedback_source() const override { return host_->present_feedback(); }
 
     void imgui_init() override {
         ImGui_ImplGlfw_InitForOpenGL(window_, true);
@@ -110,37 +86,12 @@ public:
         imgui_ready_ = false;
     }
 
-protected:
-    // glfwSwapInterval returns nothing and silently does nothing without a
-    // swap-control extension. So: refused when the extension is missing (the
-    // tear extension for adaptive), otherwise "requested, cannot confirm".
-    // On Wayland it calls eglSwapInterval, core EGL, which has no adaptive
-    // mode.
-    SwapAnswer request_swap_interval_(int interval) override {
-        if (wayland_) {
-            if (interval < 0) return SwapAnswer::Refused;
-            g_last_glfw_error.clear();
-            glfwSwapInterval(interval);
-            return g_last_glfw_error.empty() ? SwapAnswer::Unconfirmed : SwapAnswer::Refused;
-        }
-        bool control = glfwExtensionSupported("GLX_EXT_swap_control") ||
-                       glfwExtensionSupported("GLX_MESA_swap_control") ||
-                       glfwExtensionSupported("GLX_SGI_swap_control") ||
-                       glfwExtensionSupported("WGL_EXT_swap_control");
-        bool tear = glfwExtensionSupported("GLX_EXT_swap_control_tear") ||
-                    glfwExtensionSupported("WGL_EXT_swap_control_tear");
-        if (!control || (interval < 0 && !tear)) return SwapAnswer::Refused;
-        g_last_glfw_error.clear();
-        glfwSwapInterval(interval);
-        return g_last_glfw_error.empty() ? SwapAnswer::Unconfirmed : SwapAnswer::Refused;
-    }
-
 private:
     GLFWwindow* window_ = nullptr;
+    std::unique_ptr<pacer::glfw::Host> host_;
     pacer::OsClock clock_;
     bool initialised_ = false;
     bool imgui_ready_ = false;
-    bool wayland_ = false;   // the Wayland build of GLFW is loaded
 };
 
 }  // namespace

@@ -1,20 +1,17 @@
 // platform_sdl2.cpp: the Platform on SDL2, with Dear ImGui's SDL2 backend.
 #include <SDL.h>
 #include <imgui_impl_sdl.h>
+#include <pacer/backends/sdl2.h>
 
 #include "platform/window.h"
 
 namespace pacer_demo {
-
-// platform_sdl2_wayland.cpp, apart because SDL_syswm.h brings Xlib's macros.
-bool sdl2_wayland_handles(SDL_Window* window, void** display, void** surface);
-
 namespace {
 
 class Sdl2Platform final : public Platform {
 public:
     ~Sdl2Platform() override {
-        close_present_feedback_();
+        host_.reset();   // before the window and the display connection go
         if (context_ != nullptr) SDL_GL_DeleteContext(context_);
         if (window_ != nullptr) SDL_DestroyWindow(window_);
         SDL_Quit();
@@ -46,10 +43,8 @@ public:
             return false;
         }
         SDL_GL_MakeCurrent(window_, context_);
-        void* display = nullptr;
-        void* surface = nullptr;
-        sdl2_wayland_handles(window_, &display, &surface);
-        open_present_feedback_(display, surface);
+        host_ = std::make_unique<pacer::sdl2::Host>(window_);
+        host_->on_presented(keep_report, this);
         return true;
     }
 
@@ -74,17 +69,14 @@ public:
     }
 
     void swap(int64_t frame_index) override {
-        request_presented_(frame_index);
+        host_->before_swap(frame_index);
         SDL_GL_SwapWindow(window_);
         last_swap_return_ns_ = clock_.now_ns();
     }
 
-    double refresh_rate_hz() override {
-        SDL_DisplayMode mode{};
-        int display = SDL_GetWindowDisplayIndex(window_);
-        if (display < 0 || SDL_GetCurrentDisplayMode(display, &mode) != 0) return 0;
-        return mode.refresh_rate > 0 ? mode.refresh_rate : 0;   // SDL: 0 means unspecified
-    }
+    pacer::Host& host() override { return *host_; }
+    SwapIntervalState swap_interval_state() const override { return host_->swap_interval(); }
+    std::string present_feedback_source() const override { return host_->present_feedback(); }
 
     void imgui_init() override {
         ImGui_ImplSDL2_InitForOpenGL(window_, context_);
@@ -96,16 +88,10 @@ public:
         imgui_ready_ = false;
     }
 
-protected:
-    // SDL_GL_SetSwapInterval returns 0 when the driver took it; -1 (adaptive)
-    // fails where late swap tearing is unsupported.
-    SwapAnswer request_swap_interval_(int interval) override {
-        return SDL_GL_SetSwapInterval(interval) == 0 ? SwapAnswer::Accepted : SwapAnswer::Refused;
-    }
-
 private:
     SDL_Window* window_ = nullptr;
     SDL_GLContext context_ = nullptr;
+    std::unique_ptr<pacer::sdl2::Host> host_;
     pacer::OsClock clock_;
     bool close_ = false;
     bool imgui_ready_ = false;

@@ -3,11 +3,12 @@
 // spirit of Dear ImGui's platform backends. The renderer (render/) and the
 // ImGui OpenGL3 renderer backend sit on top and never see SDL or GLFW.
 //
-// A Platform is also the pacer's Host: the vsync and auto strategies set the
-// swap interval and read the refresh rate through it. It records what the
-// window system said, because under Xvfb SDL refuses every interval, GLFW
-// cannot tell (glfwSwapInterval returns nothing), swaps never block and the
-// refresh rate reads 0; the overlay and the summary show exactly that.
+// A Platform opens the window, feeds ImGui and swaps. Everything the pacer
+// hears (swap interval, refresh rate, shown frames) goes through the
+// library's backend for the window system (pacer/backends/glfw.h, sdl2.h),
+// the Host it hands the pacer. Under Xvfb SDL refuses every interval, GLFW
+// cannot tell, swaps never block and the refresh rate reads 0; the overlay
+// and the summary show exactly what the backend says.
 #pragma once
 
 #include <cstdint>
@@ -16,31 +17,20 @@
 #include <utility>
 #include <vector>
 
+#include <pacer/backends/swap_interval.h>
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
 #include <pacer/stats.h>
 #include <pacer/thread_timing.h>
-
-#include "platform/present_feedback.h"
 
 namespace pacer_demo {
 
 enum class Backend { Sdl2, Glfw };
 const char* backend_name(Backend backend);   // "sdl2", "glfw"
 
-// What the window system said to the last swap-interval request.
-enum class SwapAnswer {
-    None,          // nothing requested yet
-    Accepted,      // the window system confirmed it (SDL returned 0)
-    Refused,       // the window system refused it, or lacks the extension
-    Unconfirmed,   // requested, and nothing can confirm it (GLFW)
-};
-const char* swap_answer_name(SwapAnswer answer);   // "accepted", "refused", ...
-
-struct SwapIntervalState {
-    int requested;       // 0 off, n every n-th refresh, -1 adaptive
-    SwapAnswer answer;
-};
+using pacer::backends::SwapAnswer;
+using pacer::backends::SwapIntervalState;
+using pacer::backends::swap_answer_name;
 
 struct WindowConfig {
     const char* title;   // default: "pacer demo"
@@ -48,13 +38,13 @@ struct WindowConfig {
     int height;          // default: 720
 };
 
-class Platform : public pacer::Host {
+class Platform {
 public:
     // Opens a window with an OpenGL 3.3 core context made current. Returns
     // nullptr and one line in *error when the window system says no.
     static std::unique_ptr<Platform> create(Backend backend, const WindowConfig& config,
                                             std::string* error);
-    ~Platform() override;
+    virtual ~Platform();
 
     virtual Backend backend() const = 0;
     // An OpenGL function's address in the current context, for glad.
@@ -71,25 +61,16 @@ public:
     virtual void swap(int64_t frame_index) = 0;
     int64_t last_swap_return_ns() const { return last_swap_return_ns_; }
 
-    // pacer::Host. set_swap_interval returns false when the window system
-    // refused the interval, true when it confirmed it or took the request
-    // without complaint (GLFW: nothing can confirm, so the pacer must measure
-    // the swaps, as auto does). swap_interval_state() tells the three apart.
-    bool set_swap_interval(int interval) override;
-    double refresh_rate_hz() override = 0;   // 0 when unknown
-    SwapIntervalState swap_interval_state() const { return swap_state_; }
-
-    // pacer::Host::take_presented: when frames were really displayed, where
-    // the compositor tells (Wayland's wp_presentation: weston does, sway 1.7
-    // never does; X11 tells nothing), with Presented::frame_index the index
-    // given to swap(). The pacer pulls these in every wait; each report it
-    // pulls is also kept for the demo's trace and summary (take_reports).
-    bool take_presented(pacer::Presented* out) override;
-    // The reports the pacer pulled since the last call, oldest first.
+    // The pacer's Host for this window (the library's backend), what it said
+    // to the last swap-interval request, and where its shown frames come from
+    // ("wp_presentation, clock CLOCK_MONOTONIC_RAW") or why none do.
+    virtual pacer::Host& host() = 0;
+    virtual SwapIntervalState swap_interval_state() const = 0;
+    virtual std::string present_feedback_source() const = 0;
+    double refresh_rate_hz() { return host().refresh_rate_hz(); }   // 0 when unknown
+    // The shown-frame reports the pacer pulled since the last call, oldest
+    // first (the backend hands each to keep_report).
     std::vector<pacer::Presented> take_reports() { return std::exchange(reports_, {}); }
-    // Where take_presented's times come from ("wp_presentation, clock
-    // CLOCK_MONOTONIC_RAW"), or why there are none.
-    const std::string& present_feedback_source() const { return present_feedback_source_; }
 
     // Dear ImGui's platform backend for this window system.
     virtual void imgui_init() = 0;
@@ -97,22 +78,13 @@ public:
     virtual void imgui_shutdown() = 0;
 
 protected:
-    virtual SwapAnswer request_swap_interval_(int interval) = 0;
-    // Backends: open_present_feedback_ once the window exists, with its
-    // wl_display and wl_surface (nullptr when not on Wayland), and
-    // request_presented_ right before each swap, close_present_feedback_
-    // before the window and the display connection go.
-    void open_present_feedback_(void* wl_display, void* wl_surface);
-    void request_presented_(int64_t frame_index);
-    void close_present_feedback_() { present_feedback_.reset(); }
+    // For the backend Host's on_presented, with this platform as user.
+    static void keep_report(const pacer::Presented& presented, void* platform);
     int64_t last_swap_return_ns_ = -1;
 
 private:
     static constexpr std::size_t kMaxReports = 4096;   // about a minute at 60 Hz undrained
-    SwapIntervalState swap_state_{0, SwapAnswer::None};
-    std::unique_ptr<PresentFeedback> present_feedback_;
-    std::string present_feedback_source_ = "none: not asked";
-    std::vector<pacer::Presented> reports_;   // the tee of what take_presented gave
+    std::vector<pacer::Presented> reports_;
 };
 
 // SIGINT and SIGTERM as close requests, the same on every backend: the first

@@ -16,7 +16,22 @@
 namespace pacer_demo {
 namespace {
 
-// A window system that answers as told and records every swap-interval request.
+// A window system whose Host answers as told and records every swap-interval request.
+class FakeHost final : public pacer::Host {
+public:
+    bool set_swap_interval(int interval) override {
+        requests.push_back(interval);
+        state = {interval, answer};
+        return answer != SwapAnswer::Refused;
+    }
+    double refresh_rate_hz() override { return refresh_hz; }
+
+    double refresh_hz = 0;
+    SwapAnswer answer = SwapAnswer::Accepted;
+    SwapIntervalState state;
+    std::vector<int> requests;
+};
+
 class FakePlatform final : public Platform {
 public:
     Backend backend() const override { return Backend::Sdl2; }
@@ -28,20 +43,17 @@ public:
         *height = 720;
     }
     void swap(int64_t) override {}
-    double refresh_rate_hz() override { return refresh_hz; }
+    pacer::Host& host() override { return fake_host; }
+    SwapIntervalState swap_interval_state() const override { return fake_host.state; }
+    std::string present_feedback_source() const override { return "none: a fake"; }
     void imgui_init() override {}
     void imgui_new_frame() override {}
     void imgui_shutdown() override {}
 
-    double refresh_hz = 0;
-    SwapAnswer answer = SwapAnswer::Accepted;
-    std::vector<int> requests;
-
-protected:
-    SwapAnswer request_swap_interval_(int interval) override {
-        requests.push_back(interval);
-        return answer;
-    }
+    FakeHost fake_host;
+    double& refresh_hz = fake_host.refresh_hz;
+    SwapAnswer& answer = fake_host.answer;
+    std::vector<int>& requests = fake_host.requests;
 };
 
 const Stage kStage{440, 0, 840, 720};

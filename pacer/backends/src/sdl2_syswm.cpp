@@ -1,14 +1,14 @@
-// platform_sdl2_wayland.cpp: the wl_display and wl_surface of an SDL2 window
-// under SDL's Wayland driver (SDL_VIDEODRIVER=wayland), for present feedback.
+// sdl2_syswm.cpp: the wl_display and wl_surface of an SDL2 window under
+// SDL's Wayland driver (SDL_VIDEODRIVER=wayland), for present feedback.
 #include <SDL.h>
 #include <SDL_syswm.h>
 
 #include <cstring>
 
-namespace pacer_demo {
+namespace pacer::sdl2 {
 
 // false, and both left as they are, when the window is not on Wayland.
-bool sdl2_wayland_handles(SDL_Window* window, void** display, void** surface) {
+bool wayland_handles(SDL_Window* window, void** display, void** surface) {
 #if defined(SDL_VIDEO_DRIVER_WAYLAND)
     const char* driver = SDL_GetCurrentVideoDriver();
     SDL_SysWMinfo info;
@@ -28,4 +28,4 @@ bool sdl2_wayland_handles(SDL_Window* window, void** display, void** surface) {
 #endif
 }
 
-}  // namespace pacer_demo
+}  // namespace pacer::sdl2

@@ -1,11 +1,12 @@
-// present_feedback_wayland.cpp: PresentFeedback from wp_presentation
+// wayland.cpp: pacer::wayland::PresentFeedback from wp_presentation
 // (presentation-time.xml, stable), whose client code wayland-scanner writes
 // at build time.
 //
-// SDL and GLFW own the wl_display and dispatch its default queue in their
-// own event loops. Everything here lives on a queue of its own, read without
-// blocking after each swap, so neither side dispatches the other's events.
-#include "platform/present_feedback.h"
+// The window system (SDL, GLFW, the engine) owns the wl_display and
+// dispatches its default queue in its own event loop. Everything here lives
+// on a queue of its own, read without blocking, so neither side dispatches
+// the other's events.
+#include <pacer/backends/wayland.h>
 
 #include <poll.h>
 #include <time.h>
@@ -19,10 +20,9 @@
 
 #include <wayland-client.h>
 
-#include "platform/window.h"
 #include "presentation-time-client-protocol.h"
 
-namespace pacer_demo {
+namespace pacer::wayland {
 namespace {
 
 int64_t read_ns(clockid_t clock) {
@@ -82,12 +82,14 @@ private:
     int64_t sampled_ns_ = 0;
 };
 
-class WaylandPresentFeedback final : public PresentFeedback {
+}  // namespace
+
+struct PresentFeedback::Impl {
 public:
-    WaylandPresentFeedback(wl_display* display, wl_surface* surface)
+    Impl(wl_display* display, wl_surface* surface)
         : display_(display), surface_(surface), queue_(wl_display_create_queue(display)) {}
 
-    ~WaylandPresentFeedback() override {
+    ~Impl() {
         for (const std::unique_ptr<Pending>& pending : pending_) {
             wp_presentation_feedback_destroy(pending->feedback);
         }
@@ -114,7 +116,7 @@ public:
         return true;
     }
 
-    void request(int64_t frame_index) override {
+    void request(int64_t frame_index) {
         read_events();   // keeps the private queue short between swaps
         auto pending = std::make_unique<Pending>(
             Pending{this, frame_index, wp_presentation_feedback(presentation_, surface_)});
@@ -123,7 +125,7 @@ public:
         pending_.push_back(std::move(pending));
     }
 
-    bool take(pacer::Presented* out) override {
+    bool take(Presented* out) {
         read_events();
         if (ready_.empty()) return false;
         *out = ready_.front();
@@ -131,11 +133,11 @@ public:
         return true;
     }
 
-    const char* clock_name() const override { return clock_id_name(clock_.id); }
+    const char* clock_name() const { return clock_id_name(clock_.id); }
 
 private:
     struct Pending {
-        WaylandPresentFeedback* self;
+        Impl* self;
         int64_t frame_index;
         struct wp_presentation_feedback* feedback;
     };
@@ -160,7 +162,7 @@ private:
         wl_display_dispatch_queue_pending(display_, queue_);
     }
 
-    void finish(Pending* pending, const pacer::Presented& presented) {
+    void finish(Pending* pending, const Presented& presented) {
         ready_.push_back(presented);
         wp_presentation_feedback_destroy(pending->feedback);
         pending_.erase(std::find_if(pending_.begin(), pending_.end(),
@@ -169,7 +171,7 @@ private:
 
     static void on_global(void* data, wl_registry* registry, uint32_t name, const char* interface,
                           uint32_t /*version*/) {
-        auto* self = static_cast<WaylandPresentFeedback*>(data);
+        auto* self = static_cast<Impl*>(data);
         if (std::strcmp(interface, wp_presentation_interface.name) != 0 || self->presentation_ != nullptr) return;
         self->presentation_ = static_cast<wp_presentation*>(
             wl_registry_bind(registry, name, &wp_presentation_interface, 1));
@@ -179,7 +181,7 @@ private:
     static void on_global_remove(void*, wl_registry*, uint32_t) {}
 
     static void on_clock_id(void* data, wp_presentation*, uint32_t clock_id) {
-        auto* self = static_cast<WaylandPresentFeedback*>(data);
+        auto* self = static_cast<Impl*>(data);
         self->clock_ = {true, clock_id};
         self->map_ = ClockMap(static_cast<clockid_t>(clock_id));
         self->map_.refresh();
@@ -191,10 +193,10 @@ private:
                              uint32_t tv_nsec, uint32_t refresh, uint32_t seq_hi, uint32_t seq_lo,
                              uint32_t flags) {
         auto* pending = static_cast<Pending*>(data);
-        WaylandPresentFeedback* self = pending->self;
+        Impl* self = pending->self;
         const int64_t sec = static_cast<int64_t>((static_cast<uint64_t>(tv_sec_hi) << 32) | tv_sec_lo);
         self->map_.refresh();
-        pacer::Presented presented;
+        Presented presented;
         presented.frame_index = pending->frame_index;
         presented.displayed_ns = self->map_.valid()
                                      ? self->map_.to_monotonic_ns(sec * 1'000'000'000 + tv_nsec)
@@ -207,7 +209,7 @@ private:
 
     static void on_discarded(void* data, struct wp_presentation_feedback*) {
         auto* pending = static_cast<Pending*>(data);
-        pacer::Presented presented;
+        Presented presented;
         presented.frame_index = pending->frame_index;
         presented.discarded = true;
         pending->self->finish(pending, presented);
@@ -220,21 +222,28 @@ private:
     Clock clock_;
     ClockMap map_{CLOCK_MONOTONIC};
     std::deque<std::unique_ptr<Pending>> pending_;   // requested, fate unknown
-    std::deque<pacer::Presented> ready_;    // fate known, not yet taken
+    std::deque<Presented> ready_;    // fate known, not yet taken
 };
 
-}  // namespace
+PresentFeedback::PresentFeedback(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+PresentFeedback::~PresentFeedback() = default;
 
-std::unique_ptr<PresentFeedback> open_wayland_present_feedback(void* display, void* surface,
-                                                               std::string* why) {
+std::unique_ptr<PresentFeedback> PresentFeedback::open(wl_display* display, wl_surface* surface, std::string* why) {
+    std::string reason;
     if (display == nullptr || surface == nullptr) {
-        *why = "not a Wayland window";
+        if (why != nullptr) *why = "not a Wayland surface";
         return nullptr;
     }
-    auto feedback = std::make_unique<WaylandPresentFeedback>(static_cast<wl_display*>(display),
-                                                             static_cast<wl_surface*>(surface));
-    if (!feedback->bind(why)) return nullptr;
-    return feedback;
+    auto impl = std::make_unique<Impl>(display, surface);
+    if (!impl->bind(&reason)) {
+        if (why != nullptr) *why = reason;
+        return nullptr;
+    }
+    return std::unique_ptr<PresentFeedback>(new PresentFeedback(std::move(impl)));
 }
 
-}  // namespace pacer_demo
+void PresentFeedback::request(int64_t frame_index) { impl_->request(frame_index); }
+bool PresentFeedback::take(Presented* out) { return impl_->take(out); }
+const char* PresentFeedback::clock_name() const { return impl_->clock_name(); }
+
+}  // namespace pacer::wayland

@@ -1,0 +1,64 @@
+// pacer/backends/glfw.h: a pacer::Host for a GLFW window (target pacer::glfw,
+// pkg-config pacer-glfw). With it, vsync, auto and display_lock work:
+//
+//   pacer::glfw::Host host(window);           // its GL context current here
+//   config.strategy = pacer::Strategy::Auto;
+//   config.host = &host;
+//   ...
+//   pacer::Frame frame = pacer.wait();  draw();
+//   host.before_swap(frame.index);  glfwSwapBuffers(window);  pacer.mark_present();
+//
+// What it does:
+// - the swap interval, with glfwSwapInterval on the current context. GLFW
+//   cannot say whether the driver took it: the answer is Unconfirmed (auto
+//   then measures the swaps), or Refused where the swap-control extension
+//   is missing (Xvfb has none) or adaptive is asked without the tear one.
+// - the refresh rate of the monitor holding the window's centre (the
+//   window's own monitor when full screen; the primary where GLFW cannot
+//   place windows, as on Wayland); 0 when unknown.
+// - when GLFW runs on Wayland (Debian's libglfw3-wayland build, found at run
+//   time), the frames the compositor reports shown (wp_presentation), for
+//   display_lock and auto. pacer must be built with Wayland (pacer::wayland).
+// Destroy it before the window: it holds the window's feedback objects.
+// What it does not: X11 has no present feedback. It never owns the window,
+// installs no GLFW callback, and never throws. One thread: GLFW's.
+#pragma once
+
+#include <pacer/backends/swap_interval.h>
+#include <pacer/pacer.h>
+
+#include <cstdint>
+#include <memory>
+
+struct GLFWwindow;
+
+namespace pacer::glfw {
+
+class Host final : public pacer::Host {
+public:
+    explicit Host(GLFWwindow* window);
+    ~Host() override;
+    Host(const Host&) = delete;
+    Host& operator=(const Host&) = delete;
+
+    // Right before glfwSwapBuffers, with the index of the frame it shows.
+    void before_swap(int64_t frame_index);
+
+    // pacer::Host
+    bool set_swap_interval(int interval) override;
+    double refresh_rate_hz() override;
+    bool take_presented(Presented* out) override;
+
+    // The last request and what GLFW said; where the shown frames come from
+    // ("wp_presentation, clock CLOCK_MONOTONIC"), or why none do.
+    backends::SwapIntervalState swap_interval() const;
+    const char* present_feedback() const;
+    // Sees each report the pacer pulls (for a trace); nullptr: none.
+    void on_presented(backends::PresentedCallback callback, void* user);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pacer::glfw

@@ -1,0 +1,12 @@
+// present_source_none.cpp: pacer built without Wayland's client library or
+// protocol files: no window reports when its frames were shown.
+#include "host_support.h"
+
+namespace pacer::backends::detail {
+
+std::unique_ptr<PresentSource> open_present_source(void*, void*, std::string* why) {
+    *why = "pacer was built without Wayland (libwayland-dev, wayland-protocols)";
+    return nullptr;
+}
+
+}  // namespace pacer::backends::detail

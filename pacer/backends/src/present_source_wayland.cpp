@@ -1,0 +1,35 @@
+// present_source_wayland.cpp: a window's present feedback from
+// pacer::wayland::PresentFeedback (built where libwayland-client,
+// wayland-scanner and wayland-protocols are found).
+#include "host_support.h"
+
+#include <pacer/backends/wayland.h>
+
+namespace pacer::backends::detail {
+namespace {
+
+class WaylandSource final : public PresentSource {
+public:
+    explicit WaylandSource(std::unique_ptr<wayland::PresentFeedback> feedback) : feedback_(std::move(feedback)) {}
+    void request(int64_t frame_index) override { feedback_->request(frame_index); }
+    bool take(Presented* out) override { return feedback_->take(out); }
+    std::string describe() const override { return std::string("wp_presentation, clock ") + feedback_->clock_name(); }
+
+private:
+    std::unique_ptr<wayland::PresentFeedback> feedback_;
+};
+
+}  // namespace
+
+std::unique_ptr<PresentSource> open_present_source(void* display, void* surface, std::string* why) {
+    if (display == nullptr || surface == nullptr) {
+        *why = "not on Wayland (X11 has no present feedback)";
+        return nullptr;
+    }
+    std::unique_ptr<wayland::PresentFeedback> feedback = wayland::PresentFeedback::open(
+        static_cast<wl_display*>(display), static_cast<wl_surface*>(surface), why);
+    if (!feedback) return nullptr;
+    return std::make_unique<WaylandSource>(std::move(feedback));
+}
+
+}  // namespace pacer::backends::detail

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""check_example.py: runs one of examples/ headless and checks that it paced.
+
+  check_example.py --example PATH --backend glfw|sdl2 --display xvfb
+  check_example.py --example PATH --backend glfw|sdl2 --display weston \\
+                   --wayland-sh tools/wayland.sh --seat-module MODULE
+                   [-- EXAMPLE ARGS]
+
+Paced: the median frame interval the example prints is within 3 % of its
+target, or of a whole number of the display's fitted periods (weston's
+headless output shows frames on a clock of its own, slower than the 60 Hz it
+states). Under Xvfb the example must say plainly that there is no present
+feedback; under weston it must report shown frames and a fitted period.
+Exit 77 (ctest's skip) where weston cannot run (tests/wayland/check_wayland.py).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wayland"))
+import check_wayland as wl  # noqa: E402  (skip_reason, start_command, client_env, run, parse_env)
+
+TOLERANCE = 0.03
+
+
+def fail(message):
+    print("check_example: FAIL: " + message)
+    sys.exit(1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--example", required=True)
+    parser.add_argument("--backend", choices=["sdl2", "glfw"], required=True)
+    parser.add_argument("--display", choices=["xvfb", "weston"], required=True)
+    parser.add_argument("--wayland-sh")
+    parser.add_argument("--seat-module", default="")
+    parser.add_argument("example_args", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    example_args = args.example_args[1:] if args.example_args[:1] == ["--"] else args.example_args
+    command = [args.example] + example_args
+
+    if args.display == "xvfb":
+        result = wl.run(["xvfb-run", "-a", "-s", "-screen 0 1280x720x24"] + command, timeout=90)
+    else:
+        skip = wl.skip_reason("weston")
+        if skip:
+            print("check_example: SKIP: " + skip)
+            return wl.SKIP
+        args.compositor, args.hz, args.size = "weston", 60, "320x240"
+        name = f"ctest-example-{args.backend}-{os.getpid()}"
+        env = wl.client_env(args, fail)
+        started = wl.run(wl.start_command(args, name))
+        try:
+            if started.returncode != 0:
+                fail("weston did not start:\n" + started.stdout)
+            env.update(wl.parse_env(started.stdout))
+            result = wl.run(wl.priority_prefix() + command, env=env, timeout=90)
+        finally:
+            wl.run([args.wayland_sh, "stop", "--name", name])
+    print(result.stdout, end="")
+    if result.returncode != 0:
+        fail(f"{os.path.basename(args.example)} exited {result.returncode}")
+
+    out = result.stdout
+    m = re.search(r"median interval ([0-9.]+) ms, target ([0-9.]+) ms", out)
+    if not m:
+        fail("no 'median interval' line")
+    median, target = float(m.group(1)), float(m.group(2))
+    period = re.search(r"display period ([0-9.]+) ms \(fitted\)", out)
+    feedback = re.search(r"^present feedback: (.*)$", out, re.M)
+    shown = re.search(r"^shown frames: ([0-9]+) reported", out, re.M)
+    if not feedback or not shown:
+        fail("no 'present feedback' or 'shown frames' line")
+
+    paced_to = [("the target", target)]
+    if period:
+        p = float(period.group(1))
+        k = max(1, round(median / p))
+        paced_to.append((f"{k} display period{'s' if k > 1 else ''} of {p:.3f} ms", k * p))
+    near = [(what, value) for what, value in paced_to if abs(median - value) <= TOLERANCE * value]
+    if not near:
+        fail(f"median interval {median:.3f} ms is not within 3 % of " +
+             " or ".join(f"{what} ({value:.3f} ms)" for what, value in paced_to))
+
+    if args.display == "xvfb":
+        if not feedback.group(1).startswith("none: ") or "no display clock" not in out:
+            fail("under Xvfb the example must say that there is no present feedback")
+    else:
+        if not feedback.group(1).startswith("wp_presentation") or int(shown.group(1)) == 0 or not period:
+            fail("under weston the example must report shown frames and the fitted display period")
+    print(f"check_example: OK: median interval {median:.3f} ms, within 3 % of {near[0][0]} ({near[0][1]:.3f} ms); "
+          f"present feedback: {feedback.group(1)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
