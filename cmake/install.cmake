@@ -30,6 +30,33 @@ install(EXPORT pacerTargets
   NAMESPACE pacer::
   DESTINATION "${PACER_CMAKE_DIR}")
 
+# The backends that were built (pacer/backends), one export set each, loaded
+# by pacerConfig.cmake for find_package(pacer CONFIG COMPONENTS glfw ...).
+# pacer::backend_support is what the GLFW and SDL2 backends share.
+foreach(backend wayland backend_support glfw sdl2)
+  if(TARGET pacer_${backend})
+    string(REPLACE "_s" "S" set_name "${backend}")   # backend_support -> backendSupport
+    string(SUBSTRING "${set_name}" 0 1 first)
+    string(TOUPPER "${first}" first)
+    string(SUBSTRING "${set_name}" 1 -1 rest)
+    set(set_name "pacer${first}${rest}Targets")
+    install(TARGETS pacer_${backend} EXPORT ${set_name}
+      ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+      LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+    install(EXPORT ${set_name} NAMESPACE pacer:: DESTINATION "${PACER_CMAKE_DIR}")
+  endif()
+endforeach()
+foreach(backend wayland glfw sdl2)
+  if(TARGET pacer_${backend})
+    install(FILES "${CMAKE_CURRENT_LIST_DIR}/../pacer/backends/include/pacer/backends/${backend}.h"
+      DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer/backends")
+  endif()
+endforeach()
+if(TARGET pacer_glfw OR TARGET pacer_sdl2)
+  install(FILES "${CMAKE_CURRENT_LIST_DIR}/../pacer/backends/include/pacer/backends/swap_interval.h"
+    DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer/backends")
+endif()
+
 configure_package_config_file(
   "${CMAKE_CURRENT_LIST_DIR}/pacerConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/pacerConfig.cmake"
@@ -68,3 +95,41 @@ install(CODE "
   set(PACER_PC_LIBS \"${PACER_PC_LIBS}\")
   configure_file(\"${CMAKE_CURRENT_LIST_DIR}/pacer.pc.in\" \"${PROJECT_BINARY_DIR}/pacer.pc\" @ONLY)")
 install(FILES "${PROJECT_BINARY_DIR}/pacer.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+
+# One .pc per backend (pacer-glfw.pc, pacer-sdl2.pc, pacer-wayland.pc):
+#   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer-glfw)
+# The libraries are static, so each names what it links: its own archives,
+# then (Requires) pacer, the window system and, where built, wayland-client.
+set(PACER_PC_WAYLAND "")
+if(TARGET pacer_wayland)
+  set(PACER_PC_WAYLAND " -lpacer_wayland")
+endif()
+set(pc_wayland_libs "-lpacer_wayland")
+set(pc_wayland_requires "pacer wayland-client")
+set(pc_dl "")
+if(CMAKE_DL_LIBS)
+  set(pc_dl " -l${CMAKE_DL_LIBS}")   # glfw.cpp looks up GLFW's Wayland functions with dlsym
+endif()
+set(pc_glfw_libs "-lpacer_glfw -lpacer_backend_support${PACER_PC_WAYLAND}${pc_dl}")
+set(pc_glfw_requires "pacer glfw3")
+set(pc_sdl2_libs "-lpacer_sdl2 -lpacer_backend_support${PACER_PC_WAYLAND}")
+set(pc_sdl2_requires "pacer sdl2")
+foreach(backend wayland glfw sdl2)
+  if(NOT TARGET pacer_${backend})
+    continue()
+  endif()
+  set(requires "${pc_${backend}_requires}")
+  if(TARGET pacer_wayland AND NOT backend STREQUAL "wayland")
+    string(APPEND requires " wayland-client")
+  endif()
+  install(CODE "
+    set(PACER_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+    set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+    set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+    set(PACER_PC_BACKEND \"${backend}\")
+    set(PACER_PC_REQUIRES \"${requires}\")
+    set(PACER_PC_BACKEND_LIBS \"${pc_${backend}_libs}\")
+    configure_file(\"${CMAKE_CURRENT_LIST_DIR}/pacer-backend.pc.in\" \"${PROJECT_BINARY_DIR}/pacer-${backend}.pc\" @ONLY)")
+  install(FILES "${PROJECT_BINARY_DIR}/pacer-${backend}.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+endforeach()

@@ -138,9 +138,17 @@ fuzz() {
 # consumer builds itself with -Wall -Wextra -Werror -fno-exceptions.
 consumer_subdirectory() {
   cmake -S tests/consumer -B build-consumer-subdirectory -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DPACER_CONSUME=subdirectory -DPACER_SOURCE_DIR="$root"
+    -DPACER_CONSUME=subdirectory -DPACER_SOURCE_DIR="$root" -DPACER_CONSUME_GLFW=ON
   cmake --build build-consumer-subdirectory -j"$jobs"
   build-consumer-subdirectory/pacer-consumer
+  consumer_glfw_run build-consumer-subdirectory/pacer-consumer-glfw
+}
+
+# The GLFW consumer (examples/glfw_opengl3 built out of tree) under Xvfb:
+# it paces on auto through pacer::glfw and says what it chose.
+consumer_glfw_run() {
+  xvfb-run -a "$1" --frames 30 | tee "$1.log"
+  grep -q '^decision: auto -> ' "$1.log"
 }
 
 # The same project against an installed pacer, found with find_package.
@@ -153,7 +161,7 @@ consumer_package() {
   fi
   rm -rf build-consumer-package
   cmake -S tests/consumer -B build-consumer-package -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DPACER_CONSUME=package -DCMAKE_PREFIX_PATH="$prefix"
+    -DPACER_CONSUME=package -DCMAKE_PREFIX_PATH="$prefix" -DPACER_CONSUME_GLFW=ON
   local found
   found="$(sed -n 's/^pacer_DIR:PATH=//p' build-consumer-package/CMakeCache.txt)"
   if [[ "$found" != "$prefix"/* ]]; then
@@ -162,6 +170,7 @@ consumer_package() {
   fi
   cmake --build build-consumer-package -j"$jobs"
   build-consumer-package/pacer-consumer
+  consumer_glfw_run build-consumer-package/pacer-consumer-glfw
 }
 
 # The same program without CMake, from pkg-config's pacer.pc in the install
@@ -188,6 +197,15 @@ consumer_pkgconfig() {
   c++ -std=c++17 -O2 -Wall -Wextra -Werror -fno-exceptions tests/consumer/main.cpp $flags \
     -o build-consumer-pkgconfig/pacer-consumer
   build-consumer-pkgconfig/pacer-consumer
+  # The GLFW program through pacer-glfw.pc, whose Requires (glfw3,
+  # wayland-client) come from the system's .pc files; GL from gl.pc.
+  export PKG_CONFIG_LIBDIR="${pc%/*}:$(env -u PKG_CONFIG_LIBDIR pkg-config --variable pc_path pkg-config)"
+  flags="$(pkg-config --cflags --libs pacer-glfw gl)"
+  echo "pkg-config: pacer-glfw gl: $flags"
+  # shellcheck disable=SC2086  # the flags are words
+  c++ -std=c++17 -O2 -Wall -Wextra -Werror -fno-exceptions examples/glfw_opengl3/main.cpp $flags \
+    -o build-consumer-pkgconfig/pacer-consumer-glfw
+  consumer_glfw_run build-consumer-pkgconfig/pacer-consumer-glfw
 }
 
 # The bench is for figures, not a test; this only checks that it starts.
