@@ -69,7 +69,7 @@ public:
                      Controls& controls, int64_t present_ns);
     // After the swap of frame_index: when it returned, and the frames the
     // compositor reported displayed or discarded since (the reports the
-    // pacer pulled through Platform::take_presented).
+    // pacer pulled through the backend's Host::take_presented).
     void note_swap(Platform& platform, int64_t frame_index);
     // Takes the screenshot if this is its frame. "" or one line.
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
