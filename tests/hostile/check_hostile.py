@@ -413,9 +413,9 @@ def qa_cases():
                                                          "{d}/out", "--bench-csv", "{d}/csv", "{d}/s.txt"],
                       setup=huge_bench_value, refuse="'actual_mean_us': 1e308 is out of range", timeout=120))
     # The demo's grammar is the QA tool's: exponents are numbers in both.
-    cases.append(Case("qa end 1e-1s, hz=6e1", "qa",
+    cases.append(Case("qa end 5e-1s, hz=6e1", "qa",
                       ["--backends", "glfw", "--size", "320x240", "--out", "{d}/out", "{d}/s.txt"],
-                      setup=scenario("at 0s set hz=6e1\nend 1e-1s\nexpect frames >= 1\n"), timeout=120))
+                      setup=scenario("at 0s set hz=6e1\nend 5e-1s\nexpect frames >= 1\n"), timeout=120))
     cases.append(Case("qa --out ''", "qa", ["--out", "", "{d}/s.txt"], setup=scenario(SHORT), refuse="--out: empty"))
 
     # A short scenario that is not UTF-8, run twice into one folder: it
