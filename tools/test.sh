@@ -3,7 +3,7 @@
 # command, and all that CI runs (.ci/run).
 #
 #   tools/test.sh           everything
-#   tools/test.sh --quick   skip the sanitizers, the fuzzer and the Windows cross-build
+#   tools/test.sh --quick   skip the sanitizers, the fuzzers and the Windows cross-build
 #
 # Sections run in order and the first failure stops the run; each prints its
 # wall and CPU time. The last line is always "N passed, M failed" (CI reads
@@ -224,11 +224,11 @@ section "tests (ctest, build/)" ctest_release
 if ((quick)); then
   skip "sanitizers (build-asan/)" "--quick"
   skip "thread sanitizer (build-tsan/)" "--quick"
-  skip "fuzz the scenario parser (build-fuzz/)" "--quick"
+  skip "fuzz the scenario parser and the library (build-fuzz/)" "--quick"
 else
   section "sanitizers (build-asan/, ASan+UBSan, unit tests)" asan
   section "thread sanitizer (build-tsan/, TSan, unit tests)" tsan
-  section "fuzz the scenario parser (build-fuzz/, libFuzzer 30 s)" fuzz
+  section "fuzz the scenario parser and the library (build-fuzz/, libFuzzer 2 x 20 s)" fuzz
 fi
 section "consumer via add_subdirectory" consumer_subdirectory
 section "consumer via find_package after install" consumer_package
