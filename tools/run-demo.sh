@@ -10,20 +10,16 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-bash tools/setup.sh
+# Only what the library and the demo need (tools/setup.sh says what and why).
+bash tools/setup.sh demo
 
 # Configure only once: build/ is shared with tools/test.sh (the release
-# preset), and reconfiguring an existing build folder is not needed here.
+# preset), which turns the tests and the bench on when it runs. Here they
+# stay off: their packages are not installed.
 if [[ ! -f build/CMakeCache.txt ]]; then
-  cmake --preset release
+  cmake --preset release -DPACER_BUILD_TESTS=OFF -DPACER_BUILD_BENCH=OFF
 fi
-# Only what is run gets built: the tests and the bench are tools/test.sh's.
 demo=build/demo/pacer-demo
-if [[ ! -f demo/CMakeLists.txt ]]; then
-  cmake --build build -j2 --target pacer-bench
-  echo "run-demo: there is no demo yet, so this runs the bench instead: build/bench/pacer-bench --quick $*"
-  exec build/bench/pacer-bench --quick "$@"
-fi
 
 cmake --build build -j2 --target pacer-demo
 if [[ -n "${DISPLAY:-}" ]]; then

@@ -1,28 +1,44 @@
 #!/usr/bin/env bash
-# Installs every system package pacer needs on Debian 12 / Ubuntu (apt). Idempotent:
-# packages already present are skipped, so running it again is quick and changes nothing.
+# Installs the system packages a part of pacer needs on Debian 12 / Ubuntu
+# (apt), and says what and why. Idempotent: packages already present are
+# skipped, so running it again is quick and changes nothing.
+#   tools/setup.sh library   the compiler and the build: the library needs nothing else
+#   tools/setup.sh demo      and the demo: its window systems, UI and headless GL (run-demo.sh)
+#   tools/setup.sh [all]     and the tests: compositors, sanitizers' Clang, Wine (test.sh)
 set -euo pipefail
 
-packages=(
-  # build
-  build-essential cmake ninja-build pkg-config
-  # tests
-  libgtest-dev libgmock-dev
-  # demo: windowing, GL loader generator, UI, image writer, CLI, JSON
+part="${1:-all}"
+library=(build-essential cmake ninja-build pkg-config)
+demo=(
+  # windowing (and pacer's GLFW and SDL2 backends), GL loader generator, UI,
+  # image writer, CLI, JSON
   libsdl2-dev libglfw3-dev libgl-dev libimgui-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
-  # headless GL for CI and QA runs
+  # headless GL, so the demo runs without a display
   xvfb xauth libgl1-mesa-dri libglx-mesa0 mesa-utils
+  # Wayland's present feedback (pacer::wayland): the client library and the
+  # protocol files its code is generated from; Mesa's EGL for Wayland windows
+  libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
+)
+tests=(
+  libgtest-dev libgmock-dev
   # headless Wayland (tools/wayland.sh, tests/wayland): compositors whose swaps
   # block (sway) and that report present times (weston, plus libweston-10-dev
-  # for the seat module); wp_presentation's client code, generated at build time
-  sway weston libweston-10-dev libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
-  # plots
+  # for the seat module)
+  sway weston libweston-10-dev
+  # the checkers and the plots
   python3 python3-matplotlib
   # Windows cross-build, run under Wine
   g++-mingw-w64-x86-64-posix wine wine64
-  # libFuzzer on the scenario parser (tests/fuzz): Clang and its runtimes
+  # libFuzzer and Clang's sanitizers (tests/fuzz)
   clang libclang-rt-14-dev
 )
+case "$part" in
+  library) packages=("${library[@]}"); why="the library's build" ;;
+  demo) packages=("${library[@]}" "${demo[@]}"); why="the library and the demo" ;;
+  all) packages=("${library[@]}" "${demo[@]}" "${tests[@]}"); why="the library, the demo and every test" ;;
+  -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "setup: unknown part '$part' (library, demo or all)" >&2; exit 2 ;;
+esac
 
 # Debian's GLFW is built for X11 or for Wayland, and the Wayland build
 # conflicts with libglfw3-dev: it is unpacked into build/glfw-wayland instead
@@ -36,16 +52,16 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]} == 0)); then
-  echo "setup: all ${#packages[@]} packages present"
-  glfw_wayland
+  echo "setup: the ${#packages[@]} packages for $why are present"
+  if [[ "$part" == all ]]; then glfw_wayland; fi
   exit 0
 fi
 
 sudo=""
 if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
-echo "setup: installing ${missing[*]}"
+echo "setup: installing, for $why (the README's Dependencies says why each): ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-glfw_wayland
+if [[ "$part" == all ]]; then glfw_wayland; fi
 echo "setup: done"

@@ -81,8 +81,11 @@ setup() {
 }
 
 # Release, warnings are errors. tools/run-demo.sh reuses build/.
+# Every part asked for by name: build/ may have been configured by
+# run-demo.sh, which leaves the tests and the bench off.
 build_release() {
-  cmake --preset release
+  cmake --preset release -DPACER_BUILD_DEMO=ON -DPACER_BUILD_TESTS=ON -DPACER_BUILD_BENCH=ON \
+    -DPACER_BUILD_EXAMPLES=ON
   cmake --build --preset release
 }
 
