@@ -52,8 +52,8 @@ foreach(backend wayland glfw sdl2)
       DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer/backends")
   endif()
 endforeach()
-if(TARGET pacer_glfw OR TARGET pacer_sdl2)
-  install(FILES "${CMAKE_CURRENT_LIST_DIR}/../pacer/backends/include/pacer/backends/swap_interval.h"
+if(TARGET pacer_backend_support)
+  install(FILES "${CMAKE_CURRENT_LIST_DIR}/../pacer/backends/include/pacer/backends/window_host.h"
     DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer/backends")
 endif()
 
@@ -74,11 +74,33 @@ install(FILES
   "${PROJECT_BINARY_DIR}/pacerConfigVersion.cmake"
   DESTINATION "${PACER_CMAKE_DIR}")
 
+# Writes IN_FILE as NAME.pc at install time, so that its prefix is the one
+# installed to (cmake --install --prefix), not the one configured; ARGN are
+# "VARIABLE=value" pairs for its @VARIABLE@s beside the prefix and the dirs.
+set(PACER_PC_TEMPLATE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+function(pacer_install_pc name in_file)
+  set(sets "")
+  foreach(pair IN LISTS ARGN)
+    string(FIND "${pair}" "=" at)
+    string(SUBSTRING "${pair}" 0 ${at} variable)
+    math(EXPR after "${at} + 1")
+    string(SUBSTRING "${pair}" ${after} -1 value)
+    string(APPEND sets "set(${variable} \"${value}\")\n")
+  endforeach()
+  install(CODE "
+    set(PACER_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
+    set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
+    set(PROJECT_VERSION \"${PROJECT_VERSION}\")
+    ${sets}
+    configure_file(\"${PACER_PC_TEMPLATE_DIR}/${in_file}\" \"${PROJECT_BINARY_DIR}/${name}.pc\" @ONLY)")
+  install(FILES "${PROJECT_BINARY_DIR}/${name}.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+endfunction()
+
 # pacer.pc, for builds without CMake:
 #   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer)
-# Written at install time, so that its prefix is the one installed to
-# (cmake --install --prefix), not the one configured. The library is static,
-# so Libs carries what it links: the threads library, and winmm on Windows.
+# The library is static, so Libs carries what it links: the threads library,
+# and winmm on Windows.
 find_package(Threads REQUIRED)
 set(PACER_PC_LIBS "${CMAKE_THREAD_LIBS_INIT}")
 if(NOT PACER_PC_LIBS AND NOT MSVC)
@@ -87,14 +109,7 @@ endif()
 if(WIN32)
   string(APPEND PACER_PC_LIBS " -lwinmm")
 endif()
-install(CODE "
-  set(PACER_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
-  set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
-  set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
-  set(PROJECT_VERSION \"${PROJECT_VERSION}\")
-  set(PACER_PC_LIBS \"${PACER_PC_LIBS}\")
-  configure_file(\"${CMAKE_CURRENT_LIST_DIR}/pacer.pc.in\" \"${PROJECT_BINARY_DIR}/pacer.pc\" @ONLY)")
-install(FILES "${PROJECT_BINARY_DIR}/pacer.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+pacer_install_pc(pacer pacer.pc.in "PACER_PC_LIBS=${PACER_PC_LIBS}")
 
 # One .pc per backend (pacer-glfw.pc, pacer-sdl2.pc, pacer-wayland.pc):
 #   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer-glfw)
@@ -122,14 +137,6 @@ foreach(backend wayland glfw sdl2)
   if(TARGET pacer_wayland AND NOT backend STREQUAL "wayland")
     string(APPEND requires " wayland-client")
   endif()
-  install(CODE "
-    set(PACER_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
-    set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
-    set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
-    set(PROJECT_VERSION \"${PROJECT_VERSION}\")
-    set(PACER_PC_BACKEND \"${backend}\")
-    set(PACER_PC_REQUIRES \"${requires}\")
-    set(PACER_PC_BACKEND_LIBS \"${pc_${backend}_libs}\")
-    configure_file(\"${CMAKE_CURRENT_LIST_DIR}/pacer-backend.pc.in\" \"${PROJECT_BINARY_DIR}/pacer-${backend}.pc\" @ONLY)")
-  install(FILES "${PROJECT_BINARY_DIR}/pacer-${backend}.pc" DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+  pacer_install_pc(pacer-${backend} pacer-backend.pc.in "PACER_PC_BACKEND=${backend}"
+    "PACER_PC_REQUIRES=${requires}" "PACER_PC_BACKEND_LIBS=${pc_${backend}_libs}")
 endforeach()

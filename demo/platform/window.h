@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include <pacer/backends/swap_interval.h>
+#include <pacer/backends/window_host.h>
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
 #include <pacer/stats.h>

@@ -5,10 +5,6 @@
 
 #include <GLFW/glfw3.h>
 
-#include <string>
-
-#include "host_support.h"
-
 namespace pacer::glfw {
 namespace {
 
@@ -50,23 +46,13 @@ GLFWmonitor* monitor_under(GLFWwindow* window) {
 
 }  // namespace
 
-struct Host::Impl {
-    GLFWwindow* window;
-    bool wayland = false;   // the Wayland build of GLFW is loaded
-    backends::detail::HostSupport support;
-};
-
-Host::Host(GLFWwindow* window) : impl_(std::make_unique<Impl>()) {
-    impl_->window = window;
+Host::Host(GLFWwindow* window) : window_(window) {
     const WaylandApi api = wayland_api();
-    impl_->wayland = api.display != nullptr && api.display() != nullptr;
-    impl_->support.open_feedback(impl_->wayland ? api.display() : nullptr,
-                                 impl_->wayland ? api.window(window) : nullptr);
+    wayland_ = api.display != nullptr && api.display() != nullptr;
+    open_feedback(wayland_ ? api.display() : nullptr, wayland_ ? api.window(window) : nullptr);
 }
 
 Host::~Host() = default;
-
-void Host::before_swap(int64_t frame_index) { impl_->support.before_swap(frame_index); }
 
 // glfwSwapInterval returns nothing and silently does nothing without a
 // swap-control extension, and reports a failure through the error callback,
@@ -75,10 +61,10 @@ void Host::before_swap(int64_t frame_index) { impl_->support.before_swap(frame_i
 // core EGL, which has no adaptive mode.
 bool Host::set_swap_interval(int interval) {
     using backends::SwapAnswer;
-    if (impl_->wayland) {
-        if (interval < 0) return impl_->support.record_swap(interval, SwapAnswer::Refused);
+    if (wayland_) {
+        if (interval < 0) return record_swap(interval, SwapAnswer::Refused);
         glfwSwapInterval(interval);
-        return impl_->support.record_swap(interval, SwapAnswer::Unconfirmed);
+        return record_swap(interval, SwapAnswer::Unconfirmed);
     }
     const bool control = glfwExtensionSupported("GLX_EXT_swap_control") ||
                          glfwExtensionSupported("GLX_MESA_swap_control") ||
@@ -86,25 +72,17 @@ bool Host::set_swap_interval(int interval) {
                          glfwExtensionSupported("WGL_EXT_swap_control");
     const bool tear = glfwExtensionSupported("GLX_EXT_swap_control_tear") ||
                       glfwExtensionSupported("WGL_EXT_swap_control_tear");
-    if (!control || (interval < 0 && !tear)) return impl_->support.record_swap(interval, SwapAnswer::Refused);
+    if (!control || (interval < 0 && !tear)) return record_swap(interval, SwapAnswer::Refused);
     glfwSwapInterval(interval);
-    return impl_->support.record_swap(interval, SwapAnswer::Unconfirmed);
+    return record_swap(interval, SwapAnswer::Unconfirmed);
 }
 
 double Host::refresh_rate_hz() {
-    GLFWmonitor* monitor = glfwGetWindowMonitor(impl_->window);   // full screen
-    if (monitor == nullptr && !impl_->wayland) monitor = monitor_under(impl_->window);
+    GLFWmonitor* monitor = glfwGetWindowMonitor(window_);   // full screen
+    if (monitor == nullptr && !wayland_) monitor = monitor_under(window_);
     if (monitor == nullptr) monitor = glfwGetPrimaryMonitor();
     const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
     return mode != nullptr && mode->refreshRate > 0 ? mode->refreshRate : 0;
-}
-
-bool Host::take_presented(Presented* out) { return impl_->support.take_presented(out); }
-
-backends::SwapIntervalState Host::swap_interval() const { return impl_->support.swap_interval(); }
-const char* Host::present_feedback() const { return impl_->support.present_feedback(); }
-void Host::on_presented(backends::PresentedCallback callback, void* user) {
-    impl_->support.on_presented(callback, user);
 }
 
 }  // namespace pacer::glfw

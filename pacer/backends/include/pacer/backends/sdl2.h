@@ -22,41 +22,23 @@
 // handles no events, and never throws. One thread: the window's.
 #pragma once
 
-#include <pacer/backends/swap_interval.h>
-#include <pacer/pacer.h>
-
-#include <cstdint>
-#include <memory>
+#include <pacer/backends/window_host.h>
 
 struct SDL_Window;
 
 namespace pacer::sdl2 {
 
-class Host final : public pacer::Host {
+class Host final : public backends::WindowHost {
 public:
     explicit Host(SDL_Window* window);
     ~Host() override;
-    Host(const Host&) = delete;
-    Host& operator=(const Host&) = delete;
 
-    // Right before SDL_GL_SwapWindow, with the index of the frame it shows.
-    void before_swap(int64_t frame_index);
-
-    // pacer::Host
+    // pacer::Host (take_presented, before_swap and the rest: window_host.h)
     bool set_swap_interval(int interval) override;
     double refresh_rate_hz() override;
-    bool take_presented(Presented* out) override;
-
-    // The last request and what SDL said; where the shown frames come from,
-    // or why none do.
-    backends::SwapIntervalState swap_interval() const;
-    const char* present_feedback() const;
-    // Sees each report the pacer pulls (for a trace); nullptr: none.
-    void on_presented(backends::PresentedCallback callback, void* user);
 
 private:
-    struct Impl;
-    std::unique_ptr<Impl> impl_;
+    SDL_Window* window_;
 };
 
 }  // namespace pacer::sdl2

@@ -1,0 +1,73 @@
+// pacer/backends/window_host.h: what the GLFW and SDL2 Hosts (glfw.h,
+// sdl2.h) share: the answer to the last swap-interval request, the window's
+// shown frames (Wayland's wp_presentation, where the window is on Wayland
+// and pacer was built with it), and a callback that sees each report.
+// Under Xvfb SDL refuses every interval and GLFW cannot tell (glfwSwapInterval
+// returns nothing): a demo or an overlay shows which.
+#pragma once
+
+#include <pacer/pacer.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace pacer::backends {
+
+enum class SwapAnswer : int {
+    None,          // nothing requested yet
+    Accepted,      // the window system confirmed it (SDL returned 0)
+    Refused,       // refused, or the swap-control extension is missing
+    Unconfirmed,   // requested, and nothing can confirm it (GLFW)
+};
+
+inline const char* swap_answer_name(SwapAnswer answer) {
+    switch (answer) {
+        case SwapAnswer::None: return "not requested";
+        case SwapAnswer::Accepted: return "accepted";
+        case SwapAnswer::Refused: return "refused";
+        case SwapAnswer::Unconfirmed: return "requested, cannot confirm";
+    }
+    return "?";
+}
+
+struct SwapIntervalState {
+    int requested = 0;   // 0 off, n every n-th refresh, -1 adaptive
+    SwapAnswer answer = SwapAnswer::None;
+};
+
+// Called with each report the pacer pulls through Host::take_presented (a
+// trace, an overlay); on the pacer's thread, inside Pacer::wait.
+using PresentedCallback = void (*)(const Presented& presented, void* user);
+
+class WindowHost : public pacer::Host {
+public:
+    ~WindowHost() override;
+    WindowHost(const WindowHost&) = delete;
+    WindowHost& operator=(const WindowHost&) = delete;
+
+    // Right before the swap (glfwSwapBuffers, SDL_GL_SwapWindow), with the
+    // index of the frame it shows (Frame::index): asks when it is shown.
+    void before_swap(int64_t frame_index);
+    bool take_presented(Presented* out) override;
+
+    // The last request and what the window system said.
+    SwapIntervalState swap_interval() const;
+    // Where the shown frames come from ("wp_presentation, clock
+    // CLOCK_MONOTONIC_RAW"), or why none do ("none: not on Wayland ...").
+    const char* present_feedback() const;
+    // Sees each report the pacer pulls (for a trace); nullptr: none.
+    void on_presented(PresentedCallback callback, void* user);
+
+protected:
+    WindowHost();
+    // Once the window exists, with its Wayland handles (null: not on Wayland).
+    void open_feedback(void* wl_display, void* wl_surface);
+    // Notes a request and its answer; what set_swap_interval returns.
+    bool record_swap(int interval, SwapAnswer answer);
+
+private:
+    struct Support;
+    std::unique_ptr<Support> support_;
+};
+
+}  // namespace pacer::backends
