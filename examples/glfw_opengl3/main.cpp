@@ -1,31 +1,29 @@
-// examples/glfw_opengl3: pacer in a GLFW + OpenGL program, whole. A window, a
-// pacer on auto through the GLFW backend (pacer::glfw::Host: vsync, the
-// monitor's refresh, and on Wayland the frames shown), and a loop that draws
-// a bar moving at a steady speed: where frames come unevenly, the bar jumps.
-//
+// examples/glfw_opengl3: pacer in a GLFW + OpenGL program, whole: a window, a
+// pacer on auto through the GLFW backend (pacer::glfw::Host), and a bar moving
+// at a steady speed, which jumps where frames come unevenly.
 //   glfw_opengl3 [--hz N] [--frames N]
-//
-// It ends when the window closes, or after N frames, and then prints what
-// the pacer did: the strategy auto chose and why, the median frame interval,
-// and the shown frames the compositor reported (weston) or that none exist
-// (X11, sway). The five lines the backend adds to a loop are marked "pacer".
+// At the end (the window closed, or N frames) it prints what auto chose and why,
+// the median frame interval, and the frames the compositor reported shown
+// (weston), or that none are (X11). The backend's five lines are marked "pacer".
 #include <GLFW/glfw3.h>   // with GL/gl.h: glClear and glScissor are all it draws with
 
 #include <pacer/backends/glfw.h>
 #include <pacer/pacer.h>
 #include <pacer/stats.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
 struct Options {
-    double hz = 60;
+    double hz = 60;    // the target rate
     long frames = 0;   // 0: until the window closes
 };
 
@@ -65,8 +63,18 @@ void draw(GLFWwindow* window, int64_t wake_ns) {
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
-void count_shown(const pacer::Presented& presented, void* shown) {
-    if (!presented.discarded) ++*static_cast<long*>(shown);
+// The gaps between the frames shown: the display's real cadence.
+struct Shown {
+    int64_t last_ns = -1;
+    std::vector<double> gaps_ms;
+};
+
+void note_shown(const pacer::Presented& presented, void* user) {
+    Shown& shown = *static_cast<Shown*>(user);
+    if (presented.discarded || presented.displayed_ns < 0) return;
+    if (shown.last_ns >= 0 && shown.gaps_ms.size() < 1'000'000)
+        shown.gaps_ms.push_back(static_cast<double>(presented.displayed_ns - shown.last_ns) / 1e6);
+    shown.last_ns = presented.displayed_ns;
 }
 
 // The loop, with the pacer and the window's Host: both go before the window
@@ -84,8 +92,8 @@ int paced_loop(GLFWwindow* window, const Options& options) {
         std::fprintf(stderr, "glfw_opengl3: %s\n", error.c_str());
         return 2;
     }
-    long shown = 0;
-    host.on_presented(count_shown, &shown);
+    Shown shown;
+    host.on_presented(note_shown, &shown);
 
     for (long i = 0; !glfwWindowShouldClose(window) && (options.frames == 0 || i < options.frames); ++i) {
         const pacer::Frame frame = pacer->wait();   // pacer: to this frame's deadline
@@ -102,11 +110,16 @@ int paced_loop(GLFWwindow* window, const Options& options) {
     std::printf("frames: %lld, median interval %.3f ms, target %.3f ms\n", static_cast<long long>(summary.frames),
                 summary.interval.p50_us / 1e3, summary.target_period_us / 1e3);
     std::printf("present feedback: %s\n", host.present_feedback());
-    if (display.locked)
-        std::printf("shown frames: %ld reported; display period %.3f ms (fitted), stated %.3g Hz\n", shown,
-                    static_cast<double>(display.period_ns) / 1e6, display.stated_hz);
-    else
-        std::printf("shown frames: %ld reported; no display clock (no present feedback here)\n", shown);
+    if (shown.gaps_ms.empty()) {
+        std::printf("shown frames: none reported (no present feedback here)\n");
+    } else {
+        auto middle = shown.gaps_ms.begin() + static_cast<std::ptrdiff_t>(shown.gaps_ms.size() / 2);
+        std::nth_element(shown.gaps_ms.begin(), middle, shown.gaps_ms.end());
+        std::printf("shown frames: %zu reported, every %.3f ms (median); display clock %s, period %.3f ms, "
+                    "stated %.3g Hz\n", shown.gaps_ms.size() + 1, *middle,
+                    display.locked ? "locked" : "not locked now", static_cast<double>(display.period_ns) / 1e6,
+                    display.stated_hz);
+    }
     return 0;
 }
 
@@ -126,8 +139,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     glfwMakeContextCurrent(window);
-
-    const int code = paced_loop(window, options);
+    const int code = paced_loop(window, options);   // then the window goes
     glfwDestroyWindow(window);
     glfwTerminate();
     return code;

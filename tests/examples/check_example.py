@@ -7,9 +7,9 @@
                    [-- EXAMPLE ARGS]
 
 Paced: the median frame interval the example prints is within 3 % of its
-target, or of a whole number of the display's fitted periods (weston's
-headless output shows frames on a clock of its own, slower than the 60 Hz it
-states). Under Xvfb the example must say plainly that there is no present
+target, or of a whole number of the display's real periods, the median gap
+between the frames it showed (weston's headless output shows frames on a
+clock of its own, slower than the 60 Hz it states). Under Xvfb the example must say plainly that there is no present
 feedback; under weston it must report shown frames and a fitted period.
 Exit 77 (ctest's skip) where weston cannot run (tests/wayland/check_wayland.py).
 """
@@ -70,27 +70,31 @@ def main():
     if not m:
         fail("no 'median interval' line")
     median, target = float(m.group(1)), float(m.group(2))
-    period = re.search(r"display period ([0-9.]+) ms \(fitted\)", out)
     feedback = re.search(r"^present feedback: (.*)$", out, re.M)
-    shown = re.search(r"^shown frames: ([0-9]+) reported", out, re.M)
+    shown = re.search(r"^shown frames: (none|[0-9]+) reported(?:, every ([0-9.]+) ms \(median\); "
+                      r"display clock (locked|not locked now), period ([0-9.]+) ms)?", out, re.M)
     if not feedback or not shown:
         fail("no 'present feedback' or 'shown frames' line")
 
+    # The target the pacer ended on, or a whole number of the display's real
+    # periods: the gaps between the frames it showed (a clock lost near the
+    # end, on a busy machine, leaves the target at the stated refresh).
     paced_to = [("the target", target)]
-    if period:
-        p = float(period.group(1))
+    if shown.group(2):
+        p = float(shown.group(2))
         k = max(1, round(median / p))
-        paced_to.append((f"{k} display period{'s' if k > 1 else ''} of {p:.3f} ms", k * p))
+        paced_to.append((f"{k} display period{'s' if k > 1 else ''} as shown ({p:.3f} ms)", k * p))
     near = [(what, value) for what, value in paced_to if abs(median - value) <= TOLERANCE * value]
     if not near:
         fail(f"median interval {median:.3f} ms is not within 3 % of " +
              " or ".join(f"{what} ({value:.3f} ms)" for what, value in paced_to))
 
     if args.display == "xvfb":
-        if not feedback.group(1).startswith("none: ") or "no display clock" not in out:
+        if not feedback.group(1).startswith("none: ") or shown.group(1) != "none":
             fail("under Xvfb the example must say that there is no present feedback")
     else:
-        if not feedback.group(1).startswith("wp_presentation") or int(shown.group(1)) == 0 or not period:
+        if not feedback.group(1).startswith("wp_presentation") or shown.group(1) == "none" or \
+                float(shown.group(4)) <= 0:
             fail("under weston the example must report shown frames and the fitted display period")
     print(f"check_example: OK: median interval {median:.3f} ms, within 3 % of {near[0][0]} ({near[0][1]:.3f} ms); "
           f"present feedback: {feedback.group(1)}")
