@@ -155,28 +155,14 @@ private:
 class Sdl3DelayPrecise final : public Waiting {
 public:
     void wait_until(int64_t deadline_ns) override {
-        int64_t now = clock_.now_ns();
-        while (deadline_ns - now > longest_ms_sleep_ns_) {
-            const int64_t before = now;
-            std::this_thread::sleep_for(std::chrono::nanoseconds(kOneMsNs));
-            now = clock_.now_ns();
-            longest_ms_sleep_ns_ = std::max(longest_ms_sleep_ns_, now - before);
-        }
-        const int64_t overshoot_ns = longest_ms_sleep_ns_ - kOneMsNs;
-        if (deadline_ns - now > overshoot_ns) {
-            std::this_thread::sleep_for(std::chrono::nanoseconds(deadline_ns - now - overshoot_ns));
-            now = clock_.now_ns();
-        }
-        while (deadline_ns - now > kOneMsNs) {
-            std::this_thread::sleep_for(std::chrono::nanoseconds(kOneMsNs));
-            now = clock_.now_ns();
-        }
+        sdl3_sleeps(
+            deadline_ns, &longest_ms_sleep_ns_, [this] { return clock_.now_ns(); },
+            [](int64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); });
         while (clock_.now_ns() < deadline_ns) sleeper_.pause();
     }
 
 private:
-    static constexpr int64_t kOneMsNs = 1'000'000;
-    int64_t longest_ms_sleep_ns_ = kOneMsNs;   // SDL starts from the request itself
+    int64_t longest_ms_sleep_ns_ = 1'000'000;   // SDL starts from the request itself
     pacer::OsClock clock_;
     pacer::OsSleeper sleeper_;   // for pause() only
 };

@@ -16,6 +16,7 @@
 // measurement that pacer-bench's trade-off figures are checked against.
 #include "machine_load.h"
 #include "os.h"
+#include "plain_waits.h"
 #include "waiter.h"
 
 #include <CLI/CLI.hpp>
@@ -117,14 +118,14 @@ public:
 
     // Waits until deadline_ns; fills the frame's breakdown.
     void wait(int64_t deadline_ns) {
-        last_sleep_queue_ns_ = 0;
-        timer_late_ns_ = 0;
+        sleeps = 0;
+        last_sleep_queue_ns = timer_late_ns = spin_queue_ns = 0;
         if (waiter_) {
             waiter_->wait_until(deadline_ns);
             return;
         }
         if (v_.sdl3) {
-            sdl3(deadline_ns);
+            bench::sdl3_sleeps(deadline_ns, &longest_ns_, pacer::os::now_ns, [this](int64_t ns) { sleep_for(ns); });
         } else {
             const int64_t target = deadline_ns - v_.gap_ns;
             if (v_.step_ns > 0)
@@ -133,54 +134,33 @@ public:
         }
         const Schedstat before = stat_.read();
         while (pacer::os::now_ns() < deadline_ns) pacer::os::cpu_pause();
-        spin_queue_ns_ = stat_.read().runqueue_ns - before.runqueue_ns;
+        spin_queue_ns = stat_.read().runqueue_ns - before.runqueue_ns;
     }
 
+    // The last frame's breakdown.
     int sleeps = 0;
-    int64_t last_sleep_queue_ns_ = 0;   // run-queue wait inside the last sleep (after its timer fired)
-    int64_t timer_late_ns_ = 0;         // the last sleep's wake past its target, less that wait
-    int64_t spin_queue_ns_ = 0;
+    int64_t last_sleep_queue_ns = 0;   // run-queue wait inside the last sleep (after its timer fired)
+    int64_t timer_late_ns = 0;         // the last sleep's wake past its target, less that wait
+    int64_t spin_queue_ns = 0;         // run-queue wait inside the spin
 
 private:
+    // The thread's own sleeps, each timed against schedstat.
     void sleep_until(int64_t target_ns) {
         const Schedstat before = stat_.read();
-        timespec ts{static_cast<time_t>(target_ns / 1'000'000'000), static_cast<long>(target_ns % 1'000'000'000)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) != 0) {
-        }
+        bench::plain_sleep_until_ns(target_ns);
         note(before, pacer::os::now_ns() - target_ns);
     }
     void sleep_for(int64_t ns) {
         const Schedstat before = stat_.read();
         const int64_t start = pacer::os::now_ns();
-        timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
-        nanosleep(&ts, nullptr);
+        pacer::os::sleep_ns(ns);
         note(before, pacer::os::now_ns() - start - ns);
     }
     void note(const Schedstat& before, int64_t late_ns) {
         ++sleeps;
-        last_sleep_queue_ns_ = stat_.read().runqueue_ns - before.runqueue_ns;
-        timer_late_ns_ = std::max<int64_t>(0, late_ns - last_sleep_queue_ns_);
+        last_sleep_queue_ns = stat_.read().runqueue_ns - before.runqueue_ns;
+        timer_late_ns = std::max<int64_t>(0, late_ns - last_sleep_queue_ns);
     }
-    // SDL3's SDL_DelayPrecise, aimed at the deadline (as bench/tradeoff.cpp has it).
-    void sdl3(int64_t deadline_ns) {
-        constexpr int64_t ms = 1'000'000;
-        int64_t now = pacer::os::now_ns();
-        while (deadline_ns - now > longest_ns_) {
-            const int64_t before = now;
-            sleep_for(ms);
-            now = pacer::os::now_ns();
-            longest_ns_ = std::max(longest_ns_, now - before);
-        }
-        if (deadline_ns - now > longest_ns_ - ms) {
-            sleep_for(deadline_ns - now - (longest_ns_ - ms));
-            now = pacer::os::now_ns();
-        }
-        while (deadline_ns - now > ms) {
-            sleep_for(ms);
-            now = pacer::os::now_ns();
-        }
-    }
-
     const Variant& v_;
     const SchedstatReader& stat_;
     int64_t longest_ns_ = 1'000'000;
@@ -227,7 +207,6 @@ void run(const Variant& v, const SchedstatReader& stat, double hz, double second
         const int64_t d = deadline();
         if (d >= end) break;
         const Schedstat s0 = stat.read();
-        runner.sleeps = 0;
         runner.wait(d);
         const int64_t wake = pacer::os::now_ns();
         if (d < warm_end) continue;
@@ -246,9 +225,9 @@ void run(const Variant& v, const SchedstatReader& stat, double hz, double second
         pool.slices += stat.read().slices - s0.slices;
         if (late > 500'000) {
             ++pool.late_frames;
-            pool.late_timer_us += static_cast<double>(runner.timer_late_ns_) / 1e3;
-            pool.late_queue_us += static_cast<double>(runner.last_sleep_queue_ns_) / 1e3;
-            pool.late_spin_us += static_cast<double>(runner.spin_queue_ns_) / 1e3;
+            pool.late_timer_us += static_cast<double>(runner.timer_late_ns) / 1e3;
+            pool.late_queue_us += static_cast<double>(runner.last_sleep_queue_ns) / 1e3;
+            pool.late_spin_us += static_cast<double>(runner.spin_queue_ns) / 1e3;
         }
     }
     pool.cpu_ns += pacer::os::thread_cpu_ns() - cpu0;
