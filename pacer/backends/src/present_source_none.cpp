@@ -1,6 +1,6 @@
 // present_source_none.cpp: pacer built without Wayland's client library or
 // protocol files: no window reports when its frames were shown.
-#include "host_support.h"
+#include "present_source.h"
 
 namespace pacer::backends::detail {
 

@@ -1,7 +1,7 @@
 // present_source_wayland.cpp: a window's present feedback from
 // pacer::wayland::PresentFeedback (built where libwayland-client,
 // wayland-scanner and wayland-protocols are found).
-#include "host_support.h"
+#include "present_source.h"
 
 #include <pacer/backends/wayland.h>
 

@@ -1,4 +1,4 @@
-// host_support.h: the window's present feedback behind WindowHost
+// present_source.h: the window's present feedback behind WindowHost
 // (pacer/backends/window_host.h), internal to pacer_backend_support:
 // wp_presentation where the window is on Wayland and pacer was built with it
 // (present_source_wayland.cpp), else none (present_source_none.cpp).

@@ -1,10 +1,10 @@
-// host_support.cpp: WindowHost (pacer/backends/window_host.h), the part the
+// window_host.cpp: WindowHost (pacer/backends/window_host.h), the part the
 // GLFW and SDL2 Hosts share.
 #include <pacer/backends/window_host.h>
 
 #include <string>
 
-#include "host_support.h"
+#include "present_source.h"
 
 namespace pacer::backends {
 
