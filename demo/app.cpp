@@ -42,7 +42,7 @@ void* gl_proc_address(void* platform, const char* name) {
 
 // The scene goes right of the overlay's panel, or fills the window.
 Stage stage_for(int width, int height, bool overlay) {
-    const float left = overlay ? Overlay::kPanelWidthPx : 0;
+    const float left = overlay ? Overlay::panel_width_px(static_cast<float>(width)) : 0;
     return {left, 0, static_cast<float>(width) - left, static_cast<float>(height)};
 }
 

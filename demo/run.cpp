@@ -320,7 +320,7 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     info("dt", modes);
     info("stage_px", format("%g %g %g %g", scene_.stage.x, scene_.stage.y, scene_.stage.width,
                             scene_.stage.height));
-    info("overlay_panel_px", scene_.overlay ? format("0 0 %g %g", Overlay::kPanelWidthPx, scene_.stage.height)
+    info("overlay_panel_px", scene_.overlay ? format("0 0 %g %g", scene_.stage.x, scene_.stage.height)
                                             : std::string("none"));
     for (std::size_t i = 0; i < scene_.objects.size(); ++i) {
         const MovingObject& object = scene_.objects[i];

@@ -1,6 +1,7 @@
 // scene.cpp: the motion test's state and layout.
 #include "render/scene.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pacer_demo {
@@ -27,8 +28,9 @@ FrameClass classify_interval(int64_t interval_ns, int64_t period_ns, int32_t mis
 Scene::Scene()
     : objects_{{
           {"240 px/s", 240, 48, 0.10f, 1.00f, 0.55f, 0.00f},   // orange
-          {"480 px/s", 480, 48, 0.36f, 0.00f, 0.80f, 1.00f},   // cyan, followed by the strip
-          {"960 px/s", 960, 48, 0.74f, 1.00f, 0.25f, 0.80f},   // magenta
+          {"480 px/s", kTrailSpeedPxS, 48, 0.36f, 0.00f, 0.80f, 1.00f},   // cyan, followed by the strip
+          // Low enough that its label clears the strip in a 360 px tall window.
+          {"960 px/s", 960, 48, 0.76f, 1.00f, 0.25f, 0.80f},   // magenta
       }} {}
 
 void Scene::update(double dt_s) {
@@ -36,8 +38,15 @@ void Scene::update(double dt_s) {
     ++steps_;
     trail_time_s_[trail_head_] = time_s_;
     trail_dt_s_[trail_head_] = dt_s;
-    trail_head_ = (trail_head_ + 1) % kTrailFrames;
-    if (trail_count_ < kTrailFrames) ++trail_count_;
+    trail_head_ = (trail_head_ + 1) % kTrailHistory;
+    if (trail_count_ < kTrailHistory) ++trail_count_;
+}
+
+int Scene::strip_stride(double target_hz) {
+    if (!(target_hz > 0)) return 1;
+    const double step_px = kTrailSpeedPxS / target_hz;
+    const double stride = std::ceil(kMinTickSpacingPx / step_px - 1e-9);
+    return static_cast<int>(std::clamp(stride, 1.0, static_cast<double>(kMaxStripStride)));
 }
 
 double Scene::left_px(const Stage& stage, double speed_px_s, float size_px, double time_s) {
@@ -67,30 +76,42 @@ std::vector<Rect> Scene::draw(const Stage& stage, double target_hz) const {
     }
 
     // The motion strip under the followed square: reference ticks at even
-    // steps of 1/target_hz back from now, then the real positions, newest
-    // brightest.
+    // steps of stride/target_hz back from now, then the real positions of
+    // every stride-th frame, newest brightest.
     const MovingObject& followed = objects_[kTrailObject];
     float strip_y = stage.y + followed.row_y * stage.height + followed.size_px + kStripGapPx;
     float half = followed.size_px / 2;
     double period_s = target_hz > 0 ? 1 / target_hz : 0;
-    for (int i = 0; i < trail_count_; ++i) {
-        double t = time_s_ - i * period_s;
+    const int stride = strip_stride(target_hz);
+    const int ticks = std::min(kTrailFrames, (trail_count_ + stride - 1) / stride);
+    for (int i = 0; i < ticks; ++i) {
+        double t = time_s_ - i * stride * period_s;
         float x = static_cast<float>(left_px(stage, followed.speed_px_s, followed.size_px, t)) + half;
         rects.push_back({x - kTickWidthPx / 2, strip_y, kTickWidthPx, kReferenceTickHeightPx,
                          0.62f, 0.62f, 0.62f, 1});
     }
     float trail_y = strip_y + kReferenceTickHeightPx + 4;
-    for (int i = 0; i < trail_count_; ++i) {
-        int slot = (trail_head_ - 1 - i + kTrailFrames) % kTrailFrames;
+    const auto period_ns = static_cast<int64_t>(std::llround(period_s * 1e9));
+    for (int i = 0; i < ticks; ++i) {
+        const int newest = i * stride;   // frames back from the newest
+        int slot = (trail_head_ - 1 - newest + kTrailHistory) % kTrailHistory;
         float x = static_cast<float>(left_px(stage, followed.speed_px_s, followed.size_px,
                                              trail_time_s_[slot])) + half;
         float alpha = 1.0f - 0.75f * static_cast<float>(i) / kTrailFrames;
         rects.push_back({x - kTickWidthPx / 2, trail_y, kTickWidthPx, kTrailTickHeightPx,
                          followed.r, followed.g, followed.b, alpha});
-        if (period_s <= 0 || (i == trail_count_ - 1 && steps_ <= kTrailFrames)) continue;   // no step before frame 0
-        const auto dt_ns = static_cast<int64_t>(std::llround(trail_dt_s_[slot] * 1e9));
-        const auto period_ns = static_cast<int64_t>(std::llround(period_s * 1e9));
-        const float* colour = kStepColours[static_cast<int>(classify_interval(dt_ns, period_ns, 0, kOnTimeToleranceNs))];
+        // The dot: the worst of the steps since the tick before (none before frame 0).
+        if (period_s <= 0) continue;
+        int worst = -1;
+        for (int k = 0; k < stride; ++k) {
+            const int back = newest + k;
+            if (back >= trail_count_ || (back == trail_count_ - 1 && steps_ == trail_count_)) break;
+            const int at = (trail_head_ - 1 - back + kTrailHistory) % kTrailHistory;
+            const auto dt_ns = static_cast<int64_t>(std::llround(trail_dt_s_[at] * 1e9));
+            worst = std::max(worst, static_cast<int>(classify_interval(dt_ns, period_ns, 0, kOnTimeToleranceNs)));
+        }
+        if (worst < 0) continue;
+        const float* colour = kStepColours[worst];
         rects.push_back({x - kStepDotPx / 2, trail_y + kTrailTickHeightPx + 3, kStepDotPx, kStepDotPx,
                          colour[0], colour[1], colour[2], 1});
     }

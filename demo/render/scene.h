@@ -16,7 +16,9 @@
 //     would have been with perfectly even steps at the target rate, and
 //     under each tick a dot coloured by its step (classify_interval: green on
 //     time, yellow late, red missed, blue early). Uneven spacing shows even on
-//     a still screenshot.
+//     a still screenshot. Where a step is under kMinTickSpacingPx (120 Hz and
+//     up), the strip keeps every strip_stride()-th frame, so ticks stay apart,
+//     and a dot takes the worst of the steps it stands for.
 #pragma once
 
 #include <array>
@@ -29,6 +31,7 @@ namespace pacer_demo {
 // time within tolerance_ns (the statistics' 0.5 ms), early or late beyond it,
 // missed from 1.5 periods (a whole refresh lost at vsync) or when the pacer
 // skipped grid points. The overlay's graph and the motion strip both use it.
+// In order from best to worst (a strip dot shows the worst of its steps).
 enum class FrameClass { OnTime, Early, Late, Missed };
 FrameClass classify_interval(int64_t interval_ns, int64_t period_ns, int32_t missed, int64_t tolerance_ns);
 inline constexpr int64_t kOnTimeToleranceNs = 500'000;
@@ -52,7 +55,9 @@ struct MovingObject {
 
 class Scene {
 public:
-    static constexpr int kTrailFrames = 32;
+    static constexpr int kTrailFrames = 32;          // ticks in the strip
+    static constexpr float kMinTickSpacingPx = 8;    // an even step's ticks at least this far apart
+    static constexpr int kMaxStripStride = 8;        // 480 px/s: steps down to 1 px (480 Hz)
     static constexpr double kBarSpeedPxS = 1000;   // 16.7 px a frame at 60 Hz: a torn edge shows
     static constexpr float kBarWidthPx = 16;
     // The motion strip starts kStripGapPx under the followed square: reference
@@ -74,20 +79,24 @@ public:
     double time_s() const { return time_s_; }
     int64_t steps() const { return steps_; }
     const std::array<MovingObject, 3>& objects() const { return objects_; }
+    // Frames per strip tick at this target rate: 1 up to 60 Hz, 3 at 144 Hz.
+    static int strip_stride(double target_hz);
     // Left edge of an object (or of the bar, with speed kBarSpeedPxS and width
     // kBarWidthPx) at simulated time time_s: speed * time wrapped so that the
     // whole shape stays inside the stage.
     static double left_px(const Stage& stage, double speed_px_s, float size_px, double time_s);
-    // The object the motion strip follows.
+    // The object the motion strip follows, and its speed.
     static constexpr int kTrailObject = 1;
+    static constexpr double kTrailSpeedPxS = 480;
 
 private:
     std::array<MovingObject, 3> objects_;
     double time_s_ = 0;
     int64_t steps_ = 0;
-    // Simulated time on each of the last kTrailFrames frames (ring).
-    std::array<double, kTrailFrames> trail_time_s_{};
-    std::array<double, kTrailFrames> trail_dt_s_{};
+    // Simulated time and step of each of the last kTrailHistory frames (ring).
+    static constexpr int kTrailHistory = kTrailFrames * kMaxStripStride;
+    std::array<double, kTrailHistory> trail_time_s_{};
+    std::array<double, kTrailHistory> trail_dt_s_{};
     int trail_head_ = 0, trail_count_ = 0;
 };
 

@@ -106,16 +106,21 @@ void ImGuiLayer::end_frame() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
 
+float Overlay::panel_width_px(float window_width_px) {
+    return std::clamp(std::round(window_width_px * 0.35f), 280.0f, 440.0f);
+}
+
 void Overlay::apply_(Controls&, const Settings& changes) { last_error_ = (*change_)(changes, "ui"); }
 
 void Overlay::draw(Controls& controls, const View& view) {
     change_ = view.change;
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
-    ImGui::SetNextWindowSize(ImVec2(kPanelWidthPx, io.DisplaySize.y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(view.stage.x, io.DisplaySize.y), ImGuiCond_Always);   // stage_for's panel
     ImGui::SetNextWindowBgAlpha(1.0f);   // opaque: cheaper for a software rasteriser
     ImGui::Begin("pacer", nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    ImGui::PushTextWrapPos(0);   // every line wraps: the panel is 280 px wide in a small window
     draw_status_(controls, view);
     if (ImGui::CollapsingHeader("Frame times", ImGuiTreeNodeFlags_DefaultOpen)) draw_frame_graph_(view);
     if (ImGui::CollapsingHeader("Histogram of intervals", ImGuiTreeNodeFlags_DefaultOpen)) draw_histogram_(view);
@@ -123,6 +128,7 @@ void Overlay::draw(Controls& controls, const View& view) {
     if (ImGui::CollapsingHeader("Pacing", ImGuiTreeNodeFlags_DefaultOpen)) draw_pacing_(controls, view);
     if (ImGui::CollapsingHeader("Scheduler", ImGuiTreeNodeFlags_DefaultOpen)) draw_scheduler_(controls);
     if (ImGui::CollapsingHeader("Synthetic load", ImGuiTreeNodeFlags_DefaultOpen)) draw_load_(controls);
+    ImGui::PopTextWrapPos();
     ImGui::End();
     draw_scene_labels_(view);
 }
@@ -155,16 +161,17 @@ void Overlay::draw_frame_graph_(const View& view) {
             for (std::size_t i = 0; i < view.stats->size(); ++i) paused_frames_.push_back(view.stats->at(i));
         }
     }
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.31f, 0.78f, 0.35f, 1), "on time");
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.92f, 0.78f, 0.2f, 1), "late");
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.9f, 0.24f, 0.2f, 1), "missed");
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.35f, 0.59f, 0.94f, 1), "early");
-    ImGui::SameLine();
-    ImGui::TextDisabled("(+-0.5 ms)");
+    // The legend, wrapped where the panel is narrow.
+    auto legend = [](const ImVec4& colour, const char* text) {
+        ImGui::SameLine();
+        if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(text).x) ImGui::NewLine();
+        ImGui::TextColored(colour, "%s", text);
+    };
+    legend(ImVec4(0.31f, 0.78f, 0.35f, 1), "on time");
+    legend(ImVec4(0.92f, 0.78f, 0.2f, 1), "late");
+    legend(ImVec4(0.9f, 0.24f, 0.2f, 1), "missed");
+    legend(ImVec4(0.35f, 0.59f, 0.94f, 1), "early");
+    legend(ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], "(+-0.5 ms)");
 
     std::vector<pacer::Frame> live;
     if (!paused_) {
@@ -182,16 +189,30 @@ void Overlay::draw_frame_graph_(const View& view) {
     draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(16, 16, 20, 255));
 
     const double period_ms = all.empty() ? 1000.0 / 60 : ms(all.back().period_ns);
-    const double scale_ms = 2.5 * period_ms;   // taller bars are clipped at the top, still red
+    // The scale follows the data: from 2x the target (the target line at
+    // mid-height) up to kMaxScale x, so that one long stall does not flatten
+    // every other bar. Bars past it are clipped, capped with a white tick
+    // and counted in the label.
+    constexpr double kMaxScale = 8;
+    double worst_ms = 0;
+    for (std::size_t i = first; i < all.size(); ++i) {
+        if (all[i].index > 0) worst_ms = std::max(worst_ms, ms(all[i].interval_ns));
+    }
+    const double scale_ms = std::clamp(worst_ms * 1.1, 2 * period_ms, kMaxScale * period_ms);
     const float bar_width = width / kGraphFrames;
+    int clipped = 0;
     for (std::size_t i = first; i < all.size(); ++i) {
         const pacer::Frame& frame = all[i];
         if (frame.index == 0) continue;   // no interval yet
-        const float fraction = static_cast<float>(std::min(ms(frame.interval_ns) / scale_ms, 1.0));
+        const double fraction = ms(frame.interval_ns) / scale_ms;
         const float x = origin.x + static_cast<float>(i - first) * bar_width;
-        draw->AddRectFilled(ImVec2(x, origin.y + height * (1 - fraction)),
-                            ImVec2(x + std::max(bar_width - 1, 1.0f), origin.y + height),
-                            frame_colour(frame, view.stats->off_tolerance_ns()));
+        const float bar_right = x + std::max(bar_width - 1, 1.0f);
+        draw->AddRectFilled(ImVec2(x, origin.y + height * static_cast<float>(1 - std::min(fraction, 1.0))),
+                            ImVec2(bar_right, origin.y + height), frame_colour(frame, view.stats->off_tolerance_ns()));
+        if (fraction > 1) {
+            ++clipped;
+            draw->AddRectFilled(ImVec2(x - 1, origin.y), ImVec2(bar_right + 1, origin.y + 4), IM_COL32(255, 255, 255, 255));
+        }
     }
     // The display's own intervals, where it reports what it showed
     // (wp_presentation): a line over the wake bars, one point per shown frame
@@ -224,6 +245,10 @@ void Overlay::draw_frame_graph_(const View& view) {
     };
     label(target_y - ImGui::GetTextLineHeight() - 1, IM_COL32(255, 255, 255, 230), "target %.2f ms", period_ms);
     label(origin.y + 2, IM_COL32(200, 200, 200, 220), "%.1f ms", scale_ms);
+    if (clipped > 0) {
+        ImGui::TextColored(ImVec4(1, 1, 1, 1), "%d bar%s clipped (white cap), worst %.1f ms", clipped,
+                           clipped == 1 ? "" : "s", worst_ms);
+    }
     if (shown.size() >= 2) {
         ImGui::TextColored(ImColor(kDisplayLineColour).Value, "line: between frames on screen");
         ImGui::SameLine();
@@ -237,15 +262,41 @@ void Overlay::draw_histogram_(const View& view) {
     const double period_us = view.stats->size() > 0
                                  ? static_cast<double>(view.stats->at(view.stats->size() - 1).period_ns) * 1e-3
                                  : 1e6 / 60;
-    const int bins = 60;
-    const double bin_us = 2 * period_us / bins;
-    const std::vector<pacer::HistogramBin> histogram = view.stats->interval_histogram(0, bin_us, bins);
-    std::vector<float> counts;
-    for (const pacer::HistogramBin& bin : histogram) counts.push_back(static_cast<float>(bin.count));
-    char caption[64];
-    std::snprintf(caption, sizeof caption, "0 .. %.1f ms (2x target)", 2 * period_us * 1e-3);
-    ImGui::PlotHistogram("##intervals", counts.data(), static_cast<int>(counts.size()), 0, caption, 0,
-                         FLT_MAX, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+    // Bins up to 2x the target, then one overflow bin (red) for all longer
+    // intervals: a 100 ms stall is counted, not dropped.
+    constexpr int kBins = 48;
+    const double top_us = 2 * period_us;
+    std::vector<pacer::HistogramBin> bins = view.stats->interval_histogram(0, top_us / kBins, kBins);
+    const int64_t over = view.stats->interval_histogram(top_us, 1e12, 1)[0].count;
+    int64_t tallest = over;
+    for (const pacer::HistogramBin& bin : bins) tallest = std::max(tallest, bin.count);
+
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float height = 60;
+    ImGui::InvisibleButton("histogram", ImVec2(width, height));
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(16, 16, 20, 255));
+    const float slot = width / (kBins + 2);   // the bins, a gap, the overflow bin
+    auto bar = [&](int at, int64_t count, ImU32 colour) {
+        if (count == 0 || tallest == 0) return;
+        const float h = std::max(2.0f, (height - 2) * static_cast<float>(count) / static_cast<float>(tallest));
+        const float x = origin.x + static_cast<float>(at) * slot;
+        draw->AddRectFilled(ImVec2(x, origin.y + height - h), ImVec2(x + std::max(slot - 1, 1.0f), origin.y + height),
+                            colour);
+    };
+    for (int b = 0; b < kBins; ++b) bar(b, bins[static_cast<std::size_t>(b)].count, IM_COL32(235, 200, 50, 255));
+    bar(kBins + 1, over, kClassColours[static_cast<int>(FrameClass::Missed)]);
+    const float target_x = origin.x + slot * kBins / 2;
+    draw->AddLine(ImVec2(target_x, origin.y), ImVec2(target_x, origin.y + height), IM_COL32(255, 255, 255, 120));
+    // The caption under the bars, where it hides none of them.
+    ImGui::TextDisabled("0 .. %.1f ms (2x target, line: target)", top_us * 1e-3);
+    ImGui::SameLine();
+    if (over > 0) {
+        ImGui::TextColored(ImVec4(0.9f, 0.24f, 0.2f, 1), "longer: %lld", static_cast<long long>(over));
+    } else {
+        ImGui::TextDisabled("longer: 0");
+    }
 }
 
 void Overlay::draw_stats_(const View& view) {
@@ -390,14 +441,18 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     }
 
     // Contention: what the timer measured on the last wait (pacer.h: a
-    // contended thread does not spin, its margin is 0; the margin in force is
-    // shown with the timer's controls above).
-    const bool contended = view.stats->size() > 0 && view.stats->at(view.stats->size() - 1).contended;
-    if (state.runqueue_wait_ns >= 0) {
-        ImGui::Text("contended: %s; run-queue wait %.1f us last frame", contended ? "yes" : "no",
+    // contended thread sleeps in short steps and does not spin; the margin in
+    // force is shown with the timer's controls above). Only the timer
+    // measures it: other strategies show nothing rather than "no".
+    const bool timer_waits = (state.strategy == pacer::Strategy::Timer ||
+                              state.strategy == pacer::Strategy::DisplayLock) && !state.timer_fell_back;
+    if (!timer_waits) {
+        ImGui::TextDisabled("contention: measured only while the timer waits");
+    } else if (state.runqueue_wait_ns >= 0) {
+        ImGui::Text("contended: %s; run-queue wait %.1f us last frame", state.contended ? "yes" : "no",
                     static_cast<double>(state.runqueue_wait_ns) * 1e-3);
     } else {
-        ImGui::Text("contended: %s; run-queue wait unknown here", contended ? "yes" : "no");
+        ImGui::Text("contended: %s; run-queue wait unknown here", state.contended ? "yes" : "no");
     }
 
     // The engine's clock: what moves the scene.
@@ -608,11 +663,26 @@ void Overlay::draw_scene_labels_(const View& view) {
         const float y = view.stage.y + object.row_y * view.stage.height - ImGui::GetTextLineHeight() - 4;
         draw->AddText(ImVec2(view.stage.x + 8, y), IM_COL32(200, 200, 200, 255), object.name);
     }
+    // The strip's caption, under it, where it fits the stage and clears the
+    // next row's label; else none (demo/README.md explains the strip).
     const MovingObject& followed = view.scene->objects()[Scene::kTrailObject];
-    const float strip_y = view.stage.y + followed.row_y * view.stage.height + followed.size_px +
-                          Scene::kStripGapPx;
-    draw->AddText(ImVec2(view.stage.x + 8, strip_y + Scene::kStripHeightPx + 4), IM_COL32(160, 160, 160, 255),
-                  "motion strip - grey: even steps at the target rate; colour: the last 32 frames");
+    const float caption_y = view.stage.y + followed.row_y * view.stage.height + followed.size_px + Scene::kStripGapPx +
+                            Scene::kStripHeightPx + 4;
+    const MovingObject& below = view.scene->objects()[Scene::kTrailObject + 1];
+    const float below_label_y = view.stage.y + below.row_y * view.stage.height - ImGui::GetTextLineHeight() - 4;
+    const int stride = Scene::strip_stride(view.pacer->config().target_hz);
+    char caption[160];
+    if (stride == 1) {
+        std::snprintf(caption, sizeof caption, "motion strip - grey: even steps at the target rate; colour: the last %d frames",
+                      Scene::kTrailFrames);
+    } else {
+        std::snprintf(caption, sizeof caption, "motion strip - grey: even steps; colour: every %d%s of the last %d frames",
+                      stride, stride == 2 ? "nd" : stride == 3 ? "rd" : "th", Scene::kTrailFrames * stride);
+    }
+    if (caption_y + ImGui::GetTextLineHeight() <= below_label_y &&
+        ImGui::CalcTextSize(caption).x + 16 <= view.stage.width) {
+        draw->AddText(ImVec2(view.stage.x + 8, caption_y), IM_COL32(160, 160, 160, 255), caption);
+    }
 }
 
 }  // namespace pacer_demo

@@ -41,8 +41,10 @@ private:
 
 class Overlay {
 public:
-    static constexpr float kPanelWidthPx = 440;
     static constexpr int kGraphFrames = 300;
+    // The panel's width in a window this wide: 440 px, narrower in a small
+    // window (280 px, 44 % of a 640 px one) so that the scene keeps most of it.
+    static float panel_width_px(float window_width_px);
 
     // Everything the panel reads besides Controls.
     struct View {

@@ -122,6 +122,42 @@ TEST(Scene, EvenStepsAtTheTargetPutTheTrailOnTheReferenceTicks) {
     EXPECT_GT(apart, Scene::kTrailFrames / 2);
 }
 
+TEST(Scene, AtHighRatesTheStripKeepsEveryNthFrameAndItsWorstStep) {
+    EXPECT_EQ(Scene::strip_stride(60), 1);
+    EXPECT_EQ(Scene::strip_stride(144), 3);
+    EXPECT_EQ(Scene::strip_stride(240), 4);
+    EXPECT_EQ(Scene::strip_stride(1e6), Scene::kMaxStripStride);
+    const MovingObject followed = Scene().objects()[Scene::kTrailObject];
+    Scene steady, late;
+    for (int i = 0; i < 200; ++i) {
+        steady.update(1.0 / 144);
+        late.update(i == 197 ? 2.0 / 144 : 1.0 / 144);   // one missed frame, 2 frames back
+    }
+    const std::vector<Rect> a = steady.draw(kStage, 144), b = late.draw(kStage, 144);
+    const std::vector<float> reference = xs_of(a, Scene::kReferenceTickHeightPx, 0.62f);
+    const std::vector<float> trail = xs_of(a, Scene::kTrailTickHeightPx, followed.r);
+    ASSERT_EQ(reference.size(), static_cast<size_t>(Scene::kTrailFrames));
+    ASSERT_EQ(trail.size(), reference.size());
+    for (size_t i = 0; i < trail.size(); ++i) {
+        EXPECT_NEAR(trail[i], reference[i], 0.01) << "tick " << i;
+        if (i > 0 && std::fabs(trail[i] - trail[i - 1]) < 100) {   // not across the stage's wrap
+            EXPECT_GE(std::fabs(trail[i] - trail[i - 1]), Scene::kMinTickSpacingPx - 0.01) << "tick " << i;
+        }
+    }
+    // The newest dot stands for the last three steps, the missed one among them.
+    auto dots = [](const std::vector<Rect>& rects) {
+        std::vector<Rect> out;
+        for (const Rect& r : rects) {
+            if (r.width == Scene::kStepDotPx && r.height == Scene::kStepDotPx) out.push_back(r);
+        }
+        return out;
+    };
+    const std::vector<Rect> steady_dots = dots(a), late_dots = dots(b);
+    ASSERT_EQ(late_dots.size(), static_cast<size_t>(Scene::kTrailFrames));
+    EXPECT_EQ(steady_dots.front().r, late_dots.back().r);   // an old dot: on time in both
+    EXPECT_NE(steady_dots.front().r, late_dots.front().r);  // the newest: missed
+}
+
 TEST(Scene, ClassifiesIntervalsAgainstTheTarget) {
     const int64_t period = 16'666'667, tolerance = kOnTimeToleranceNs;
     EXPECT_EQ(classify_interval(period + 400'000, period, 0, tolerance), FrameClass::OnTime);
