@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
         ->type_name("FILE");
     cli.add_option("--screenshot", options.screenshot_path, "write a PNG of one frame here")->type_name("FILE");
     auto* screenshot_frame = cli.add_option("--screenshot-frame", options.screenshot_frame,
-                                            "the frame to take the screenshot of (default 60)")
+                                            "the frame to take the screenshot of (default: the scenario's \"screenshot frame\", else 60)")
                                  ->check(whole_in(0, INT64_MAX))
                                  ->type_name("K");
     cli.add_flag("--summary", options.summary, "print the run's statistics at exit");
@@ -142,6 +142,8 @@ int main(int argc, char** argv) {
             std::printf("%s\n", pacer_demo::describe_scenario_json(scenario, start).c_str());
             return 0;
         }
+        // The scenario's moment to picture, unless the command line names one.
+        if (scenario.screenshot_frame && screenshot_frame->count() == 0) options.screenshot_frame = *scenario.screenshot_frame;
         options.scenario = std::move(scenario);
     } else if (describe_scenario) {
         return usage_error("--describe-scenario needs --scenario FILE");

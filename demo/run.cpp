@@ -138,6 +138,13 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
     }
     const std::string markers = controls.take_markers();
     run_metrics_->add(frame);
+    if (frame.index > 0) {
+        work_ns_.add(std::max<int64_t>(frame.work_ns, 0));
+        if (frame.work_ns > frame.period_ns) ++work_over_period_;
+        for (std::size_t i = 0; i < over_ms_.size(); ++i) {
+            if (static_cast<double>(frame.interval_ns) > kOverMs[i] * 1e6) ++over_ms_[i];
+        }
+    }
     const char* mode = dt_mode_name(step.mode);
     if (dt_modes_.empty() || dt_modes_.back() != mode) dt_modes_.emplace_back(mode);
     if (first_wake_ns_ < 0) first_wake_ns_ = frame.wake_ns;
@@ -172,7 +179,7 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
     scene_.objects = scene.objects();
     if (options_->screenshot_path.empty() || frame_index != options_->screenshot_frame) return "";
     std::string error;
-    if (!renderer.screenshot(options_->screenshot_path, &error)) return error;
+    if (!renderer.capture(&screenshot_, &error)) return error;
     scene_.screenshot_frame = frame_index;
     scene_.screenshot_time_s = scene.time_s();
     return "";
@@ -221,6 +228,12 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
         std::fprintf(stderr, "pacer-demo: --screenshot-frame: the run ended before frame %lld\n",
                      static_cast<long long>(options_->screenshot_frame));
         code = 1;
+    } else if (!options_->screenshot_path.empty()) {
+        std::string problem;
+        if (!Renderer::write_png(screenshot_, options_->screenshot_path, &problem)) {
+            std::fprintf(stderr, "pacer-demo: %s\n", printable(problem).c_str());
+            code = 1;
+        }
     }
     if (!options_->summary && options_->summary_json_path.empty() && !options_->scenario) return code;
 
@@ -336,6 +349,35 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     }
 
     report.stats = run_stats(*run_metrics_, success_tolerance_ms());
+    // The text summary's head: what ran, the display where it reported, and
+    // what the frames themselves cost.
+    auto brief = [&](const std::string& line) { report.brief.push_back(line); };
+    brief(format("pacer-demo: %s, %s, %gx%g window", backend_name(platform.backend()), renderer.gl_renderer().c_str(),
+                 scene_.stage.x + scene_.stage.width, scene_.stage.height) +
+          (options_->scenario ? ", scenario " + options_->scenario->name : std::string()));
+    brief("pacing: " + std::string(pacer::strategy_name(*s.strategy)) + " -> " + decision.reason + "; target " +
+          format("%g Hz", *s.hz) + "; swap interval: last asked " + std::to_string(swap.requested) + ", " +
+          swap_answer_name(swap.answer));
+    if (presented_frames_ > 0) {
+        brief("display (" + platform.present_feedback_source() + "): " + std::to_string(presented_frames_) + " shown, " +
+              std::to_string(discarded_frames_) + " discarded; every " +
+              format("%.3f ms (p50)", quantile_ms(present_intervals_ns_, 0.5)) + "; clock " +
+              (pacer.display().locked ? format("locked, %.4f ms", static_cast<double>(pacer.display().period_ns) * 1e-6)
+                                      : std::string("not locked")));
+    } else if (platform.refresh_rate_hz() > 0) {
+        brief(format("display: refresh %g Hz stated; ", platform.refresh_rate_hz()) + platform.present_feedback_source());
+    }
+    const double period_ms = report.stats.summary.target_period_us * 1e-3;
+    std::string over = "frames over";
+    for (double limit : kOverMs) over += format(" %g", limit) + (limit == kOverMs[std::size(kOverMs) - 1] ? "" : " /");
+    over += " ms:";
+    for (std::size_t i = 0; i < over_ms_.size(); ++i) over += (i == 0 ? " " : " / ") + std::to_string(over_ms_[i]);
+    brief(over + format("; frame work (wake to next wait) p50 %.3f ms, p99 %.3f ms", quantile_ms(work_ns_, 0.5),
+                        quantile_ms(work_ns_, 0.99)));
+    const std::string limit_note =
+        renderer_limit_note(work_ns_.count(), work_over_period_, quantile_ms(work_ns_, 0.5), period_ms);
+    if (!limit_note.empty()) brief(limit_note);
+    if (close_signal() != 0) brief(std::string("ended by ") + close_signal_name());
     if (options_->scenario) {
         report.verdicts = evaluate(options_->scenario->expectations, metric_values(report.stats));
     }

@@ -71,7 +71,8 @@ public:
     // compositor reported displayed or discarded since (the reports the
     // pacer pulled through the backend's Host::take_presented).
     void note_swap(Platform& platform, int64_t frame_index);
-    // Takes the screenshot if this is its frame. "" or one line.
+    // Captures the screenshot's pixels if this is its frame (written at
+    // finish). "" or one line.
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
     // Closes the trace, prints and writes the summary. Returns the exit code.
@@ -86,12 +87,20 @@ private:
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;
     SceneRecord scene_;
+    Renderer::Image screenshot_;
     int32_t decision_seq_ = 0;            // the last decision written; 0: none yet
     std::vector<std::string> dt_modes_;   // in the order the run used them
     // Everything below stays the same size however long the run: the
     // summary's figures are streamed, intervals binned (pacer::LogHistogram).
     std::unique_ptr<pacer::RunMetrics> run_metrics_;
     pacer::LogHistogram swap_intervals_ns_, present_intervals_ns_, after_swap_ns_;
+    // The frames' own cost, for the text summary: each frame's work (wake to
+    // the next wait), how many outlasted their period, and the intervals
+    // over kOverMs (CapFrameX's "frames above").
+    static constexpr double kOverMs[] = {25, 33.3, 50};
+    pacer::LogHistogram work_ns_;
+    int64_t work_over_period_ = 0;
+    std::array<int64_t, std::size(kOverMs)> over_ms_{};
     int64_t first_wake_ns_ = -1, last_swap_return_ns_ = -1, last_displayed_ns_ = -1;
     int64_t presented_frames_ = 0, discarded_frames_ = 0, stated_refresh_ns_ = 0;
     // Frames since the pacer's display clock first locked, and of them the

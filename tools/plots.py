@@ -19,6 +19,7 @@ Run with Debian's Python (python3-matplotlib), no display needed:
       a demo trace (pacer-demo --trace, columns in demo/core/trace.h):
         NAME-timeline.png   frame intervals over time, scenario phases shaded
         NAME-histogram.png  distribution of the intervals, per phase
+        NAME-percentiles.png  frame time at each percentile, per phase
         NAME-display.png    where the display reported what it showed
                             (MsBetweenDisplayChange, wp_presentation): the
                             intervals between frames on screen against those
@@ -467,6 +468,41 @@ PHASE_COLOURS = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860
                  "#ccb974", "#64b5cd"]
 
 
+# Frame-time limits counted per phase (CapFrameX's "frames above"): a hitch
+# of a third of a 60 Hz frame or more shows, whatever the stutter rule says.
+OVER_MS = (25.0, 33.3, 50.0)
+OFF_MS = 0.5   # the overlay's and the summary's "off" tolerance
+
+
+def nearest_rank(sorted_values, q):
+    """The q-quantile (0 < q <= 1) by nearest rank, as the library's stats."""
+    k = max(1, math.ceil(q * len(sorted_values)))
+    return sorted_values[k - 1]
+
+
+def phase_figures(tr):
+    """Per phase of a trace (Trace.phases), the figures a frame-time reader
+    looks for: [{phase, frames, seconds, avg_fps, p50_ms, p95_ms, p99_ms,
+    max_ms, off_pct, hitches (over 1.5 periods), over: {limit_ms: count}}]."""
+    rows = []
+    for name, start, end, first, last in tr.phases:
+        pairs = [(tr.interval_ms[i], tr.target_ms[i]) for i in range(first, last + 1) if tr.interval_ms[i] is not None]
+        if not pairs:
+            continue
+        values = sorted(v for v, _ in pairs)
+        total_ms = sum(values)
+        rows.append({
+            "phase": name, "frames": len(values), "seconds": end - start,
+            "avg_fps": 1000.0 * len(values) / total_ms if total_ms > 0 else float("nan"),
+            "p50_ms": nearest_rank(values, 0.50), "p95_ms": nearest_rank(values, 0.95),
+            "p99_ms": nearest_rank(values, 0.99), "max_ms": values[-1],
+            "off_pct": 100.0 * sum(1 for v, t in pairs if abs(v - t) > OFF_MS) / len(pairs),
+            "hitches": sum(1 for v, t in pairs if v >= 1.5 * t),
+            "over": {limit: sum(1 for v in values if v > limit) for limit in OVER_MS},
+        })
+    return rows
+
+
 def shorten(text, n=28):
     return text if len(text) <= n else text[: n - 1] + "…"
 
@@ -548,8 +584,30 @@ def plot_trace(path, out_dir, name=None, title=None):
     ax.legend(fontsize=8)
     fig.tight_layout()
     histogram = save(fig, out_dir, f"{name}-histogram.png")
+
+    # Percentile curve (CapFrameX's frame-time percentiles): a phase's frame
+    # time at each percentile, so its tail reads off at 99 and 99.9.
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for k, (phase, _, _, first, last) in enumerate(phases):
+        data = sorted(tr.interval_ms[i] for i in range(first, last + 1) if tr.interval_ms[i] is not None)
+        if data:
+            xs = [100.0 * (i + 1) / len(data) for i in range(len(data))]
+            ax.step(xs, data, where="post", linewidth=1.4, color=PHASE_COLOURS[k % len(PHASE_COLOURS)],
+                    label=f"{shorten(phase)} (p99 {nearest_rank(data, 0.99):.2f} ms, max {data[-1]:.1f} ms)")
+    for target in sorted(set(tr.target_ms)):
+        ax.axhline(target, color="black", linestyle="--", linewidth=1)
+    ax.plot([], [], "--", color="black", label="target period")
+    ax.set_yscale("log")
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("percentile of frames (%)")
+    ax.set_ylabel("frame interval (ms, log)")
+    ax.set_title(f"Frame-time percentiles: {title}")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    percentiles = save(fig, out_dir, f"{name}-percentiles.png")
     display = plot_display(path, out_dir, name, title)
-    return [timeline, histogram] + ([display] if display else [])
+    return [timeline, histogram, percentiles] + ([display] if display else [])
 
 
 def plot_display(path, out_dir, name, title):

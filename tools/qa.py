@@ -11,7 +11,7 @@ scenarios that end within QUICK_MAX_S seconds (the CI run). Each scenario's
 own "expect" lines are its pass/fail thresholds; the demo evaluates them
 (core/summary.h) and this script reports what it said.
 
-Each run is `xvfb-run -a pacer-demo --backend B --scenario S --trace ...
+Each run is `tools/headless.sh pacer-demo --backend B --scenario S --trace ...
 --summary-json ... --screenshot ... [--chrome-trace ...]`. The demo is
 build-dir/demo/pacer-demo (default build/, as tools/test.sh leaves it); if it
 is missing, the pacer-demo target is configured and built there first.
@@ -25,9 +25,8 @@ refused, never emptied.
   verdicts.csv          scenario,backend,expect,threshold,actual,passed
   plots/                S-B-timeline.png, S-B-histogram.png (tools/plots.py)
   traces/               S-B.csv (per-frame trace), S-B.trace.json (Chrome)
-  runs/                 S-B.summary.json, S-B.log, S-B.png (a screenshot of frame 30,
-                        or of an earlier one in a shorter scenario, from a
-                        separate short run: see run_one)
+  runs/                 S-B.summary.json, S-B.log, S-B.png (a screenshot of the
+                        measured run at the scenario's "screenshot frame")
   bench/                bench-*.png, with --bench-csv DIR (pacer-bench --csv-dir)
 
 Exit status: 0 all passed; 1 a scenario failed or a run broke; 2 bad usage
@@ -101,10 +100,20 @@ def describe_scenario(demo, path):
         raise UsageError(f"--demo: {shown(demo)} did not describe {shown(path)}: is it pacer-demo?")
 
 
+def headless_command(render_args):
+    """tools/headless.sh with a screen the size of the window: its own Xvfb,
+    stopped by PID, the demo's exit status kept."""
+    size = f"{render_args[1]}x{render_args[3]}"   # --width W --height H
+    return ["bash", os.path.join(ROOT, "tools", "headless.sh"), "--size", size]
+
+
 def screenshot_frame_for(description):
-    """SCREENSHOT_FRAME, or an earlier frame the scenario surely reaches: the
-    last one of a frame-counted end, half the expected frames of a time end
-    (late frames make a timed run shorter)."""
+    """The scenario's "screenshot frame", else SCREENSHOT_FRAME, or an earlier
+    frame the scenario surely reaches: the last one of a frame-counted end,
+    half the expected frames of a time end (late frames make a timed run
+    shorter)."""
+    if description.get("screenshot_frame") is not None:
+        return int(description["screenshot_frame"])
     frames = description["expected_frames"]
     if frames is None:
         return SCREENSHOT_FRAME
@@ -151,8 +160,7 @@ def render_args(args):
     as the pacer, where a GPU would not: on this 2-core VM the ImGui overlay
     costs tens of ms a frame when the machine is busy, which is the software
     renderer's cost, not the pacer's. So the measured runs draw the scene only
-    (no overlay) in a smaller window unless --overlay; the screenshot run
-    always shows the overlay."""
+    (no overlay) in a smaller window unless --overlay."""
     width, height = args.size
     return ["--width", str(width), "--height", str(height)] + ([] if args.overlay else ["--no-overlay"])
 
@@ -199,30 +207,27 @@ def run_one(demo, scenario, description, backend, out, chrome, render_args, mani
     for path in files.values():
         if path:
             manifest.own(path)
-    xvfb = ["xvfb-run", "-a", "-s", "-screen 0 1280x720x24"]
     base = [demo, "--backend", backend, "--scenario", scenario]
-    command = xvfb + base + render_args + ["--trace", files["trace"], "--summary-json", files["summary"]]
+    # The screenshot is of the measured run itself, at the scenario's
+    # "screenshot frame" (the moment that matters: just after a spike) or
+    # screenshot_frame_for's; the demo reads the frame back (a few ms) and
+    # encodes the PNG after the run.
+    shot_frame = screenshot_frame_for(description)
+    command = (headless_command(render_args) + base + render_args +
+               ["--trace", files["trace"], "--summary-json", files["summary"],
+                "--screenshot", files["screenshot"], "--screenshot-frame", str(shot_frame)])
     if chrome:
         command += ["--chrome-trace", files["chrome"]]
-    # The screenshot comes from a separate short run of the same scenario:
-    # reading back and encoding a PNG takes a frame of 100-300 ms here, which
-    # would otherwise be a stutter in every measured run.
-    shot_frame = screenshot_frame_for(description)
-    shot_command = xvfb + base + ["--frames", str(shot_frame + 1), "--screenshot", files["screenshot"],
-                                  "--screenshot-frame", str(shot_frame)]
     # Bounded: a wait longer than threading's TIMEOUT_MAX raises OverflowError.
     timeout_s = min(3 * description["expected_s"] + 60, MAX_RUN_S)
     started = time.monotonic()
     code, output = run_logged(command, timeout_s)
     wall_s = time.monotonic() - started
-    shot_code, shot_output = run_logged(shot_command, 60)
     with open(files["log"], "w", encoding="utf-8", errors="replace") as f:
-        f.write("$ " + shown(" ".join(command)) + "\n" + output + f"\nexit status: {code}\n\n")
-        f.write("$ " + shown(" ".join(shot_command)) + "\n" + shot_output + f"\nexit status: {shot_code} (1 is "
-                "expected: the scenario's thresholds fail on a cut-short run)\n")
+        f.write("$ " + shown(" ".join(command)) + "\n" + output + f"\nexit status: {code}\n")
 
     result = {"scenario": stem, "backend": backend, "files": files, "code": code, "wall_s": wall_s,
-              "verdicts": [], "metrics": {}, "problems": [], "plots": []}
+              "verdicts": [], "metrics": {}, "problems": [], "plots": [], "phases": []}
     summary = None
     if os.path.isfile(files["summary"]):
         try:
@@ -237,16 +242,18 @@ def run_one(demo, scenario, description, backend, out, chrome, render_args, mani
         result["verdicts"] = summary.get("verdicts", [])
         result["run_info"] = summary.get("run", {})
     if not os.path.isfile(files["screenshot"]):
-        result["problems"].append(f"no screenshot (exit {shot_code}; see the log)")
+        result["problems"].append(f"no screenshot of frame {shot_frame} (exit {code}; see the log)")
     if chrome and not os.path.isfile(files["chrome"]):
         result["problems"].append("no Chrome trace written")
     if os.path.isfile(files["trace"]):
         try:
-            for name in (key + "-timeline.png", key + "-histogram.png", key + "-display.png"):
+            for name in (key + "-timeline.png", key + "-histogram.png", key + "-percentiles.png",
+                         key + "-display.png"):
                 manifest.own(os.path.join(out, "plots", name))
                 manifest.own(os.path.join(out, "plots", name + ".tmp.png"))
             result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key,
                                                title=f"{stem} on {backend}")
+            result["phases"] = plots.phase_figures(plots.Trace(files["trace"]))
             for path in result["plots"]:
                 manifest.own(path)
         except plots.InputError as e:
@@ -343,8 +350,8 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
               f"- machine: {machine_line()}", f"- commit: {git_commit()}", f"- demo: `{args.demo}`",
               f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
               f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer CPU "
-              f"that the pacer shares; screenshots come from a separate short run with the overlay, of frame "
-              f"{SCREENSHOT_FRAME} or an earlier one in shorter scenarios)"]
+              f"that the pacer shares); each screenshot is of its measured run, at the scenario's "
+              f"`screenshot frame`"]
     lines += [f"- **warning**, {n}" for n in notes] + [""]
 
     lines += ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
@@ -412,6 +419,19 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
             else:
                 lines.append(f"- display: no feedback ({feedback}); the display columns are NA")
             lines.append("")
+            # Per phase (the scenario's "mark" steps), from the trace: the
+            # whole-run figures above average a sweep's strategies together.
+            if r["phases"]:
+                over = " | ".join(f">{limit:g} ms" for limit in plots.OVER_MS)
+                lines += [f"| phase | frames | avg fps | p50 ms | p95 ms | p99 ms | max ms | off >0.5 ms % | "
+                          f"≥1.5× target | {over} |", "|---|" + "---|" * (8 + len(plots.OVER_MS))]
+                for ph in r["phases"]:
+                    counts = " | ".join(str(ph["over"][limit]) for limit in plots.OVER_MS)
+                    lines.append(f"| {shown(plots.shorten(ph['phase'], 40))} | {ph['frames']} | "
+                                 f"{fmt(ph['avg_fps'], '{:.2f}')} | {ph['p50_ms']:.2f} | {ph['p95_ms']:.2f} | "
+                                 f"{ph['p99_ms']:.2f} | {ph['max_ms']:.1f} | {ph['off_pct']:.1f} | {ph['hitches']} | "
+                                 f"{counts} |")
+                lines.append("")
             for p in r["problems"]:
                 lines.append(f"- problem: {p}")
             if r["problems"]:
@@ -544,7 +564,7 @@ def main(argv=None):
     parser.add_argument("--size", type=parse_size, default=(960, 540), metavar="WxH",
                         help="window of the measured runs (default 960x540)")
     parser.add_argument("--overlay", action="store_true",
-                        help="draw the ImGui overlay in the measured runs too (default: screenshot run only)")
+                        help="draw the ImGui overlay in the measured runs (and so in their screenshots)")
     parser.add_argument("--bench-csv", metavar="DIR", help="also plot a pacer-bench --csv-dir folder")
     args = parser.parse_args(argv)
 
@@ -557,8 +577,8 @@ def main(argv=None):
                 raise UsageError(f"--backends: {b} given twice (both runs would write the same files)")
         if not args.backends:
             raise UsageError("--backends: empty")
-        if shutil.which("xvfb-run") is None:
-            raise UsageError("xvfb-run not found (Debian package xvfb; tools/setup.sh installs it)")
+        if shutil.which("Xvfb") is None:
+            raise UsageError("Xvfb not found (Debian package xvfb; tools/setup.sh demo installs it)")
         if args.bench_csv and not os.path.isdir(args.bench_csv):
             raise UsageError(f"--bench-csv: {shown(args.bench_csv)}: no such directory")
         if args.demo:

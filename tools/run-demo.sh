@@ -3,8 +3,8 @@
 # README's demo command. Arguments go to the demo, e.g.
 #   tools/run-demo.sh --backend glfw --seconds 30
 # Without a display ($DISPLAY empty) the demo runs headless under Xvfb, for
-# 20 s unless --seconds, --frames or --scenario says otherwise, and prints its
-# statistics at exit.
+# 20 s unless --seconds, --frames or --scenario says otherwise, prints a short
+# summary at exit, and leaves a screenshot and plots in build/run-demo/.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,18 +26,43 @@ if [[ -n "${DISPLAY:-}" ]]; then
   exec "$demo" "$@"
 fi
 # Headless, nobody sees the window: stop on our own unless told how long
-# (a scenario ends by itself), and print the statistics at exit.
+# (a scenario ends by itself), print the short summary, and keep a picture:
+# a screenshot (of frame 300 unless told) and the plots of the run's trace,
+# in build/run-demo/.
+out=build/run-demo
 args=("$@")
 has_end=0
 has_summary=0
+has_screenshot=0
+has_trace=0
 for arg in "$@"; do
   case "$arg" in
     --seconds|--seconds=*|--frames|--frames=*|--scenario|--scenario=*) has_end=1 ;;
     --summary) has_summary=1 ;;
+    --screenshot|--screenshot=*) has_screenshot=1 ;;
+    --trace|--trace=*) has_trace=1 ;;
   esac
 done
+mkdir -p "$out"
 if ((has_end == 0)); then args+=(--seconds 20); fi
 if ((has_summary == 0)); then args+=(--summary); fi
-echo "run-demo: \$DISPLAY is empty, so the demo runs headless under xvfb-run" \
-     "(Mesa software GL) and stops on its own: $demo ${args[*]}"
-exec xvfb-run -a -s "-screen 0 1280x720x24" "$demo" "${args[@]}"
+if ((has_screenshot == 0)); then
+  args+=(--screenshot "$out/screenshot.png")
+  if ((has_end == 0)); then args+=(--screenshot-frame 300); fi
+fi
+if ((has_trace == 0)); then args+=(--trace "$out/trace.csv"); fi
+echo "run-demo: \$DISPLAY is empty, so the demo runs headless (tools/headless.sh: Xvfb, Mesa software GL)" \
+     "and stops on its own: $demo ${args[*]}"
+set +e
+bash tools/headless.sh "$demo" "${args[@]}"
+status=$?
+set -e
+if ((has_screenshot == 0)) && [[ -f "$out/screenshot.png" ]]; then
+  echo "run-demo: screenshot: $out/screenshot.png"
+fi
+if ((has_trace == 0)) && [[ -f "$out/trace.csv" ]]; then
+  if /usr/bin/python3 tools/plots.py trace "$out/trace.csv" --out "$out" --name run >/dev/null; then
+    echo "run-demo: plots: $out/run-timeline.png (frame times over the run), $out/run-percentiles.png"
+  fi
+fi
+exit "$status"

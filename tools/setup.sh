@@ -13,8 +13,10 @@ demo=(
   # windowing (and pacer's GLFW and SDL2 backends), GL loader generator, UI,
   # image writer, CLI, JSON
   libsdl2-dev libglfw3-dev libgl-dev libimgui-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
-  # headless GL, so the demo runs without a display
-  xvfb xauth libgl1-mesa-dri libglx-mesa0 mesa-utils
+  # headless GL, so the demo runs without a display (tools/headless.sh)
+  xvfb libgl1-mesa-dri libglx-mesa0 mesa-utils
+  # the plots of a headless run, and the QA tool's (tools/plots.py, tools/qa.py)
+  python3 python3-matplotlib
   # Wayland's present feedback (pacer::wayland): the client library and the
   # protocol files its code is generated from; Mesa's EGL for Wayland windows
   libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
@@ -25,8 +27,6 @@ tests=(
   # block (sway) and that report present times (weston, plus libweston-10-dev
   # for the seat module)
   sway weston libweston-10-dev
-  # the checkers and the plots
-  python3 python3-matplotlib
   # Windows cross-build, run under Wine
   g++-mingw-w64-x86-64-posix wine wine64
   # libFuzzer and Clang's sanitizers (tests/fuzz)

@@ -150,7 +150,7 @@ consumer_subdirectory() {
 # The GLFW consumer (examples/glfw_opengl3 built out of tree) under Xvfb:
 # it paces on auto through pacer::glfw and says what it chose.
 consumer_glfw_run() {
-  xvfb-run -a "$1" --frames 30 | tee "$1.log"
+  bash tools/headless.sh "$1" --frames 30 | tee "$1.log"
   grep -q '^decision: auto -> ' "$1.log"
 }
 

@@ -116,7 +116,7 @@ std::string when_text(const When& when) {
 std::string parse_statement(const std::vector<std::string>& words, const std::vector<bool>& quoted, int line,
                             Scenario* scenario, int* end_line) {
     const std::string& verb = words[0];
-    if (quoted[0]) return "expected a statement (title, at, end, tolerance, expect), got a quoted string";
+    if (quoted[0]) return "expected a statement (title, at, end, tolerance, screenshot, expect), got a quoted string";
 
     if (verb == "title") {
         if (words.size() != 2 || !quoted[1]) return "title: write title \"name\"";
@@ -174,6 +174,16 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         return {};
     }
 
+    if (verb == "screenshot") {
+        if (scenario->screenshot_frame) return "screenshot given twice";
+        std::size_t i = 1;
+        When when{};
+        if (words.size() != 3 || quoted[1] || words[1] != "frame" || !parse_when(words, &i, &when).empty())
+            return "screenshot: write screenshot frame N (a frame index)";
+        scenario->screenshot_frame = when.frame;
+        return {};
+    }
+
     if (verb == "tolerance") {
         if (words.size() != 2) return "tolerance: write tolerance 1ms";
         double seconds = 0;
@@ -213,7 +223,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         return {};
     }
 
-    return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, expect)";
+    return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, screenshot, expect)";
 }
 
 }  // namespace
@@ -266,6 +276,9 @@ std::string parse_scenario_text(std::string_view text, const std::string& name, 
                        " is not before the end (" + when_text(*scenario.end) + ", line " + std::to_string(end_line) +
                        ")";
         }
+        if (scenario.screenshot_frame && after_end(When{When::Unit::Frame, 0, *scenario.screenshot_frame}, *scenario.end))
+            return name + ": screenshot frame " + std::to_string(*scenario.screenshot_frame) + " is not before the end (" +
+                   when_text(*scenario.end) + ", line " + std::to_string(end_line) + ")";
     }
     *out = std::move(scenario);
     return {};
@@ -305,6 +318,8 @@ std::string describe_scenario_json(const Scenario& scenario, const Settings& sta
     out["end"] = nullptr;
     out["expected_s"] = nullptr;
     out["expected_frames"] = nullptr;
+    out["screenshot_frame"] = nullptr;
+    if (scenario.screenshot_frame) out["screenshot_frame"] = *scenario.screenshot_frame;
     if (scenario.end) {
         const When& end = *scenario.end;
         // Finite: times are at most 1e9 s, rates within the Config's range.

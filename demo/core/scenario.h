@@ -11,6 +11,8 @@
 //                                              frame/time (frame 600 = 600 frames run;
 //                                              a time is at most 1e9 s)
 //   tolerance 1ms                              the ± of success_pct (default 1 ms)
+//   screenshot frame 63                        the moment to picture (--screenshot,
+//                                              tools/qa.py), e.g. just after a spike
 //   expect interval_error_p99_us <= 2000       a threshold on the run's summary;
 //                                              ops: <= >= < >; keys: metric_keys()
 //
@@ -75,6 +77,7 @@ struct Scenario {
     std::vector<Step> steps;           // in file order
     std::optional<When> end;
     double success_tolerance_ms = 1;   // "tolerance"; the Windows-timers article's ± 1 ms
+    std::optional<int64_t> screenshot_frame;   // "screenshot frame N"
     std::vector<Expectation> expectations;
 };
 

@@ -169,47 +169,41 @@ bool all_passed(const std::vector<Verdict>& verdicts) {
     return std::all_of(verdicts.begin(), verdicts.end(), [](const Verdict& v) { return v.passed; });
 }
 
+std::string renderer_limit_note(int64_t frames, int64_t work_over_period, double work_p50_ms, double period_ms) {
+    if (frames <= 0 || 20 * work_over_period < frames) return "";
+    return fixed(100.0 * static_cast<double>(work_over_period) / static_cast<double>(frames), 1) +
+           " % of frames took longer than the " + fixed(period_ms, 3) + " ms period to build (p50 " +
+           fixed(work_p50_ms, 3) + " ms): the renderer and the frame's work, not the pacer, limit the rate" +
+           " (a smaller --width/--height or --no-overlay renders faster)";
+}
+
 std::string summary_text(const RunReport& report) {
     const pacer::Summary& s = report.stats.summary;
-    std::string out = "pacer demo summary\n";
-    for (const auto& [key, value] : report.info) out += "  " + key + ": " + printable(value) + "\n";
-    out += "frames " + std::to_string(s.frames) + ", " + fixed(s.fps, 2) + " fps, target period " +
-           fixed(s.target_period_us, 1) + " us\n";
-    out += "                 mean        sd       p50       p95       p99       max  (us)\n";
-    auto row = [&out](const char* name, const pacer::Percentiles& p) {
-        char line[160];
-        std::snprintf(line, sizeof line, "%-14s%9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n", name, p.mean_us, p.sd_us,
-                      p.p50_us, p.p95_us, p.p99_us, p.max_us);
-        out += line;
-    };
-    row("interval", s.interval);
-    row("|error|", s.interval_error);
-    row("lateness", s.lateness);
-    out += "off by > 0.5 ms: " + fixed(s.off_pct, 2) + " %   within +-" +
-           format_double(report.stats.success_tolerance_ms) + " ms: " +
-           (std::isnan(report.stats.success_pct) ? std::string("n/a") : fixed(report.stats.success_pct, 2) + " %") +
-           "   missed: " + std::to_string(s.missed) + "\n";
     const pacer::FrameTimeMetrics& m = report.stats.metrics;
-    if (m.frames > 0) {
-        out += "avg " + fixed(m.avg_fps, 2) + " fps, 1% low " + fixed(m.low_1pct_fps, 2) + " fps, 0.1% low " +
-               fixed(m.low_0_1pct_fps, 2) + " fps, stutter " + fixed(m.stutter_pct, 2) + " %\n";
-        out += "|delta| between frame times: <2 ms " + std::to_string(m.delta_histogram[0]) + ", <4 " +
-               std::to_string(m.delta_histogram[1]) + ", <8 " + std::to_string(m.delta_histogram[2]) + ", <12 " +
-               std::to_string(m.delta_histogram[3]) + ", >=12 " + std::to_string(m.delta_histogram[4]) + "\n";
-        if (m.has_target)
-            out += "error vs target: max " + fixed(m.max_error_ms, 3) + " ms, p95 " + fixed(m.error_p95_ms, 3) +
-                   " ms, p99 " + fixed(m.error_p99_ms, 3) + " ms, rms " + fixed(m.error_rms_ms, 3) + " ms\n";
-    }
-    out += "spin: " + fixed(s.spin_pct, 1) + " % of a core   waiting CPU: " +
-           (s.cpu_pct < 0 ? std::string("unknown") : fixed(s.cpu_pct, 1) + " %") + "\n";
+    std::string out;
+    for (const std::string& line : report.brief) out += printable(line) + "\n";
+    out += "result: " + std::to_string(s.frames) + " frames, " + fixed(s.fps, 2) + " fps";
+    if (m.frames > 0) out += " (1% low " + fixed(m.low_1pct_fps, 2) + ")";
+    out += "; off by > 0.5 ms " + fixed(s.off_pct, 2) + " %, within +-" +
+           format_double(report.stats.success_tolerance_ms) + " ms " +
+           (std::isnan(report.stats.success_pct) ? std::string("n/a") : fixed(report.stats.success_pct, 2) + " %") +
+           ", missed " + std::to_string(s.missed) + " grid points\n";
+    auto ms = [](double us) { return fixed(us * 1e-3, 3); };
+    out += "interval ms: p50 " + ms(s.interval.p50_us) + ", p95 " + ms(s.interval.p95_us) + ", p99 " +
+           ms(s.interval.p99_us) + ", max " + ms(s.interval.max_us) + " (target " + ms(s.target_period_us) + ")\n";
+    out += "wake lateness us: p50 " + fixed(s.lateness.p50_us, 1) + ", p99 " + fixed(s.lateness.p99_us, 1) +
+           "; CPU waiting " + (s.cpu_pct < 0 ? std::string("unknown") : fixed(s.cpu_pct, 1) + " %") +
+           ", spinning " + fixed(s.spin_pct, 1) + " % of a core\n";
     if (!report.verdicts.empty()) {
         int passed = 0;
         for (const Verdict& verdict : report.verdicts) {
-            out += "  " + verdict.text() + "\n";
             if (verdict.passed) ++passed;
         }
         out += std::string(all_passed(report.verdicts) ? "PASS" : "FAIL") + " (" + std::to_string(passed) + "/" +
                std::to_string(report.verdicts.size()) + " expectations met)\n";
+        for (const Verdict& verdict : report.verdicts) {
+            if (!verdict.passed) out += "  " + verdict.text() + "\n";
+        }
     }
     return out;
 }

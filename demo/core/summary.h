@@ -75,15 +75,27 @@ std::vector<Verdict> evaluate(const std::vector<Expectation>& expectations,
                               const MetricValues& metrics);
 bool all_passed(const std::vector<Verdict>& verdicts);   // true for none
 
+// The renderer, not the pacer, limits the rate when frames' own work (from
+// one wake to the next wait: rendering, the synthetic load, the swap) takes
+// longer than a period: no wait can put those on time. One line saying so
+// when at least 5 % of the frames did (a few slow first frames or spikes are
+// not a limit on the rate), else "".
+std::string renderer_limit_note(int64_t frames, int64_t work_over_period, double work_p50_ms, double period_ms);
+
 struct RunReport {
-    // What ran and what the system gave, in the order to print: e.g.
+    // What ran and what the system gave, for the JSON: e.g.
     // {"backend", "sdl2"}, {"vsync", "on requested, refused"}, {"scenario", "spikes.txt"}.
     std::vector<std::pair<std::string, std::string>> info;
+    // The text summary's first lines: what ran, the display where it
+    // reported, the frames' own cost (a few lines; the JSON has the rest).
+    std::vector<std::string> brief;
     RunStats stats;
     std::vector<Verdict> verdicts;   // empty without expectations
 };
 
-std::string summary_text(const RunReport& report);   // multi-line, ends with '\n'
+// At most 20 lines (brief, the figures, the verdicts' count; each failed
+// verdict besides), ends with '\n'.
+std::string summary_text(const RunReport& report);
 std::string summary_json(const RunReport& report);   // the layout above, 2-space indent
 
 }  // namespace pacer_demo

@@ -31,10 +31,18 @@ public:
     void begin_frame(int framebuffer_width, int framebuffer_height);
     void draw(const std::vector<Rect>& rects);
 
-    // Reads the back buffer (call after everything is drawn, before the swap)
-    // and writes it as a PNG: to a temporary file first, then renamed, so a
+    // A frame's pixels, top row first, RGB.
+    struct Image {
+        int width = 0, height = 0;
+        std::vector<unsigned char> rgb;
+    };
+    // Reads the back buffer (call after everything is drawn, before the
+    // swap): a few ms of the frame; the PNG is encoded later (write_png), so
+    // a screenshot costs a measured run no 100-300 ms hitch.
+    bool capture(Image* image, std::string* error) const;
+    // Writes an image as a PNG: to a temporary file first, then renamed, so a
     // failed write leaves nothing behind. Returns false with one line in *error.
-    bool screenshot(const std::string& path, std::string* error);
+    static bool write_png(const Image& image, const std::string& path, std::string* error);
 
     const std::string& gl_renderer() const { return gl_renderer_; }   // e.g. "llvmpipe (LLVM 15...)"
     const std::string& gl_version() const { return gl_version_; }

@@ -27,9 +27,9 @@ void append_bytes(void* context, void* data, int size) {
 
 }  // namespace
 
-bool Renderer::screenshot(const std::string& path, std::string* error) {
+bool Renderer::capture(Image* image, std::string* error) const {
     if (width_ <= 0 || height_ <= 0) {
-        *error = "screenshot " + path + ": no frame drawn yet";
+        *error = "--screenshot: no frame drawn yet";
         return false;
     }
     const int channels = 3;
@@ -40,14 +40,21 @@ bool Renderer::screenshot(const std::string& path, std::string* error) {
     glReadPixels(0, 0, width_, height_, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
 
     // OpenGL's rows go bottom-up, PNG's top-down.
-    std::vector<unsigned char> flipped(pixels.size());
+    image->width = width_;
+    image->height = height_;
+    image->rgb.resize(pixels.size());
     for (int y = 0; y < height_; ++y) {
         std::copy_n(&pixels[static_cast<size_t>(height_ - 1 - y) * row_bytes], row_bytes,
-                    &flipped[static_cast<size_t>(y) * row_bytes]);
+                    &image->rgb[static_cast<size_t>(y) * row_bytes]);
     }
+    return true;
+}
+
+bool Renderer::write_png(const Image& image, const std::string& path, std::string* error) {
+    const int channels = 3;
     std::vector<unsigned char> png;
-    if (stbi_write_png_to_func(append_bytes, &png, width_, height_, channels, flipped.data(),
-                               static_cast<int>(row_bytes)) == 0) {
+    if (stbi_write_png_to_func(append_bytes, &png, image.width, image.height, channels, image.rgb.data(),
+                               image.width * channels) == 0) {
         *error = "--screenshot: " + path + ": PNG encoding failed";
         return false;
     }

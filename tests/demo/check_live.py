@@ -2,7 +2,7 @@
 """check_live.py: runs pacer-demo headless with live changes of strategy,
 rate and sleeper (live-change.txt) and checks that nothing restarts at them.
 
-Run under `xvfb-run -a`. Checks, from the trace and the summary:
+Run under tools/headless.sh. Checks, from the trace and the summary:
   - the Frame column is 0, 1, 2 ... N-1: no renumbering at a change;
   - the grid continues: every frame's deadline is the previous one plus
     (1 + Missed) periods of the frame's rate, to the trace's microsecond, so

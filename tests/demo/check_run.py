@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """check_run.py: runs pacer-demo once, headless, and checks what it wrote.
 
-Run under `xvfb-run -a` (the ctest wrapper does). Python standard library only,
+Run under tools/headless.sh (the ctest wrapper does). Python standard library only,
 so it runs with Debian's /usr/bin/python3 and nothing else.
 
 Checks:

@@ -2,7 +2,7 @@
 """check_stall.py: stops pacer-demo with SIGSTOP for 2 s, a few times, and
 checks that each stall is reported on the first frame after it.
 
-Run under `xvfb-run -a` (the ctest wrapper does). Python standard library only.
+Run under tools/headless.sh (the ctest wrapper does). Python standard library only.
 
 For each dt mode asked (paced, raw), the demo runs with a trace; while it runs
 it is stopped STOPS times at different points of its frame (the main thread's

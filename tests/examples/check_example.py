@@ -23,6 +23,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wayland"))
 import check_wayland as wl  # noqa: E402  (skip_reason, start_command, client_env, run, parse_env)
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOLERANCE = 0.03
 
 
@@ -44,7 +45,7 @@ def main():
     command = [args.example] + example_args
 
     if args.display == "xvfb":
-        result = wl.run(["xvfb-run", "-a", "-s", "-screen 0 1280x720x24"] + command, timeout=90)
+        result = wl.run(["bash", os.path.join(ROOT, "tools", "headless.sh")] + command, timeout=90)
     else:
         skip = wl.skip_reason("weston")
         if skip:

@@ -8,7 +8,7 @@ sensible handling (exit 0 and a check of what was written).
 
   check_hostile.py --demo PACER_DEMO --bench PACER_BENCH --qa tools/qa.py --tmp DIR
 
-Runs under `xvfb-run -a` (the demo opens windows). Meant to run as root in CI
+Runs under tools/headless.sh (the demo opens windows). Meant to run as root in CI
 so that device and link cases are real. As root, the devices are private
 copies made with mknod in the case's folder (full: 1,7; null: 1,3; stdout: a
 link to /proc/self/fd/1), so a regression that replaces its output destroys

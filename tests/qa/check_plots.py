@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_plots.py: tools/plots.py on small inputs, good and bad.
 
-Good inputs (a synthetic trace with two phases and a missed frame; tiny bench
+Good inputs (a synthetic trace with two phases and a missed frame, whose
+per-phase figures are checked exactly; tiny bench
 CSVs of every experiment, the trade-off with two cells) must give non-empty
 PNGs, one per trade-off cell. Bad inputs (a missing
 file, a missing column, a value that is not a number) must give exit status 2
@@ -45,7 +46,8 @@ def trace_text(rows=120, drop_column=None, bad_cell=None):
         t += 0 if i == 0 else float(interval) / 1000
         marker = {0: "s.txt:3: set strategy=timer", 60: "s.txt:4: mark \"loaded, heavy\""}.get(i, "")
         row = [str(i), f"{t:.6f}", interval, "NA", "2.0", "14.6", "14.0", "0.3", "NA", "0.02", f"{t:.6f}",
-               "16.6667", "2" if i == 70 else "0", "0", "timer", "", f'"{marker}"' if "," in marker else marker]
+               "16.6667", "2" if i == 70 else "0", "0", "timer", "",
+               '"' + marker.replace('"', '""') + '"' if "," in marker else marker]
         lines.append(row)
     if bad_cell is not None:
         lines[bad_cell[0]][header.index(bad_cell[1])] = "fast"
@@ -106,10 +108,20 @@ def main():
     proc = run("trace", good, "--out", out, "--name", "good")
     if proc.returncode != 0:
         fail(f"good trace: exit {proc.returncode}: {proc.stderr}")
-    for name in ("good-timeline.png", "good-histogram.png"):
+    for name in ("good-timeline.png", "good-histogram.png", "good-percentiles.png"):
         path = os.path.join(out, name)
         if not os.path.isfile(path) or os.path.getsize(path) < 10000:
             fail(f"good trace: {name} missing or nearly empty")
+    # Per-phase figures: the 50 ms frame (row 70) is in the second phase only.
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import plots  # noqa: E402
+    phases = plots.phase_figures(plots.Trace(good))
+    got = [(p["phase"], p["frames"], p["hitches"], p["over"][25.0], p["over"][33.3], p["over"][50.0],
+            round(p["off_pct"], 3), round(p["max_ms"], 1), round(p["p50_ms"], 4)) for p in phases]
+    want = [("start", 59, 0, 0, 0, 0, 0.0, 16.7, 16.6667),
+            ("loaded, heavy", 60, 1, 1, 1, 0, 1.667, 50.0, 16.6667)]
+    if got != want:
+        fail(f"phase_figures: {got}, expected {want}")
 
     expect_error("missing file", ["trace", os.path.join(work, "nope.csv"), "--out", out], ["nope.csv"], out)
     no_col = os.path.join(work, "no-lateness.csv")

@@ -222,6 +222,7 @@ TEST(Text, ValidUtf8ReplacesInvalidBytes) {
 TEST(Text, JsonOutputsAreValidUtf8WhateverTheNames) {
     RunReport report{};
     report.info = {{"scenario", "caf\xe9.txt"}};
+    report.brief = {"scenario caf\xe9.txt"};
     const std::string json = summary_json(report);   // nlohmann would throw on the raw byte
     EXPECT_NE(json.find("caf\xEF\xBF\xBD.txt"), std::string::npos);
     EXPECT_NE(summary_text(report).find("caf\\xe9.txt"), std::string::npos) << "the text shows the byte";

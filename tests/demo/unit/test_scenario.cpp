@@ -88,8 +88,17 @@ TEST(ScenarioParse, DefaultsWithoutOptionalStatements) {
     EXPECT_FALSE(s.end.has_value());
     EXPECT_DOUBLE_EQ(s.success_tolerance_ms, 1.0);
     EXPECT_TRUE(s.expectations.empty());
+    EXPECT_FALSE(s.screenshot_frame.has_value());
     ASSERT_EQ(s.steps.size(), 1u);
     EXPECT_EQ(s.steps[0].text(), "set hz=30");
+}
+
+TEST(ScenarioParse, ScreenshotNamesAFrameBeforeTheEnd) {
+    EXPECT_EQ(parse_ok("screenshot frame 63\nend 10s\n").screenshot_frame, 63);
+    EXPECT_EQ(parse_ok("screenshot frame 0\nend frame 1\n").screenshot_frame, 0);
+    Scenario s;
+    EXPECT_EQ(parse_scenario_text("screenshot frame 10\nend frame 10\n", "s.txt", &s),
+              "s.txt: screenshot frame 10 is not before the end (frame 10, line 2)");
 }
 
 TEST(ScenarioParse, EmptyTextIsAnEmptyScenario) {
@@ -146,6 +155,10 @@ struct BadLine {
 TEST(ScenarioParse, MalformedLinesReportFileAndLine) {
     const BadLine cases[] = {
         {"frobnicate 1\n", 1, "unknown statement 'frobnicate'"},
+        {"screenshot 2s\n", 1, "screenshot: write screenshot frame N"},
+        {"screenshot frame -1\n", 1, "screenshot: write screenshot frame N"},
+        {"screenshot frame 1 2\n", 1, "screenshot: write screenshot frame N"},
+        {"screenshot frame 1\nscreenshot frame 2\n", 2, "screenshot given twice"},
         {"# ok\nat 1s set hz=0\n", 2, "hz: 0 is out of range [0.001, 10000]"},   // pacer::validate's
         {"\n\nat 1s set hz=abc\n", 3, "hz: 'abc' is not a number"},
         {"at 1s set hz=20000\n", 1, "out of range"},

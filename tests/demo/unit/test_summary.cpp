@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pacer_demo {
@@ -141,6 +142,7 @@ TEST(Verdicts, PassFailAndNotMeasured) {
 RunReport sample_report() {
     RunReport report;
     report.info = {{"backend", "sdl2"}, {"vsync", "on requested, refused"}, {"scenario", "x \"y\".txt"}};
+    report.brief = {"pacer-demo: sdl2, llvmpipe, 640x360 window", "pacing: timer -> timer: asked for"};
     report.stats = compute_run_stats(run_of({10 * kMs, 10 * kMs + 300 * kUs, 12 * kMs}), 1.0);
     report.verdicts = evaluate({expect("interval_max_us", Comparison::LessEqual, 11'000.0),
                                 expect("frames", Comparison::GreaterEqual, 4.0),
@@ -187,15 +189,27 @@ TEST(SummaryJson, NoExpectationsPass) {
     EXPECT_EQ(json.at("passed"), true);
 }
 
-TEST(SummaryText, ShowsInfoFiguresAndVerdicts) {
+TEST(SummaryText, ShowsTheBriefTheFiguresAndWhatFailed) {
     const std::string text = summary_text(sample_report());
-    EXPECT_NE(text.find("backend: sdl2"), std::string::npos) << text;
-    EXPECT_NE(text.find("vsync: on requested, refused"), std::string::npos);
-    EXPECT_NE(text.find("frames 4"), std::string::npos);
-    EXPECT_NE(text.find("FAIL interval_max_us <= 11000 (actual 12000)"), std::string::npos) << text;
-    EXPECT_NE(text.find("PASS frames >= 4"), std::string::npos);
-    EXPECT_NE(text.find("FAIL (2/3 expectations met)"), std::string::npos);
+    EXPECT_EQ(text.rfind("pacer-demo: sdl2, llvmpipe, 640x360 window\npacing: timer", 0), 0u) << text;
+    EXPECT_EQ(text.find("vsync: on requested"), std::string::npos) << "the info goes to the JSON only";
+    EXPECT_NE(text.find("result: 4 frames"), std::string::npos) << text;
+    EXPECT_NE(text.find("max 12.000 (target 10.000)"), std::string::npos) << text;
+    EXPECT_NE(text.find("FAIL (2/3 expectations met)\n  FAIL interval_max_us <= 11000 (actual 12000)"),
+              std::string::npos) << text;
+    EXPECT_EQ(text.find("PASS frames >= 4"), std::string::npos) << "passed verdicts are counted, not listed";
+    EXPECT_LE(std::count(text.begin(), text.end(), '\n'), 20);
     EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(SummaryText, NamesTheRendererWhenFramesOutlastTheirPeriod) {
+    EXPECT_EQ(renderer_limit_note(1000, 49, 5.0, 16.667), "") << "under 5 %: a few slow frames";
+    EXPECT_NE(renderer_limit_note(1000, 50, 5.0, 16.667), "");
+    EXPECT_EQ(renderer_limit_note(0, 0, 0, 16.667), "");
+    const std::string note = renderer_limit_note(1000, 310, 16.9, 16.667);
+    EXPECT_EQ(note.rfind("31.0 % of frames took longer than the 16.667 ms period to build (p50 16.900 ms)", 0), 0u)
+        << note;
+    EXPECT_NE(note.find("not the pacer"), std::string::npos);
 }
 
 }  // namespace
