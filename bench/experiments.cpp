@@ -354,7 +354,38 @@ struct SleepCell {
 
 }  // namespace
 
-void run_accuracy(const Options& options, CsvFile& csv) {
+void print_accuracy_summary(const std::vector<AccuracyResult>& results, std::ostream& out) {
+    std::vector<std::string> conditions;
+    std::vector<std::pair<pacer::Strategy, double>> rows;
+    for (const AccuracyResult& r : results) {
+        if (std::find(conditions.begin(), conditions.end(), r.condition) == conditions.end())
+            conditions.push_back(r.condition);
+        if (std::find(rows.begin(), rows.end(), std::make_pair(r.strategy, r.hz)) == rows.end())
+            rows.emplace_back(r.strategy, r.hz);
+    }
+    std::vector<std::string> header = {"strategy", "Hz"};
+    for (const std::string& condition : conditions) header.push_back(condition);
+    Table table(header, {0});
+    for (const auto& [strategy, hz] : rows) {
+        std::vector<std::string> cells = {pacer::strategy_name(strategy), hz_text(hz)};
+        for (const std::string& condition : conditions) {
+            std::string cell = "-";
+            for (const AccuracyResult& r : results) {
+                if (r.strategy == strategy && r.hz == hz && r.condition == condition)
+                    cell = fixed(r.off_pct, 2) + " / " + fixed(r.cpu_pct, 1, true) + " / " + fixed(r.wake_p99_us, 0);
+            }
+            cells.push_back(cell);
+        }
+        table.add_row(cells);
+    }
+    out << "\n## Summary (experiment 1): off % / CPU % / wake p99 µs per condition\n\n"
+        << "off = intervals off by more than 0.5 ms; CPU = the waiting thread's, % of one core; wake p99 = "
+           "lateness after the deadline. Every cell is one run on this machine in this run; the tables "
+           "below hold the rest.\n\n";
+    table.print(out);
+}
+
+void run_accuracy(const Options& options, CsvFile& csv, std::vector<AccuracyResult>* results) {
     std::cout << "\n## 1. Accuracy: a real Pacer per condition, rate and strategy\n\n"
               << "Wake = lateness of each frame's wake after its deadline (early counts as "
                  "0); on time = frames woken at most "
@@ -389,6 +420,8 @@ void run_accuracy(const Options& options, CsvFile& csv) {
                          pacer::strategy_name(strategy));
                 runs.push_back(run_one_accuracy(options, condition, strategy, hz));
                 add_accuracy_csv(csv, runs.back());
+                const pacer::Summary& s = runs.back().m.summary;
+                results->push_back({condition, hz, strategy, s.off_pct, s.cpu_pct, s.lateness.p99_us});
             }
             print_accuracy_table(condition, hz, runs);
             std::cout.flush();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -63,9 +64,23 @@ extern const char* const kCpuColumns;
 extern const char* const kHeatmapColumns;
 extern const char* const kTuningColumns;
 
+// What the summary table shows of one accuracy run.
+struct AccuracyResult {
+    std::string condition;
+    double hz;
+    pacer::Strategy strategy;
+    double off_pct;       // intervals off by more than 0.5 ms
+    double cpu_pct;       // the waiting thread's CPU, % of a core (-1 unknown)
+    double wake_p99_us;   // wake lateness
+};
+
 // Experiment 1: a real Pacer per (condition, hz, strategy). Ends with a table
-// checking the library issue's performance goals for timer and auto.
-void run_accuracy(const Options& options, CsvFile& csv);
+// checking the library issue's performance goals for timer and auto. Appends
+// each run's figures to *results.
+void run_accuracy(const Options& options, CsvFile& csv, std::vector<AccuracyResult>* results);
+// The summary of experiment 1, at most 120 characters wide: a row per
+// strategy and rate, a column per condition ("off % / CPU %").
+void print_accuracy_summary(const std::vector<AccuracyResult>& results, std::ostream& out);
 // Experiment 2: requested versus actual sleep, 1 us to 1 s in decades.
 void run_sleep(const Options& options, CsvFile& csv);
 // Experiment 3: CPU use versus requested interval, 1 to 25 ms.

@@ -220,7 +220,7 @@ int parse(int argc, char** argv, Args& args) {
         ->check(strategy_check());
     app.add_option("--frames", args.options.frames,
                    "measured frames per accuracy run, and per tuning variant over all its "
-                   "rounds (default: 600; quick: 60)")
+                   "rounds (default: 600; quick: 200)")
         ->check(whole_in(10, 10'000'000));
     app.add_option("--warmup-s", args.options.warmup_s,
                    "unmeasured warm-up before each accuracy run, seconds (default: 0.25; "
@@ -332,7 +332,8 @@ std::string resolve(Args& args) {
         pacer::parse_strategy(name, &strategy);   // checked by strategy_check()
         args.options.strategies.push_back(strategy);
     }
-    if (!args.was_given("--frames")) args.options.frames = quick ? 60 : 600;
+    // 200: p99 is not the max (nearest rank 198 of 199 intervals).
+    if (!args.was_given("--frames")) args.options.frames = quick ? 200 : 600;
     if (!args.was_given("--warmup-s")) args.options.warmup_s = quick ? 0.05 : 0.25;
     if (!args.was_given("--threads"))
         args.options.threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
@@ -465,10 +466,19 @@ int main(int argc, char** argv) {
 
     const auto start = std::chrono::steady_clock::now();
     const bench::CpuTicks ticks_start = bench::read_cpu_ticks();
+    // The experiments' tables are held back and printed after the summary
+    // (progress goes to stderr meanwhile).
+    std::ostringstream details;
+    std::streambuf* const stdout_buffer = std::cout.rdbuf(details.rdbuf());
+    struct RestoreStdout {
+        std::streambuf* buffer;
+        ~RestoreStdout() { std::cout.rdbuf(buffer); }
+    } restore{stdout_buffer};
+    std::vector<bench::AccuracyResult> accuracy;
     try {
         for (const std::string& experiment : args.options.experiments) {
             if (experiment == "accuracy") {
-                bench::run_accuracy(args.options, out.csv.accuracy);
+                bench::run_accuracy(args.options, out.csv.accuracy, &accuracy);
                 // --csv and --csv-dir both given: the same rows go to both files.
                 if (out.dir_accuracy.is_open()) out.dir_accuracy.copy_rows(out.csv.accuracy);
             } else if (experiment == "sleep") {
@@ -484,8 +494,13 @@ int main(int argc, char** argv) {
             }
         }
     } catch (const std::exception& e) {
+        std::cout.rdbuf(stdout_buffer);
+        std::cout << details.str();
         return fail(std::string("error while measuring: ") + e.what());
     }
+    std::cout.rdbuf(stdout_buffer);
+    if (!accuracy.empty()) bench::print_accuracy_summary(accuracy, std::cout);
+    std::cout << details.str();
     const double elapsed_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double steal_pct = bench::steal_pct(ticks_start, bench::read_cpu_ticks());
