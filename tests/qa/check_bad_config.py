@@ -82,10 +82,18 @@ def main():
     if shown not in index:
         fail(f"index.md: expected the measured fps in the thresholds table: {shown!r}")
     stem = f"bad-sleep-15ms-{args.backend}"
-    for path in (f"plots/{stem}-timeline.png", f"plots/{stem}-histogram.png", f"traces/{stem}.csv",
-                 f"runs/{stem}.summary.json"):
+    for path in (f"plots/{stem}-timeline.png", f"plots/{stem}-histogram.png", f"plots/{stem}-percentiles.png",
+                 f"traces/{stem}.csv", f"runs/{stem}.summary.json", f"runs/{stem}.png"):
         if not os.path.isfile(os.path.join(args.out, path)):
             fail(f"the report lacks {path}")
+    # The per-phase table counts the 31 ms frames over 25 ms: nearly all.
+    row = next((line for line in index.splitlines() if line.startswith("| whole run |")), None)
+    if row is None:
+        fail("index.md: no per-phase row for the whole run")
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    frames, over_25 = int(cells[1]), int(cells[9])
+    if not (frames > 0 and over_25 >= 0.8 * frames):
+        fail(f"index.md: the phase row should count nearly every frame over 25 ms: {row}")
     print(f"check_bad_config: ok: qa.py failed the bad configuration (fps {float(fps['actual']):.1f}, "
           f"success {float(success['actual']):.1f} %)")
 
