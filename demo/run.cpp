@@ -352,8 +352,8 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     // The text summary's head: what ran, the display where it reported, and
     // what the frames themselves cost.
     auto brief = [&](const std::string& line) { report.brief.push_back(line); };
-    brief(format("pacer-demo: %s, %s, %gx%g window", backend_name(platform.backend()), renderer.gl_renderer().c_str(),
-                 scene_.stage.x + scene_.stage.width, scene_.stage.height) +
+    brief(std::string("pacer-demo: ") + backend_name(platform.backend()) + ", " + renderer.gl_renderer() +
+          format(", %gx%g window", scene_.stage.x + scene_.stage.width, scene_.stage.height) +
           (options_->scenario ? ", scenario " + options_->scenario->name : std::string()));
     brief("pacing: " + std::string(pacer::strategy_name(*s.strategy)) + " -> " + decision.reason + "; target " +
           format("%g Hz", *s.hz) + "; swap interval: last asked " + std::to_string(swap.requested) + ", " +
@@ -368,12 +368,15 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
         brief(format("display: refresh %g Hz stated; ", platform.refresh_rate_hz()) + platform.present_feedback_source());
     }
     const double period_ms = report.stats.summary.target_period_us * 1e-3;
-    std::string over = "frames over";
-    for (double limit : kOverMs) over += format(" %g", limit) + (limit == kOverMs[std::size(kOverMs) - 1] ? "" : " /");
-    over += " ms:";
-    for (std::size_t i = 0; i < over_ms_.size(); ++i) over += (i == 0 ? " " : " / ") + std::to_string(over_ms_[i]);
-    brief(over + format("; frame work (wake to next wait) p50 %.3f ms, p99 %.3f ms", quantile_ms(work_ns_, 0.5),
-                        quantile_ms(work_ns_, 0.99)));
+    std::string limits, counts;   // "25 / 33.3 / 50", "2 / 1 / 0"
+    for (std::size_t i = 0; i < over_ms_.size(); ++i) {
+        const std::string separator = i == 0 ? "" : " / ";
+        limits += separator + format("%g", kOverMs[i]);
+        counts += separator + std::to_string(over_ms_[i]);
+    }
+    brief("frames over " + limits + " ms: " + counts +
+          format("; frame work (wake to next wait) p50 %.3f ms, p99 %.3f ms", quantile_ms(work_ns_, 0.5),
+                 quantile_ms(work_ns_, 0.99)));
     const std::string limit_note =
         renderer_limit_note(work_ns_.count(), work_over_period_, quantile_ms(work_ns_, 0.5), period_ms);
     if (!limit_note.empty()) brief(limit_note);
