@@ -4,9 +4,10 @@
 # errors, as in tools/test.sh) and runs it under
 # Wine: the unit tests through ctest, then pacer-bench --quick. The windowed
 # demo is not cross-built, but its window-less core (the load threads,
-# scenarios, traces) is, with its unit tests (tests/windows, in
-# build-mingw/demo-core). Needs no display. Wine's prefix lives in the build
-# folder (build-mingw/wine), so only the first run pays for creating it.
+# scenarios, traces) is, with its unit tests (the top CMakeLists.txt adds
+# them to a cross-build without the demo). Needs no display. Wine's prefix
+# lives in the build folder (build-mingw/wine), so only the first run pays
+# for creating it.
 #
 #   tools/test-windows.sh          BUILD_DIR=... to build elsewhere
 #
@@ -29,11 +30,6 @@ done
 # --- build ---------------------------------------------------------------
 cmake --preset mingw -B "$build"
 cmake --build "$build" -j2
-# The demo core's project is not the top level's, so it has no preset: the
-# same toolchain and switches, given here.
-cmake -G Ninja -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/toolchain-mingw64.cmake" -DCMAKE_BUILD_TYPE=Release \
-  -DPACER_WERROR=ON -S tests/windows -B "$build/demo-core"
-cmake --build "$build/demo-core" -j2
 
 # --- Wine ----------------------------------------------------------------
 export WINEPREFIX="$build/wine"
@@ -53,7 +49,6 @@ echo "test-windows: Wine prefix ready in $((SECONDS - boot_started)) s ($WINEPRE
 
 # --- run -----------------------------------------------------------------
 ctest --test-dir "$build" --output-on-failure --timeout 300
-ctest --test-dir "$build/demo-core" --output-on-failure --timeout 300
 
 # The bench under Wine is a smoke test of the Windows path end to end (every
 # experiment and strategy on the real OsSleeper), not a measurement: Wine's
