@@ -23,7 +23,7 @@ refused, never emptied.
   .qa-report            what this tool wrote here (and may delete)
   index.md              verdict per scenario x backend, thresholds and values
   verdicts.csv          scenario,backend,expect,threshold,actual,passed
-  plots/                S-B-timeline.png, S-B-histogram.png (tools/plots.py)
+  plots/                S-B-timeline.png, -histogram.png, -percentiles.png (tools/plots.py)
   traces/               S-B.csv (per-frame trace), S-B.trace.json (Chrome)
   runs/                 S-B.summary.json, S-B.log, S-B.png (a screenshot of the
                         measured run at the scenario's "screenshot frame")
