@@ -78,6 +78,22 @@ bool optional_duration(const char* label, int64_t current_ns, int64_t on_ns, dou
     return changed;
 }
 
+// A dark plot area the full width of the panel, reserved in the layout; the
+// graphs draw into it.
+struct PlotArea {
+    ImVec2 origin;
+    float width, height;
+    ImDrawList* draw;
+};
+PlotArea plot_area(const char* id, float height) {
+    const PlotArea area{ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail().x, height,
+                        ImGui::GetWindowDrawList()};
+    ImGui::InvisibleButton(id, ImVec2(area.width, height));
+    area.draw->AddRectFilled(area.origin, ImVec2(area.origin.x + area.width, area.origin.y + height),
+                             IM_COL32(16, 16, 20, 255));
+    return area;
+}
+
 }  // namespace
 
 ImGuiLayer::ImGuiLayer(Platform& platform) : platform_(platform) {
@@ -181,12 +197,10 @@ void Overlay::draw_frame_graph_(const View& view) {
     const std::vector<pacer::Frame>& all = paused_ ? paused_frames_ : live;
     const std::size_t first = all.size() > kGraphFrames ? all.size() - kGraphFrames : 0;
 
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float height = 110;
-    ImGui::InvisibleButton("frame graph", ImVec2(width, height));
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(16, 16, 20, 255));
+    const PlotArea area = plot_area("frame graph", 110);
+    const ImVec2 origin = area.origin;
+    const float width = area.width, height = area.height;
+    ImDrawList* draw = area.draw;
 
     const double period_ms = all.empty() ? 1000.0 / 60 : ms(all.back().period_ns);
     // The scale follows the data: from 2x the target (the target line at
@@ -271,12 +285,10 @@ void Overlay::draw_histogram_(const View& view) {
     int64_t tallest = over;
     for (const pacer::HistogramBin& bin : bins) tallest = std::max(tallest, bin.count);
 
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x;
-    const float height = 60;
-    ImGui::InvisibleButton("histogram", ImVec2(width, height));
-    ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + height), IM_COL32(16, 16, 20, 255));
+    const PlotArea area = plot_area("histogram", 60);
+    const ImVec2 origin = area.origin;
+    const float width = area.width, height = area.height;
+    ImDrawList* draw = area.draw;
     const float slot = width / (kBins + 2);   // the bins, a gap, the overflow bin
     auto bar = [&](int at, int64_t count, ImU32 colour) {
         if (count == 0 || tallest == 0) return;
