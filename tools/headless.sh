@@ -47,7 +47,7 @@ Xvfb -displayfd 3 -screen 0 "${size}x24" -nolisten tcp -noreset 3>"$dir/display"
 xvfb_pid=$!
 display=""
 for _ in $(seq 200); do   # 10 s
-  read -r display <"$dir/display" 2>/dev/null
+  read -r display 2>/dev/null <"$dir/display"
   [[ -n "$display" ]] && break
   if ! kill -0 "$xvfb_pid" 2>/dev/null; then break; fi
   sleep 0.05
@@ -57,8 +57,13 @@ if [[ -z "$display" ]]; then
   exit 1
 fi
 
+# Started with job control on, so that the command does not inherit the
+# SIGINT and SIGQUIT that bash ignores in background commands (a forwarded
+# SIGINT would do nothing), then off again: no job notices on stderr.
+set -m
 DISPLAY=":$display" "$@" &
 child_pid=$!
+set +m
 # wait returns early when a trapped signal arrives: wait again until the
 # command has really ended, then take its status.
 while kill -0 "$child_pid" 2>/dev/null; do
