@@ -26,9 +26,9 @@ if [[ -n "${DISPLAY:-}" ]]; then
   exec "$demo" "$@"
 fi
 # Headless, nobody sees the window: stop on our own unless told how long
-# (a scenario ends by itself), print the short summary, and keep a picture:
-# a screenshot (of frame 300 unless told) and the plots of the run's trace,
-# in build/run-demo/.
+# (a scenario ends by itself), print the short summary, and keep pictures in
+# build/run-demo/: the plots of the run's trace, and a screenshot of frame 300
+# of the default 20 s run.
 out=build/run-demo
 args=("$@")
 has_end=0
@@ -46,9 +46,12 @@ done
 mkdir -p "$out"
 if ((has_end == 0)); then args+=(--seconds 20); fi
 if ((has_summary == 0)); then args+=(--summary); fi
-if ((has_screenshot == 0)); then
-  args+=(--screenshot "$out/screenshot.png")
-  if ((has_end == 0)); then args+=(--screenshot-frame 300); fi
+# The screenshot only where this script picks the run's length: a shorter
+# run of the caller's could end before the frame.
+shot=0
+if ((has_screenshot == 0 && has_end == 0)); then
+  shot=1
+  args+=(--screenshot "$out/screenshot.png" --screenshot-frame 300)
 fi
 if ((has_trace == 0)); then args+=(--trace "$out/trace.csv"); fi
 echo "run-demo: \$DISPLAY is empty, so the demo runs headless (tools/headless.sh: Xvfb, Mesa software GL)" \
@@ -57,7 +60,7 @@ set +e
 bash tools/headless.sh "$demo" "${args[@]}"
 status=$?
 set -e
-if ((has_screenshot == 0)) && [[ -f "$out/screenshot.png" ]]; then
+if ((shot == 1)) && [[ -f "$out/screenshot.png" ]]; then
   echo "run-demo: screenshot: $out/screenshot.png"
 fi
 if ((has_trace == 0)) && [[ -f "$out/trace.csv" ]]; then
