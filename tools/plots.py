@@ -507,8 +507,9 @@ def shorten(text, n=28):
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def plot_trace(path, out_dir, name=None, title=None):
-    tr = Trace(path)
+def plot_trace(path, out_dir, name=None, title=None, trace=None):
+    """The trace's figures; trace: the Trace of path, when the caller has read it."""
+    tr = trace or Trace(path)
     name = name or os.path.splitext(os.path.basename(path))[0]
     title = title or name
     points = [(tr.time_s[i], tr.interval_ms[i]) for i in range(len(tr.time_s)) if tr.interval_ms[i] is not None]

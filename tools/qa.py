@@ -253,9 +253,10 @@ def run_one(demo, scenario, description, backend, out, chrome, render_args, mani
                          key + "-display.png"):
                 manifest.own(os.path.join(out, "plots", name))
                 manifest.own(os.path.join(out, "plots", name + ".tmp.png"))
+            trace = plots.Trace(files["trace"])   # read once, for the plots and the phase table
             result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key,
-                                               title=f"{stem} on {backend}")
-            result["phases"] = plots.phase_figures(plots.Trace(files["trace"]))
+                                               title=f"{stem} on {backend}", trace=trace)
+            result["phases"] = plots.phase_figures(trace)
             for path in result["plots"]:
                 manifest.own(path)
         except plots.InputError as e:
