@@ -45,6 +45,7 @@ struct Options {
     double tradeoff_warmup_s = 0;                 // tradeoff: unmeasured seconds before each run
     double tradeoff_settle_s = 0;                 // tradeoff: at most this long for a quiet machine first
     bool tradeoff_candidates = false;             // tradeoff: add the candidate estimators
+    std::vector<std::string> tradeoff_variants;   // tradeoff: the variants run (empty: all); timer among them
 };
 
 // The Config every experiment starts from: the strategy, and the --timer-*

@@ -63,16 +63,24 @@ CSV files (one row per measurement, times in microseconds unless the column says
                  cpu_pct,spin_pct,timer_margin_us (final, median over rounds),contended_pct,
                  steal_pct (as in accuracy.csv)
     tradeoff.csv condition,hz,variant,kind (adaptive|fixed|floor|seed|peer|candidate),
-                 margin_us (fixed margins),round (1..N, or "median" over the rounds),frames,
+                 margin_us (fixed margins),round (1..N, or "pooled": CPU the median of the
+                 rounds, p99 and off over all their frames),frames,
                  cpu_pct,wake_p50_us,wake_p99_us,wake_max_us,off_pct,missed,final_margin_us
                  (adaptive),contended_pct,other_cpu_pct,steal_pct,load1 (1-minute load average
                  when the round started),spin_stall_pct,sleep_cpu_us (the library's timer:
                  WaitStatus::timer_spin_stall_share and timer_sleep_cpu_ns at the run's end)
 Every statistic comes from the library (pacer::Stats::summarize, pacer::percentiles).
 Experiments 2-4 run idle; 5 (tuning) runs idle, contention and loaded; 6 (tradeoff, not in the
-default set) runs idle at 60 and 144 Hz, contention and partial at 60, 144 and 240 Hz. vsync is not measured:
+default set) runs idle, contention and partial at 60, 144 and 240 Hz. vsync is not measured:
 it needs a display (a Host); auto without a Host acts as timer. Progress lines go to
 stderr; the report goes to stdout.)";
+
+// "a,b,c".
+std::string join(const std::vector<std::string>& names) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ",") + n;
+    return list;
+}
 
 // The start of a value as given, for an error line that echoes it.
 std::string shown(const std::string& text) { return text.size() <= 24 ? text : text.substr(0, 24) + "..."; }
@@ -271,6 +279,10 @@ int parse(int argc, char** argv, Args& args) {
         ->check(number_in(0.0, 600.0));
     app.add_flag("--candidates", args.options.tradeoff_candidates,
                  "tradeoff: also run the candidate margin estimators the default was chosen from");
+    app.add_option("--variants", args.options.tradeoff_variants,
+                   "tradeoff: the variants to run, by CSV name, timer among them (default: all; "
+                   "names: " + join(bench::tradeoff_variant_keys(true)) + ")")
+        ->delimiter(',');
     app.add_option("--preempt", args.options.preempt_probability,
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
@@ -297,7 +309,8 @@ int parse(int argc, char** argv, Args& args) {
         if (app.count(flag) > 0) args.given.push_back(flag);
     for (const std::string& problem :
          {repeated("--experiments", args.options.experiments), repeated("--conditions", args.options.conditions),
-          repeated("--hz", args.options.hz), repeated("--strategies", args.strategy_names)})
+          repeated("--hz", args.options.hz), repeated("--strategies", args.strategy_names),
+          repeated("--variants", args.options.tradeoff_variants)})
         if (!problem.empty()) return fail(problem);
     return -1;
 
@@ -369,6 +382,18 @@ std::string open_outputs(const Args& args, Outputs& out) {
         std::none_of(args.options.tradeoff_hz.begin(), args.options.tradeoff_hz.end(),
                      [](double hz) { return hz == 60 || hz == 144 || hz == 240; }))
         return "--hz: tradeoff's cells are at 60, 144 and 240 Hz, and none is selected";
+    if (!args.options.tradeoff_variants.empty()) {
+        if (!has("tradeoff")) return "--variants: picks tradeoff's variants, and tradeoff is not selected";
+        const std::vector<std::string> known = bench::tradeoff_variant_keys(args.options.tradeoff_candidates);
+        for (const std::string& key : args.options.tradeoff_variants)
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                return "--variants: no variant '" + shown(key) + "' (one of " + join(known) +
+                       (args.options.tradeoff_candidates ? "" : "; the cand_* ones need --candidates") + ")";
+        if (std::find(known.begin(), known.end(), "timer") != known.end() &&
+            std::find(args.options.tradeoff_variants.begin(), args.options.tradeoff_variants.end(), "timer") ==
+                args.options.tradeoff_variants.end())
+            return "--variants: timer is missing (every verdict is about it)";
+    }
     if (!args.csv_path.empty()) {
         if (!has("accuracy")) return "--csv: holds experiment 1 (accuracy), which is not selected";
         const std::string problem = out.csv.accuracy.open(args.csv_path, bench::kAccuracyColumns);

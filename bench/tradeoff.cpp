@@ -12,6 +12,8 @@
 
 #include "contention.h"
 #include "machine_load.h"
+#include "os.h"
+#include "peers.h"
 #include "plain_waits.h"
 #include "waiter.h"
 
@@ -34,6 +36,7 @@ constexpr int64_t kWaitSliceNs = 100'000;
 constexpr double kOffToleranceUs = 500;   // an interval off by more than this counts as off
 constexpr double kQuietPct = 2;           // other programs' CPU, % of a core, that counts as a quiet machine
 constexpr double kPreciseUs = 10;         // "precise": wake p99 at most this late
+constexpr double kSdl3OffSlackPts = 0.2;  // contended: the timer's off % within this many points of SDL3's
 
 // ---------------------------------------------------------------------------
 // The variants: one way of waiting for an absolute deadline each
@@ -106,18 +109,25 @@ private:
     pacer::OsSleeper sleeper_;
 };
 
-// The Linux nanosleep-versus-busy-wait seed: one plain absolute wait to the
-// deadline, the thread's own timer slack and slice.
+// The peers (peers.h), each with the thread's own timer slack and slice, as
+// their users get them, and the OS's waits as their sources make them:
+// relative sleeps through std::this_thread::sleep_for (a nanosleep, retried
+// when interrupted, as SDL's SDL_SYS_DelayNS is on Unix), pause through the
+// CPU's pause instruction (SDL_CPUPauseInstruction, YieldProcessor).
+void os_sleep_for(int64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
+int64_t os_now_ns() { return pacer::os::now_ns(); }
+
+// The Linux nanosleep-versus-busy-wait seed: one plain absolute wait.
 class PlainAbsolute final : public Waiting {
 public:
-    void wait_until(int64_t deadline_ns) override { plain_sleep_until_ns(deadline_ns); }
+    void wait_until(int64_t deadline_ns) override { peers::plain_absolute_sleep(deadline_ns, plain_sleep_until_ns); }
 };
 
 // std::chrono's steady clock at an OsClock time (the two may count from
 // different origins; the offset is read once per run).
 class SteadyMap {
 public:
-    SteadyMap() : offset_ns_(steady_ns() - pacer::OsClock().now_ns()) {}
+    SteadyMap() : offset_ns_(steady_ns() - os_now_ns()) {}
     std::chrono::steady_clock::time_point at(int64_t os_ns) const {
         return std::chrono::steady_clock::time_point(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
             std::chrono::nanoseconds(os_ns + offset_ns_)));
@@ -132,39 +142,43 @@ private:
     int64_t offset_ns_;
 };
 
-// The "every 5 ms" seed: the standard library's sleep_until to 100 us before
-// the deadline, then yield until it, the thread's own settings.
+// The "every 5 ms" seed: the standard library's sleep_until, then yield.
 class SeedSleepThenYield final : public Waiting {
 public:
     void wait_until(int64_t deadline_ns) override {
-        std::this_thread::sleep_until(map_.at(deadline_ns - kSpinNs));
-        while (clock_.now_ns() < deadline_ns) std::this_thread::yield();
+        peers::sleep_until_then_yield(
+            deadline_ns, os_now_ns, [this](int64_t at) { std::this_thread::sleep_until(map_.at(at)); },
+            [] { std::this_thread::yield(); });
     }
 
 private:
-    static constexpr int64_t kSpinNs = 100'000;
     SteadyMap map_;
-    pacer::OsClock clock_;
 };
 
-// SDL3's SDL_DelayPrecise algorithm, re-implemented from its description and
-// aimed at each grid deadline: 1 ms relative sleeps while more than the
-// longest 1 ms sleep seen so far remains; then one sleep of what remains less
-// that sleep's overshoot; 1 ms sleeps while more than 1 ms remains; then a
-// pause spin. Relative sleeps with the thread's own settings, as SDL makes them.
+// SDL3's SDL_DelayPrecise, aimed at each grid deadline; its state is per call.
 class Sdl3DelayPrecise final : public Waiting {
 public:
     void wait_until(int64_t deadline_ns) override {
-        sdl3_sleeps(
-            deadline_ns, &longest_ms_sleep_ns_, [this] { return clock_.now_ns(); },
-            [](int64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); });
-        while (clock_.now_ns() < deadline_ns) sleeper_.pause();
+        peers::sdl3_delay_precise(deadline_ns, os_now_ns, os_sleep_for, pacer::os::cpu_pause);
     }
+};
+
+// The 2020 article's preciseSleep; its estimate lasts the run, as the
+// source's statics last the program.
+class PreciseSleep2020 final : public Waiting {
+public:
+    void wait_until(int64_t deadline_ns) override { precise_.wait_until(deadline_ns, os_now_ns, os_sleep_for, [] {}); }
 
 private:
-    int64_t longest_ms_sleep_ns_ = 1'000'000;   // SDL starts from the request itself
-    pacer::OsClock clock_;
-    pacer::OsSleeper sleeper_;   // for pause() only
+    peers::PreciseSleep2020 precise_;
+};
+
+// The 2021 article's robustSleep (1 ms period, 0.02 ms tolerance).
+class RobustSleep2021 final : public Waiting {
+public:
+    void wait_until(int64_t deadline_ns) override {
+        peers::robust_sleep_2021(deadline_ns, os_now_ns, os_sleep_for, pacer::os::cpu_pause);
+    }
 };
 
 struct Variant {
@@ -215,8 +229,14 @@ std::vector<Variant> make_variants(bool candidates) {
     v.push_back({"seed_5ms", "seed", -1, "sleep_until(d − 100 µs) + yield", [](double) {
                      return std::unique_ptr<Waiting>(std::make_unique<SeedSleepThenYield>());
                  }});
-    v.push_back({"sdl3", "peer", -1, "SDL3 SDL_DelayPrecise (re-implemented)", [](double) {
+    v.push_back({"sdl3", "peer", -1, "SDL3 SDL_DelayPrecise", [](double) {
                      return std::unique_ptr<Waiting>(std::make_unique<Sdl3DelayPrecise>());
+                 }});
+    v.push_back({"precise_2020", "seed", -1, "preciseSleep (2020 article)", [](double) {
+                     return std::unique_ptr<Waiting>(std::make_unique<PreciseSleep2020>());
+                 }});
+    v.push_back({"robust_2021", "seed", -1, "robustSleep (2021 article)", [](double) {
+                     return std::unique_ptr<Waiting>(std::make_unique<RobustSleep2021>());
                  }});
     if (candidates) {
         // The library's timer with one setting changed; the labels say which.
@@ -236,6 +256,12 @@ std::vector<Variant> make_variants(bool candidates) {
         }));
         v.push_back(candidate("cand_no_runqueue_sign", "timer, no run-queue sign of contention",
                               [](pacer::Config& c) { c.tuning.timer.contention_wait_ns = 1'000'000'000; }));
+        v.push_back(candidate("cand_one_sleep", "timer, one sleep to the margin (no short last sleep)",
+                              [](pacer::Config& c) { c.tuning.timer.last_sleep_ns = 0; }));
+        v.push_back(candidate("cand_last_1ms", "timer, last sleep 1 ms",
+                              [](pacer::Config& c) { c.tuning.timer.last_sleep_ns = 1'000'000; }));
+        v.push_back(candidate("cand_pct13", "timer, wait CPU budget min(140 µs, 1.3 %)",
+                              [](pacer::Config& c) { c.tuning.timer.max_wait_cpu_pct = 1.3; }));
         v.push_back(candidate("cand_own_waits", "timer, the thread's own slack and slice", [](pacer::Config& c) {
             c.tuning.wait.timer_slack_ns = -1;
             c.tuning.wait.sched_slice_ns = -1;
@@ -261,6 +287,7 @@ struct RunResult {
     double sleep_cpu_us = -1;
     double contended_pct = 0;
     double other_pct = -1, steal_pct = -1;
+    std::vector<double> lateness_us;   // every frame's, for the pooled p99
 };
 
 // Waits on an absolute grid of `hz` from now: warm-up frames for warmup_s
@@ -302,7 +329,8 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames, int
 
     RunResult r;
     r.ran = true;
-    std::vector<double> lateness_us, interval_us;
+    std::vector<double>& lateness_us = r.lateness_us;
+    std::vector<double> interval_us;
     lateness_us.reserve(static_cast<std::size_t>(frames));
     int contended = 0, off = 0;
     const CpuTicks ticks0 = read_cpu_ticks();
@@ -347,7 +375,7 @@ RunResult run_grid(Waiting& waiting, double hz, double warmup_s, int frames, int
 }
 
 // ---------------------------------------------------------------------------
-// Cells, medians and verdicts
+// Cells, pooled figures and verdicts
 // ---------------------------------------------------------------------------
 
 struct Cell {
@@ -367,7 +395,7 @@ double median(std::vector<double> values) {
     return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-// One variant's figures in one round, or their medians over the rounds.
+// One variant's figures in one round, or pooled over the rounds.
 struct Point {
     bool ran = false;
     double cpu = 0, p99 = 0, off = 0;
@@ -375,17 +403,22 @@ struct Point {
 
 Point point_of(const RunResult& r) { return {r.ran, r.cpu_pct, r.p99_us, r.off_pct}; }
 
-Point median_point(const std::vector<RunResult>& runs) {
-    Point m;
-    std::vector<double> cpu, p99, off;
+// The rounds pooled: the CPU's median over the rounds (a run's CPU is one
+// figure), the p99 of every round's wakes together and the off % of every
+// round's intervals together, so a cell's p99 and off % rest on all its frames.
+Point pooled_point(const std::vector<RunResult>& runs) {
+    std::vector<double> cpu, late;
+    int off = 0, intervals = 0;
     for (const RunResult& r : runs) {
         if (!r.ran) continue;
         cpu.push_back(r.cpu_pct);
-        p99.push_back(r.p99_us);
-        off.push_back(r.off_pct);
+        late.insert(late.end(), r.lateness_us.begin(), r.lateness_us.end());
+        off += r.off;
+        intervals += r.intervals;
     }
-    if (cpu.empty()) return m;
-    return {true, median(cpu), median(p99), median(off)};
+    if (cpu.empty()) return {};
+    return {true, median(cpu), pacer::percentiles(late).p99_us,
+            intervals > 0 ? 100.0 * off / intervals : 0.0};
 }
 
 // The CPU budget of "precise sleep": 1 % of a core at 60 Hz, 2 % at 144 Hz.
@@ -400,17 +433,20 @@ struct Verdict {
 std::string us(double value) { return fixed(value, value < 10 ? 1 : 0) + " µs"; }
 std::string pct(double value) { return fixed(value, 2) + " %"; }
 
-// The plain absolute sleep's point, when it ran (points[v] follows `variants`).
-const Point* plain_point(const std::vector<Variant>& variants, const std::vector<Point>& points) {
+// A variant's point, when it ran (points[v] follows `variants`).
+const Point* point_named(const char* key, const std::vector<Variant>& variants, const std::vector<Point>& points) {
     for (std::size_t v = 0; v < variants.size(); ++v)
-        if (variants[v].key == "plain_abs" && points[v].ran) return &points[v];
+        if (variants[v].key == key && points[v].ran) return &points[v];
     return nullptr;
+}
+const Point* plain_point(const std::vector<Variant>& variants, const std::vector<Point>& points) {
+    return point_named("plain_abs", variants, points);
 }
 
 // The off % verdict's bound: max(0.5 %, the plain absolute sleep's off %).
 double off_bound(const Point* plain) { return std::max(0.5, plain ? plain->off : 0.5); }
 
-// The verdicts of one cell, from one set of points (one round, or the medians).
+// The verdicts of one cell, from one set of points (one round, or the rounds pooled).
 // points[v] follows `variants`; timer is index 0.
 std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variants,
                            const std::vector<Point>& points) {
@@ -458,20 +494,33 @@ std::vector<Verdict> judge(const Cell& cell, const std::vector<Variant>& variant
                      (plain ? pct(plain->off) : std::string("n/a")) + ")";
         out.push_back(off);
     }
+    // Beside SDL3's SDL_DelayPrecise: idle, no later at no more CPU; loaded
+    // or contended, within kSdl3OffSlackPts of its off %.
+    const Point* sdl3 = point_named("sdl3", variants, points);
+    if (sdl3 == nullptr) return out;
+    if (cell.condition == "idle") {
+        Verdict versus{"idle, vs SDL3", t.p99 <= sdl3->p99 && t.cpu <= sdl3->cpu, ""};
+        versus.detail = "timer " + pct(t.cpu) + ", " + us(t.p99) + "; SDL3 " + pct(sdl3->cpu) + ", " + us(sdl3->p99);
+        out.push_back(versus);
+    } else {
+        Verdict versus{cell.condition + ", off % vs SDL3", t.off <= sdl3->off + kSdl3OffSlackPts, ""};
+        versus.detail = "timer " + pct(t.off) + " ≤ SDL3 " + pct(sdl3->off) + " + " + fixed(kSdl3OffSlackPts, 1);
+        out.push_back(versus);
+    }
     return out;
 }
 
 // For an off % cell: each variant's off intervals summed over the rounds, and
-// which of the other waits meet the timer's bound in the medians. An off %
+// which of the other waits meet the timer's bound pooled. An off %
 // turns on a few late wakes (each puts two intervals off), so this says
 // whether the timer differs from the rest or the cell is that close.
 std::string off_context(const std::vector<Variant>& variants, const std::vector<std::vector<RunResult>>& runs,
-                        const std::vector<Point>& medians) {
-    const double bound = off_bound(plain_point(variants, medians));
+                        const std::vector<Point>& pooled) {
+    const double bound = off_bound(plain_point(variants, pooled));
     std::string counts, meeting;
     int others = 0, met = 0, intervals = 0;
     for (std::size_t v = 0; v < variants.size(); ++v) {
-        if (!medians[v].ran) continue;
+        if (!pooled[v].ran) continue;
         int off = 0;
         intervals = 0;
         for (const RunResult& r : runs[v]) {
@@ -482,14 +531,14 @@ std::string off_context(const std::vector<Variant>& variants, const std::vector<
         const std::string& kind = variants[v].kind;
         if (v == 0 || variants[v].key == "plain_abs" || kind == "floor" || kind == "candidate") continue;
         ++others;
-        if (medians[v].off <= bound) {
+        if (pooled[v].off <= bound) {
             ++met;
             meeting += (meeting.empty() ? "" : ", ") + variants[v].key;
         }
     }
     return "Intervals off, summed over the rounds (of " + std::to_string(intervals) + " each): " + counts +
            ". Of the " + std::to_string(others) + " other sleeping waits, " + std::to_string(met) +
-           " meet the timer's bound (≤ " + pct(bound) + ") in the medians" +
+           " meet the timer's bound (≤ " + pct(bound) + ") pooled" +
            (meeting.empty() ? "" : ": " + meeting) + ".\n";
 }
 
@@ -528,11 +577,26 @@ std::string first_word(const std::string& text) { return text.substr(0, text.fin
 
 }  // namespace
 
+std::vector<std::string> tradeoff_variant_keys(bool candidates) {
+    std::vector<std::string> keys;
+    for (const Variant& v : make_variants(candidates)) keys.push_back(v.key);
+    return keys;
+}
+
 void run_tradeoff(const Options& options, CsvFile& csv) {
-    const std::vector<Variant> variants = make_variants(options.tradeoff_candidates);
+    std::vector<Variant> variants = make_variants(options.tradeoff_candidates);
+    if (!options.tradeoff_variants.empty()) {
+        // timer stays first: every verdict is about it (main.cpp insists on it).
+        const std::vector<std::string>& keep = options.tradeoff_variants;
+        variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                      [&](const Variant& v) {
+                                          return std::find(keep.begin(), keep.end(), v.key) == keep.end();
+                                      }),
+                       variants.end());
+    }
     std::vector<Cell> cells;
     // "loaded" runs only when named: the verdict cells are the others.
-    for (const Cell& cell : std::vector<Cell>{{"idle", 60},       {"idle", 144},       {"contention", 60},
+    for (const Cell& cell : std::vector<Cell>{{"idle", 60},        {"idle", 144},       {"idle", 240},       {"contention", 60},
                                               {"contention", 144}, {"contention", 240}, {"partial", 60},
                                               {"partial", 144},    {"partial", 240},    {"loaded", 60},
                                               {"loaded", 144},     {"loaded", 240}}) {
@@ -567,7 +631,8 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                  "work after each wake, every variant alike. CPU = the waiting thread's CPU time "
                  "outside that work / wall time, % of one core; p99 = wake "
                  "lateness p99 (early counts as 0); off = % of intervals off the period by more "
-                 "than 0.5 ms. Per cell: the median over the rounds, then each round's figures. "
+                 "than 0.5 ms. Per cell: the rounds pooled (CPU: the median of the rounds; p99 and off: "
+                 "over every round's frames together), then each round's figures. "
                  "others = other programs' CPU during the round (% of one core, the busy threads "
                  "excluded); steal = the host's, % of one core summed over CPUs; load = the 1-minute "
                  "load average when the round started.\n";
@@ -595,7 +660,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
 
     // The bench's first measured run (the timer's, idle 60 Hz) had other
     // programs at 1.5-23 % of a core in 19 of 20 full runs, where the rounds'
-    // medians were 0-2 % (docs/precision.md): it starts on a quiet machine.
+    // pooled were 0-2 % (docs/precision.md): it starts on a quiet machine.
     if (options.tradeoff_settle_s > 0) {
         const Settled settled = settle_machine(options.tradeoff_settle_s, kQuietPct);
         std::cout << "Before the first cell: " << fixed(settled.waited_s, 1) << " s for other programs to use under "
@@ -636,7 +701,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
             res.round_steal.push_back(median(steal));
         }
 
-        // The cell's table: medians, then each round's p99 and CPU.
+        // The cell's table: the rounds pooled, then each round's p99 and CPU.
         std::cout << "\n### Trade-off: " << cell.condition << ", " << hz_text(cell.hz) << " Hz (period "
                   << fixed(1e3 / cell.hz, 3) << " ms, " << frames << " frames a run)\n\nRounds: ";
         for (int round = 0; round < rounds; ++round)
@@ -647,11 +712,11 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
         Table table({"variant", "CPU %", "wake p99 µs", "off %", "p50 µs", "max µs", "missed",
                      "p99 by round", "CPU % by round", "off % by round", "note"},
                     {0, 7, 8, 9, 10});
-        std::vector<Point> medians;
+        std::vector<Point> pooled;
         for (std::size_t v = 0; v < variants.size(); ++v) {
             const std::vector<RunResult>& runs = res.runs[v];
-            const Point m = median_point(runs);
-            medians.push_back(m);
+            const Point m = pooled_point(runs);
+            pooled.push_back(m);
             if (!m.ran) {
                 table.add_row({variants[v].label, "–", "–", "–", "–", "–", "–", "", "", "", "not on this OS"});
                 continue;
@@ -692,7 +757,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
             if (csv.is_open()) {
                 csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
                              variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
-                             "median", std::to_string(runs[0].frames), fixed(m.cpu, 3), fixed(median(p50), 3),
+                             "pooled", std::to_string(runs[0].frames), fixed(m.cpu, 3), fixed(median(p50), 3),
                              fixed(m.p99, 3), fixed(*std::max_element(mx.begin(), mx.end()), 3),
                              fixed(m.off, 3), std::to_string(missed),
                              runs[0].margin_us >= 0 ? fixed(median(margins), 1) : "", fixed(median(contended), 1),
@@ -703,16 +768,16 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
         }
         table.print(std::cout);
 
-        // Verdicts: the medians, and each round on its own.
-        std::cout << "\nVerdicts (medians over the rounds; then each round):\n\n";
-        const std::vector<Verdict> verdicts = judge(cell, variants, medians);
+        // Verdicts: the rounds pooled, and each round on its own.
+        std::cout << "\nVerdicts (the rounds pooled; then each round):\n\n";
+        const std::vector<Verdict> verdicts = judge(cell, variants, pooled);
         std::vector<std::vector<Verdict>> by_round;
         for (int round = 0; round < rounds; ++round) {
             std::vector<Point> points;
             for (std::size_t v = 0; v < variants.size(); ++v) points.push_back(point_of(res.runs[v][round]));
             by_round.push_back(judge(cell, variants, points));
         }
-        Table vt({"verdict", "median", "detail", "by round"}, {0, 1, 2, 3});
+        Table vt({"verdict", "pooled", "detail", "by round"}, {0, 1, 2, 3});
         for (std::size_t i = 0; i < verdicts.size(); ++i) {
             std::string rounds_text;
             for (int round = 0; round < rounds; ++round)
@@ -724,22 +789,22 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
             for (const Verdict& v : by_round[round])
                 if (!v.pass) std::cout << "\n- round " << round + 1 << ", " << v.name << ": " << v.detail;
         std::cout << "\n";
-        if (cell.condition != "idle") std::cout << "\n" << off_context(variants, res.runs, medians);
+        if (cell.condition != "idle") std::cout << "\n" << off_context(variants, res.runs, pooled);
         std::cout.flush();
         results.push_back(std::move(res));
     }
 
     // Summary: every cell's verdicts and the peers, side by side.
     std::cout << "\n### Trade-off summary\n\n";
-    Table summary({"cell", "verdict", "median", "by round", "detail"}, {0, 1, 2, 3, 4});
+    Table summary({"cell", "verdict", "pooled", "by round", "detail"}, {0, 1, 2, 3, 4});
     Table peers({"cell", "timer CPU %", "timer p99 µs", "timer off %", "vs SDL3 (CPU, p99, off)",
                  "vs plain abs sleep", "vs sleep_until + yield", "vs spin (CPU, p99)"},
                 {0, 4, 5, 6, 7});
     for (const CellResult& res : results) {
-        std::vector<Point> medians;
-        for (std::size_t v = 0; v < variants.size(); ++v) medians.push_back(median_point(res.runs[v]));
+        std::vector<Point> pooled;
+        for (std::size_t v = 0; v < variants.size(); ++v) pooled.push_back(pooled_point(res.runs[v]));
         const std::string cell = res.cell.condition + " " + hz_text(res.cell.hz) + " Hz";
-        const std::vector<Verdict> verdicts = judge(res.cell, variants, medians);
+        const std::vector<Verdict> verdicts = judge(res.cell, variants, pooled);
         for (std::size_t i = 0; i < verdicts.size(); ++i) {
             std::string rounds_text;
             for (int round = 0; round < rounds; ++round) {
@@ -749,13 +814,13 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
             }
             summary.add_row({cell, verdicts[i].name, verdicts[i].pass ? "pass" : "FAIL", rounds_text, verdicts[i].detail});
         }
-        const Point& t = medians[0];
+        const Point& t = pooled[0];
         auto versus = [&](const std::string& key, bool with_off) -> std::string {
             for (std::size_t v = 0; v < variants.size(); ++v) {
                 if (variants[v].key != key) continue;
-                if (!medians[v].ran) return "not run";
-                std::string text = ratio(t.cpu, medians[v].cpu) + ", " + ratio(t.p99, medians[v].p99);
-                if (with_off) text += ", " + ratio(t.off, medians[v].off);
+                if (!pooled[v].ran) return "not run";
+                std::string text = ratio(t.cpu, pooled[v].cpu) + ", " + ratio(t.p99, pooled[v].p99);
+                if (with_off) text += ", " + ratio(t.off, pooled[v].off);
                 return text;
             }
             return "not run";
@@ -764,7 +829,7 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                        versus("plain_abs", true), versus("seed_5ms", true), versus("spin", false)});
     }
     summary.print(std::cout);
-    std::cout << "\nPeers: the timer's median figures over each peer's (timer / peer; below 1× the "
+    std::cout << "\nPeers: the timer's pooled figures over each peer's (timer / peer; below 1× the "
                  "timer is lower, which is better for all three). \"–\": the peer's figure is 0.\n\n";
     peers.print(std::cout);
     std::cout.flush();

@@ -2,7 +2,7 @@
 // cell (condition x rate) every variant waits on the same frame grid in
 // interleaved rounds: the timer with fixed margins (the curve of CPU against
 // wake lateness), the library's adaptive timer, spin (the floor), the seeds'
-// plain waits and SDL3's SDL_DelayPrecise algorithm. It prints each cell's
+// peers (peers.h: SDL3's SDL_DelayPrecise and the seeds' loops). It prints each cell's
 // points and the verdicts, computed from the same rounds.
 #pragma once
 
@@ -14,5 +14,7 @@ namespace bench {
 extern const char* const kTradeoffColumns;
 
 void run_tradeoff(const Options& options, CsvFile& csv);
+// The variants' CSV names, the library's timer first (--variants picks among them).
+std::vector<std::string> tradeoff_variant_keys(bool candidates);
 
 }  // namespace bench

@@ -16,6 +16,7 @@
 // measurement that pacer-bench's trade-off figures are checked against.
 #include "machine_load.h"
 #include "os.h"
+#include "peers.h"
 #include "plain_waits.h"
 #include "waiter.h"
 
@@ -67,7 +68,7 @@ struct Variant {
     std::string name;
     int64_t step_ns;   // 0: one sleep
     int64_t gap_ns;    // the spin before the deadline; 0: none
-    bool sdl3;         // SDL3's SDL_DelayPrecise instead (relative 1 ms sleeps, adaptive gap)
+    bool sdl3;         // SDL3's SDL_DelayPrecise instead (peers.h: relative sleeps, per-call gap)
     bool fine;         // slack 1 ns and slice 100 us, as the library's timer waits; else the thread's own
     bool library = false;   // the library's timer itself (pacer::Waiter); no breakdown
 };
@@ -125,7 +126,7 @@ public:
             return;
         }
         if (v_.sdl3) {
-            bench::sdl3_sleeps(deadline_ns, &longest_ns_, pacer::os::now_ns, [this](int64_t ns) { sleep_for(ns); });
+            bench::peers::sdl3_sleeps(deadline_ns, pacer::os::now_ns, [this](int64_t ns) { sleep_for(ns); });
         } else {
             const int64_t target = deadline_ns - v_.gap_ns;
             if (v_.step_ns > 0)
@@ -163,7 +164,6 @@ private:
     }
     const Variant& v_;
     const SchedstatReader& stat_;
-    int64_t longest_ns_ = 1'000'000;
     std::unique_ptr<pacer::Waiter> waiter_;
 };
 

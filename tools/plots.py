@@ -325,9 +325,12 @@ TRADEOFF_STYLE = {
     "candidate": dict(marker="x", color="#9467bd"),
 }
 # The seeds share a kind; each gets its own marker.
-TRADEOFF_VARIANT_STYLE = {"seed_5ms": dict(marker="v", color="#bcbd22")}
+TRADEOFF_VARIANT_STYLE = {"seed_5ms": dict(marker="v", color="#bcbd22"),
+                          "precise_2020": dict(marker="P", color="#8c564b"),
+                          "robust_2021": dict(marker="X", color="#e377c2")}
 TRADEOFF_LABELS = {"spin": "spin (floor)", "plain_abs": "plain clock_nanosleep(ABSTIME)",
-                   "seed_5ms": "sleep_until(d - 100 us) + yield", "sdl3": "SDL3 SDL_DelayPrecise"}
+                   "seed_5ms": "sleep_until(d - 100 us) + yield", "sdl3": "SDL3 SDL_DelayPrecise",
+                   "precise_2020": "preciseSleep (2020 article)", "robust_2021": "robustSleep (2021 article)"}
 
 
 def tradeoff_budget_pct(hz):
@@ -336,9 +339,10 @@ def tradeoff_budget_pct(hz):
 
 
 def plot_tradeoff(path, out_dir):
-    """One figure per cell: CPU % against wake p99 (log-log), the median over
-    the rounds of every variant; fixed margins joined as the curve, the
-    adaptive timer marked, its single rounds as small stars."""
+    """One figure per cell: CPU % against wake p99 (log-log), the rounds pooled
+    for every variant (CPU the median of the rounds, p99 over all their
+    wakes); fixed margins joined as the curve, the adaptive timer marked, its
+    single rounds as small stars."""
     t = Table(path, TRADEOFF_COLUMNS)
     condition, variant, kind, rnd = t.texts("condition"), t.texts("variant"), t.texts("kind"), t.texts("round")
     hz = t.numbers("hz")
@@ -349,13 +353,13 @@ def plot_tradeoff(path, out_dir):
     for i in range(len(t.rows)):
         if (condition[i], hz[i]) not in cells:
             cells.append((condition[i], hz[i]))
-    if not any(r == "median" for r in rnd):
-        raise InputError(f"{path}: no 'median' rows in column 'round' (pacer-bench --experiments tradeoff)")
+    if not any(r == "pooled" for r in rnd):
+        raise InputError(f"{path}: no 'pooled' rows in column 'round' (pacer-bench --experiments tradeoff)")
     floor_cpu, floor_us = 0.01, 0.05
     written = []
     for cell in cells:
         rows = [i for i in range(len(t.rows)) if (condition[i], hz[i]) == cell and cpu[i] is not None]
-        med = [i for i in rows if rnd[i] == "median"]
+        med = [i for i in rows if rnd[i] == "pooled"]
         if not med:
             continue
         fig, ax = plt.subplots(figsize=(9, 6))
@@ -371,14 +375,14 @@ def plot_tradeoff(path, out_dir):
             if kind[i] in ("floor", "seed", "peer", "candidate"):
                 style = TRADEOFF_VARIANT_STYLE.get(variant[i], TRADEOFF_STYLE[kind[i]])
                 ax.scatter(*xy(i), s=50, label=TRADEOFF_LABELS.get(variant[i], variant[i]), **style)
-        rounds = [i for i in rows if kind[i] == "adaptive" and rnd[i] != "median"]
+        rounds = [i for i in rows if kind[i] == "adaptive" and rnd[i] != "pooled"]
         if rounds:
             ax.scatter([xy(i)[0] for i in rounds], [xy(i)[1] for i in rounds], marker="*", s=40, color="#ff7f0e",
                        alpha=0.45, label="timer, adaptive: single rounds")
         for i in med:
             if kind[i] == "adaptive":
                 ax.scatter(*xy(i), marker="*", s=320, color="#ff7f0e", edgecolors="black", zorder=5,
-                           label="timer, adaptive (library): median")
+                           label="timer, adaptive (library): pooled")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.axhline(10, color="black", lw=0.8, ls=":", label="wake p99 10 µs")
@@ -387,7 +391,7 @@ def plot_tradeoff(path, out_dir):
                        label=f"CPU budget {tradeoff_budget_pct(cell[1]):g} %")
         ax.set_xlabel("CPU time of the waiting thread (% of one core, log)")
         ax.set_ylabel("wake lateness p99 (µs, log)")
-        ax.set_title(f"Precise sleep trade-off: {cell[0]}, {cell[1]:g} Hz (median over the rounds)")
+        ax.set_title(f"Precise sleep trade-off: {cell[0]}, {cell[1]:g} Hz (rounds pooled)")
         ax.grid(which="major", alpha=0.3)
         ax.legend(fontsize=8, loc="best")
         fig.tight_layout()

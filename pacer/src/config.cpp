@@ -154,6 +154,7 @@ std::string validate(const Config& c) {
     if (!(t.max_wait_cpu_pct >= 0 && t.max_wait_cpu_pct <= 100))
         first(out_of("tuning.timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
     first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
+    first(check("tuning.timer.last_sleep_ns", t.last_sleep_ns, 0, kSecondNs));
 
     first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, detail::kMaxTimerSlackNs));
     // A slack lets every timer wait wake that late: over a tenth of the
@@ -181,7 +182,7 @@ bool operator==(const Tuning::Timer& a, const Tuning::Timer& b) {
            a.margin_quantile == b.margin_quantile && a.margin_headroom == b.margin_headroom &&
            a.margin_pad_ns == b.margin_pad_ns && a.margin_window == b.margin_window &&
            a.max_wait_cpu_ns == b.max_wait_cpu_ns && a.max_wait_cpu_pct == b.max_wait_cpu_pct &&
-           a.contention_wait_ns == b.contention_wait_ns;
+           a.contention_wait_ns == b.contention_wait_ns && a.last_sleep_ns == b.last_sleep_ns;
 }
 
 bool operator==(const Config::StatsWindow& a, const Config::StatsWindow& b) {

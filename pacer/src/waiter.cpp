@@ -188,6 +188,14 @@ struct Waiter::Impl {
                  now = clock->now_ns()) {
                 if (!sleeper->sleep_until_ns(now + detail::kContendedStepNs)) return false;
             }
+        } else {
+            // Calm: the wake the margin covers ends a short sleep, whose
+            // lateness is lower and steadier than a whole frame's sleep
+            // (docs/precision.md), so the margin, and the spin, can be too.
+            const int64_t last = cfg.tuning.timer.last_sleep_ns;
+            if (last > 0 && sat_sub(target_ns, clock->now_ns()) > last &&
+                !sleeper->sleep_until_ns(target_ns - last))
+                return false;
         }
         return sleeper->sleep_until_ns(target_ns);
     }

@@ -87,6 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     config.tuning.timer.max_wait_cpu_ns = in.or_default(config.tuning.timer.max_wait_cpu_ns);
     config.tuning.timer.max_wait_cpu_pct = in.or_default(config.tuning.timer.max_wait_cpu_pct);
     config.tuning.timer.contention_wait_ns = in.or_default(config.tuning.timer.contention_wait_ns);
+    config.tuning.timer.last_sleep_ns = in.or_default(config.tuning.timer.last_sleep_ns);
     if (in.flag()) config.host = &compositor;
     if (!validate(config).empty()) return 0;
 

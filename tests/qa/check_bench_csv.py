@@ -5,7 +5,7 @@ One short idle cell of the trade-off (every variant, two rounds) with
 --csv-dir. Its tradeoff.csv must have every documented column; the library
 timer's rows must carry its margin, spin stall share and sleep CPU as
 numbers, and no other variant's rows any of the three; every variant must
-have a "median" row; and tools/plots.py must draw the cell from it.
+have a "pooled" row; and tools/plots.py must draw the cell from it.
 
 Usage: check_bench_csv.py PACER_BENCH WORK_DIR
 """
@@ -49,8 +49,8 @@ def main():
         fail(f"{path}: variants {sorted(variants)}")
     for variant in variants:
         rounds = sorted(r["round"] for r in rows if r["variant"] == variant)
-        if rounds != ["1", "2", "median"]:
-            fail(f"{path}: {variant} has rounds {rounds}, expected 1, 2 and median")
+        if rounds != ["1", "2", "pooled"]:
+            fail(f"{path}: {variant} has rounds {rounds}, expected 1, 2 and pooled")
     for r in rows:
         for column in TIMER_ONLY:
             if r["variant"] == "timer":

@@ -62,9 +62,9 @@ TRADEOFF_HEADER = ("condition,hz,variant,kind,margin_us,round,frames,cpu_pct,wak
                    "off_pct,missed,final_margin_us,contended_pct,other_cpu_pct,steal_pct,load1")
 
 
-def tradeoff_text(drop_column=None, median=True, bad_cpu=False):
-    """Two cells of a pacer-bench tradeoff.csv: two rounds and the median of
-    every kind of variant."""
+def tradeoff_text(drop_column=None, pooled=True, bad_cpu=False):
+    """Two cells of a pacer-bench tradeoff.csv: two rounds and the rounds
+    pooled, for every kind of variant."""
     variants = [("timer", "adaptive", ""), ("fixed_0", "fixed", "0"), ("fixed_100", "fixed", "100"),
                 ("fixed_400", "fixed", "400"), ("spin", "floor", ""), ("plain_abs", "seed", ""),
                 ("seed_5ms", "seed", ""), ("sdl3", "peer", "")]
@@ -73,7 +73,7 @@ def tradeoff_text(drop_column=None, median=True, bad_cpu=False):
         for k, (name, kind, margin) in enumerate(variants):
             cpu = {"spin": 99.0, "sdl3": 2.5}.get(name, 0.3 + 0.4 * k)
             p99 = {"spin": 0.5, "timer": 8.0}.get(name, 200.0 / (k + 1))
-            for rnd in ("1", "2") + (("median",) if median else ()):
+            for rnd in ("1", "2") + (("pooled",) if pooled else ()):
                 rows.append([condition, hz, name, kind, margin, rnd, "120", f"{cpu:.3f}", "3.0", f"{p99:.3f}",
                              "900", "0.5", "0", "80" if kind == "adaptive" else "", "0", "12.0", "0.0", "1.5"])
     header = TRADEOFF_HEADER.split(",")
@@ -172,10 +172,10 @@ def main():
     write(no_p99, tradeoff_text(drop_column="wake_p99_us"))
     expect_error("tradeoff missing column", ["tradeoff", no_p99, "--out", bench_out],
                  ["no-p99-tradeoff.csv", "wake_p99_us"], bench_out)
-    no_median = os.path.join(work, "no-median-tradeoff.csv")
-    write(no_median, tradeoff_text(median=False))
-    expect_error("tradeoff without medians", ["tradeoff", no_median, "--out", bench_out],
-                 ["no-median-tradeoff.csv", "median"], bench_out)
+    no_pooled = os.path.join(work, "no-pooled-tradeoff.csv")
+    write(no_pooled, tradeoff_text(pooled=False))
+    expect_error("tradeoff without pooled rows", ["tradeoff", no_pooled, "--out", bench_out],
+                 ["no-pooled-tradeoff.csv", "pooled"], bench_out)
     bad_cpu = os.path.join(work, "bad-cpu-tradeoff.csv")
     write(bad_cpu, tradeoff_text(bad_cpu=True))
     # The first data row is line 2.

@@ -82,6 +82,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.tuning.timer.max_wait_cpu_ns, 140'000);
     EXPECT_EQ(r.tuning.timer.max_wait_cpu_pct, 1.6);
     EXPECT_EQ(r.tuning.timer.contention_wait_ns, 500'000);
+    EXPECT_EQ(r.tuning.timer.last_sleep_ns, 500'000);
     EXPECT_EQ(r.tuning.wait.timer_slack_ns, 1);
     EXPECT_EQ(r.tuning.wait.sched_slice_ns, 100'000);
     EXPECT_EQ(r.display.lead_ns, kLeadAuto);
@@ -193,6 +194,8 @@ TEST(ConfigValidate, EachErrorNamesItsFieldPath) {
               "tuning.timer.max_wait_cpu_ns: 1000000001 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.contention_wait_ns = 0; }),
               "tuning.timer.contention_wait_ns: 0 is out of range [1, 1000000000]");
+    EXPECT_EQ(error_with([](Config& c) { c.tuning.timer.last_sleep_ns = -1; }),
+              "tuning.timer.last_sleep_ns: -1 is out of range [0, 1000000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = -2; }),
               "tuning.wait.timer_slack_ns: -2 is out of range -1 or [1, 100000000]");
     EXPECT_EQ(error_with([](Config& c) { c.tuning.wait.timer_slack_ns = 0; }),

@@ -35,6 +35,9 @@ struct Tuning {
         double max_wait_cpu_pct = 1.6;          // and at most this % of the frame period, [0, 100]
         int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that is a sign of
                                                 // contention (at every wait for 40 ms: no spin), [1 ns, 1 s]
+        int64_t last_sleep_ns = 500'000;        // calm: a first sleep ends this long before the
+                                                // margin, so the wake the margin covers follows a
+                                                // short sleep; 0: one sleep
     } timer;
     struct Wait {                               // the owned OsSleeper's timer waits (Linux)
         int64_t timer_slack_ns = 1;             // -1: the thread's own, else [1 ns, 100 ms] and at
