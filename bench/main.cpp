@@ -12,6 +12,7 @@
 #include <thread>
 
 #include <CLI/CLI.hpp>
+#include "cli/checks.h"
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
 #include <pacer/thread_timing.h>
@@ -82,8 +83,10 @@ std::string join(const std::vector<std::string>& names) {
     return list;
 }
 
-// The start of a value as given, for an error line that echoes it.
-std::string shown(const std::string& text) { return text.size() <= 24 ? text : text.substr(0, 24) + "..."; }
+// Every number on the command line goes through cli/checks.h.
+using pacer_cli::number_in;
+using pacer_cli::shown;
+using pacer_cli::whole_in;
 
 // A CLI11 validator that accepts a name from `names` or its 1-based index
 // and rewrites the value to the name.
@@ -115,40 +118,6 @@ CLI::Validator strategy_check() {
             return {};
         },
         "STRATEGY");
-}
-
-// Every number on the command line goes through these two: decimal only
-// (std::stod and CLI11 also take hex and leading spaces), finite (CLI::Range
-// lets NaN through: every comparison with it is false), in range, and a
-// whole number that overflows is refused rather than saturated.
-CLI::Validator number_in(double min, double max, const std::string& unit = "") {
-    const std::string range = "[" + bench::fixed(min, 2) + ", " + bench::fixed(max, 2) + "]";
-    return CLI::Validator(
-        [min, max, unit, range](std::string& text) -> std::string {
-            double number = 0;
-            const char* end = text.data() + text.size();
-            const auto [stop, error] = std::from_chars(text.data(), end, number);
-            if (error != std::errc() || stop != end || !std::isfinite(number))
-                return "'" + shown(text) + "' is not a finite decimal number";
-            if (number < min || number > max) return shown(text) + unit + " is outside " + range;
-            return {};
-        },
-        range);
-}
-
-CLI::Validator whole_in(int64_t lo, int64_t hi) {
-    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    return CLI::Validator(
-        [lo, hi, range](std::string& text) -> std::string {
-            int64_t value = 0;
-            const char* end = text.data() + text.size();
-            const auto [stop, error] = std::from_chars(text.data(), end, value);
-            if (error == std::errc::result_out_of_range && stop == end) return shown(text) + " is outside " + range;
-            if (error != std::errc() || stop != end) return "'" + shown(text) + "' is not a decimal whole number";
-            if (value < lo || value > hi) return shown(text) + " is outside " + range;
-            return {};
-        },
-        "INT in " + range);
 }
 
 // "--hz: 1000 given twice", or "" when no value repeats (a list asks for

@@ -260,8 +260,8 @@ std::vector<Variant> make_variants(bool candidates) {
                               [](pacer::Config& c) { c.tuning.timer.last_sleep_ns = 0; }));
         v.push_back(candidate("cand_last_1ms", "timer, last sleep 1 ms",
                               [](pacer::Config& c) { c.tuning.timer.last_sleep_ns = 1'000'000; }));
-        v.push_back(candidate("cand_pct13", "timer, wait CPU budget min(140 µs, 1.3 %)",
-                              [](pacer::Config& c) { c.tuning.timer.max_wait_cpu_pct = 1.3; }));
+        v.push_back(candidate("cand_pct14", "timer, wait CPU budget min(140 µs, 1.4 %)",
+                              [](pacer::Config& c) { c.tuning.timer.max_wait_cpu_pct = 1.4; }));
         v.push_back(candidate("cand_own_waits", "timer, the thread's own slack and slice", [](pacer::Config& c) {
             c.tuning.wait.timer_slack_ns = -1;
             c.tuning.wait.sched_slice_ns = -1;
@@ -575,46 +575,44 @@ std::unique_ptr<Contention> start_busy_threads(const std::string& condition) {
 
 std::string first_word(const std::string& text) { return text.substr(0, text.find(' ')); }
 
-}  // namespace
-
-std::vector<std::string> tradeoff_variant_keys(bool candidates) {
-    std::vector<std::string> keys;
-    for (const Variant& v : make_variants(candidates)) keys.push_back(v.key);
-    return keys;
+// The variants asked for (--variants), the library's timer first.
+std::vector<Variant> selected_variants(const Options& options) {
+    std::vector<Variant> variants = make_variants(options.tradeoff_candidates);
+    if (options.tradeoff_variants.empty()) return variants;
+    // timer stays first: every verdict is about it (main.cpp insists on it).
+    const std::vector<std::string>& keep = options.tradeoff_variants;
+    variants.erase(std::remove_if(variants.begin(), variants.end(),
+                                  [&](const Variant& v) { return std::find(keep.begin(), keep.end(), v.key) == keep.end(); }),
+                   variants.end());
+    return variants;
 }
 
-void run_tradeoff(const Options& options, CsvFile& csv) {
-    std::vector<Variant> variants = make_variants(options.tradeoff_candidates);
-    if (!options.tradeoff_variants.empty()) {
-        // timer stays first: every verdict is about it (main.cpp insists on it).
-        const std::vector<std::string>& keep = options.tradeoff_variants;
-        variants.erase(std::remove_if(variants.begin(), variants.end(),
-                                      [&](const Variant& v) {
-                                          return std::find(keep.begin(), keep.end(), v.key) == keep.end();
-                                      }),
-                       variants.end());
-    }
+// The cells asked for (--conditions, --hz); "loaded" only when named, since
+// the verdict cells are the others.
+std::vector<Cell> selected_cells(const Options& options) {
     std::vector<Cell> cells;
-    // "loaded" runs only when named: the verdict cells are the others.
-    for (const Cell& cell : std::vector<Cell>{{"idle", 60},        {"idle", 144},       {"idle", 240},       {"contention", 60},
-                                              {"contention", 144}, {"contention", 240}, {"partial", 60},
-                                              {"partial", 144},    {"partial", 240},    {"loaded", 60},
-                                              {"loaded", 144},     {"loaded", 240}}) {
-        const bool condition_ok = options.tradeoff_conditions.empty()
-                                      ? cell.condition != "loaded"
-                                      : std::find(options.tradeoff_conditions.begin(),
-                                                  options.tradeoff_conditions.end(),
-                                                  cell.condition) != options.tradeoff_conditions.end();
-        const bool hz_ok = options.tradeoff_hz.empty() ||
-                           std::find(options.tradeoff_hz.begin(), options.tradeoff_hz.end(), cell.hz) !=
-                               options.tradeoff_hz.end();
+    for (const Cell& cell : std::vector<Cell>{{"idle", 60},        {"idle", 144},       {"idle", 240},
+                                              {"contention", 60},  {"contention", 144}, {"contention", 240},
+                                              {"partial", 60},     {"partial", 144},    {"partial", 240},
+                                              {"loaded", 60},      {"loaded", 144},     {"loaded", 240}}) {
+        const std::vector<std::string>& conditions = options.tradeoff_conditions;
+        const bool condition_ok = conditions.empty() ? cell.condition != "loaded"
+                                                     : std::find(conditions.begin(), conditions.end(),
+                                                                 cell.condition) != conditions.end();
+        const std::vector<double>& rates = options.tradeoff_hz;
+        const bool hz_ok = rates.empty() || std::find(rates.begin(), rates.end(), cell.hz) != rates.end();
         if (condition_ok && hz_ok) cells.push_back(cell);
     }
+    return cells;
+}
+
+// What the report says first: how the runs are made and judged, and the
+// settings the library's timer waits with.
+void print_intro(const Options& options) {
     const int rounds = options.tradeoff_rounds;
     const double run_s = options.tradeoff_run_s;
     const double warmup_s = options.tradeoff_warmup_s;
     const int cpus = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-
     std::cout << "\n## 6. Trade-off: precise sleep against fixed margins, the seeds and SDL3\n\n"
               << "Every variant waits on the same absolute frame grid, in " << rounds
               << " interleaved rounds per cell (each round runs every variant once, in an order "
@@ -657,149 +655,169 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
                   << d.tuning.timer.contention_wait_ns / 1000 << " µs in a frame; calm after "
                   << pacer::detail::kContentionCalmNs / 1'000'000 << " ms without).\n";
     }
+}
 
-    // The bench's first measured run (the timer's, idle 60 Hz) had other
-    // programs at 1.5-23 % of a core in 19 of 20 full runs, where the rounds'
-    // pooled were 0-2 % (docs/precision.md): it starts on a quiet machine.
-    if (options.tradeoff_settle_s > 0) {
-        const Settled settled = settle_machine(options.tradeoff_settle_s, kQuietPct);
-        std::cout << "Before the first cell: " << fixed(settled.waited_s, 1) << " s for other programs to use under "
-                  << fixed(kQuietPct, 0) << " % of a core over a second ("
-                  << (settled.other_pct < 0 ? std::string("unknown here")
-                                            : "the last second: " + fixed(settled.other_pct, 1) + " %")
-                  << (settled.quiet || settled.other_pct < 0 ? "" : "; not reached, went on") << ").\n";
+// Waits (at most --settle-s) for other programs to quiet down, and says so.
+// The first measured run of a bench often met other programs still busy
+// from the build or the last command (docs/precision.md).
+void settle(const Options& options) {
+    const Settled settled = settle_machine(options.tradeoff_settle_s, kQuietPct);
+    std::cout << "Before the first cell: " << fixed(settled.waited_s, 1) << " s for other programs to use under "
+              << fixed(kQuietPct, 0) << " % of a core over a second ("
+              << (settled.other_pct < 0 ? std::string("unknown here")
+                                        : "the last second: " + fixed(settled.other_pct, 1) + " %")
+              << (settled.quiet || settled.other_pct < 0 ? "" : "; not reached, went on") << ").\n";
+}
+
+struct CellResult {
+    Cell cell;
+    int frames = 0;                             // measured a run: the rate times --run-s
+    std::vector<std::vector<RunResult>> runs;   // [variant][round]
+    std::vector<std::string> round_load;        // per round
+    std::vector<double> round_other, round_steal;
+};
+
+// Runs every variant of one cell in interleaved rounds (each round in an
+// order rotated by one), beside the cell's busy threads.
+CellResult measure_cell(const Cell& cell, const std::vector<Variant>& variants, const Options& options) {
+    const int rounds = options.tradeoff_rounds;
+    const std::unique_ptr<Contention> load = start_busy_threads(cell.condition);
+    const int frames = std::max(10, static_cast<int>(std::lround(options.tradeoff_run_s * cell.hz)));
+    CellResult res{cell, frames,
+                   std::vector<std::vector<RunResult>>(variants.size(), std::vector<RunResult>(rounds)), {}, {}, {}};
+    for (int round = 0; round < rounds; ++round) {
+        progress(cell.condition + " " + hz_text(cell.hz) + " Hz, round " + std::to_string(round + 1) + "/" +
+                 std::to_string(rounds));
+        res.round_load.push_back(first_word(load_average()));
+        std::vector<double> other, steal;
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            const std::size_t v = (static_cast<std::size_t>(round) + k) % variants.size();
+            if (!variants[v].make) continue;
+            // Made and destroyed here, on this thread: a held slice is put back.
+            std::unique_ptr<Waiting> waiting = variants[v].make(cell.hz);
+            res.runs[v][round] = run_grid(*waiting, cell.hz, options.tradeoff_warmup_s, frames, frame_work_ns(cell));
+            other.push_back(res.runs[v][round].other_pct);
+            steal.push_back(res.runs[v][round].steal_pct);
+        }
+        res.round_other.push_back(median(other));
+        res.round_steal.push_back(median(steal));
     }
+    return res;
+}
 
-    struct CellResult {
-        Cell cell;
-        std::vector<std::vector<RunResult>> runs;   // [variant][round]
-        std::vector<std::string> round_load;        // per round
-        std::vector<double> round_other, round_steal;
-    };
-    std::vector<CellResult> results;
-
-    for (const Cell& cell : cells) {
-        const std::unique_ptr<Contention> load = start_busy_threads(cell.condition);
-        CellResult res{cell, std::vector<std::vector<RunResult>>(variants.size(), std::vector<RunResult>(rounds)),
-                       {}, {}, {}};
-        const int frames = std::max(10, static_cast<int>(std::lround(run_s * cell.hz)));
+// The cell's table (the rounds pooled, then each round's p99 and CPU) and
+// its CSV rows; returns the pooled points, one a variant.
+std::vector<Point> print_cell_table(const CellResult& res, const std::vector<Variant>& variants, int rounds,
+                                    CsvFile& csv) {
+    const Cell& cell = res.cell;
+    const int frames = res.frames;
+    // The cell's table: the rounds pooled, then each round's p99 and CPU.
+    std::cout << "\n### Trade-off: " << cell.condition << ", " << hz_text(cell.hz) << " Hz (period "
+              << fixed(1e3 / cell.hz, 3) << " ms, " << frames << " frames a run)\n\nRounds: ";
+    for (int round = 0; round < rounds; ++round)
+        std::cout << (round ? "; " : "") << "r" << round + 1 << " load " << res.round_load[round]
+                  << ", others " << fixed(res.round_other[round], 0, true) << " %, steal "
+                  << fixed(res.round_steal[round], 0, true) << " %";
+    std::cout << ".\n\n";
+    Table table({"variant", "CPU %", "wake p99 µs", "off %", "p50 µs", "max µs", "missed",
+                 "p99 by round", "CPU % by round", "off % by round", "note"},
+                {0, 7, 8, 9, 10});
+    std::vector<Point> pooled;
+    for (std::size_t v = 0; v < variants.size(); ++v) {
+        const std::vector<RunResult>& runs = res.runs[v];
+        const Point m = pooled_point(runs);
+        pooled.push_back(m);
+        if (!m.ran) {
+            table.add_row({variants[v].label, "–", "–", "–", "–", "–", "–", "", "", "", "not on this OS"});
+            continue;
+        }
+        std::string p99s, cpus_text, offs, note;
+        std::vector<double> p50, mx, margins, stalls, sleep_cpus, contended;
+        int missed = 0;
+        for (const RunResult& r : runs) {
+            p99s += (p99s.empty() ? "" : " / ") + fixed(r.p99_us, 1);
+            cpus_text += (cpus_text.empty() ? "" : " / ") + fixed(r.cpu_pct, 2);
+            offs += (offs.empty() ? "" : " / ") + fixed(r.off_pct, 1);
+            p50.push_back(r.p50_us);
+            mx.push_back(r.max_us);
+            margins.push_back(r.margin_us);
+            stalls.push_back(r.spin_stall_pct);
+            sleep_cpus.push_back(r.sleep_cpu_us);
+            contended.push_back(r.contended_pct);
+            missed += r.missed;
+        }
+        if (runs[0].margin_us >= 0)
+            note = "margin " + fixed(median(margins), 0) + " µs, contended " + fixed(median(contended), 0) + " %";
+        if (runs[0].spin_stall_pct >= 0) note += ", spin stalls " + fixed(median(stalls), 1) + " %";
+        if (runs[0].sleep_cpu_us >= 0) note += ", sleep CPU " + fixed(median(sleep_cpus), 0) + " µs";
+        table.add_row({variants[v].label, fixed(m.cpu, 2), fixed(m.p99, 1), fixed(m.off, 2),
+                       fixed(median(p50), 1), fixed(*std::max_element(mx.begin(), mx.end()), 0),
+                       std::to_string(missed), p99s, cpus_text, offs, note});
         for (int round = 0; round < rounds; ++round) {
-            progress(cell.condition + " " + hz_text(cell.hz) + " Hz, round " + std::to_string(round + 1) + "/" +
-                     std::to_string(rounds));
-            res.round_load.push_back(first_word(load_average()));
-            std::vector<double> other, steal;
-            for (std::size_t k = 0; k < variants.size(); ++k) {
-                const std::size_t v = (static_cast<std::size_t>(round) + k) % variants.size();
-                if (!variants[v].make) continue;
-                // Made and destroyed here, on this thread: a held slice is put back.
-                std::unique_ptr<Waiting> waiting = variants[v].make(cell.hz);
-                res.runs[v][round] = run_grid(*waiting, cell.hz, warmup_s, frames, frame_work_ns(cell));
-                other.push_back(res.runs[v][round].other_pct);
-                steal.push_back(res.runs[v][round].steal_pct);
-            }
-            res.round_other.push_back(median(other));
-            res.round_steal.push_back(median(steal));
+            const RunResult& r = runs[round];
+            if (!csv.is_open()) break;
+            csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
+                         variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
+                         std::to_string(round + 1), std::to_string(r.frames), csv_or_empty(r.cpu_pct, 3),
+                         fixed(r.p50_us, 3), fixed(r.p99_us, 3), fixed(r.max_us, 3), fixed(r.off_pct, 3),
+                         std::to_string(r.missed), csv_or_empty(r.margin_us, 1), fixed(r.contended_pct, 1),
+                         csv_or_empty(r.other_pct, 1), csv_or_empty(r.steal_pct, 1), res.round_load[round],
+                         csv_or_empty(r.spin_stall_pct, 2), csv_or_empty(r.sleep_cpu_us, 1)});
         }
-
-        // The cell's table: the rounds pooled, then each round's p99 and CPU.
-        std::cout << "\n### Trade-off: " << cell.condition << ", " << hz_text(cell.hz) << " Hz (period "
-                  << fixed(1e3 / cell.hz, 3) << " ms, " << frames << " frames a run)\n\nRounds: ";
-        for (int round = 0; round < rounds; ++round)
-            std::cout << (round ? "; " : "") << "r" << round + 1 << " load " << res.round_load[round]
-                      << ", others " << fixed(res.round_other[round], 0, true) << " %, steal "
-                      << fixed(res.round_steal[round], 0, true) << " %";
-        std::cout << ".\n\n";
-        Table table({"variant", "CPU %", "wake p99 µs", "off %", "p50 µs", "max µs", "missed",
-                     "p99 by round", "CPU % by round", "off % by round", "note"},
-                    {0, 7, 8, 9, 10});
-        std::vector<Point> pooled;
-        for (std::size_t v = 0; v < variants.size(); ++v) {
-            const std::vector<RunResult>& runs = res.runs[v];
-            const Point m = pooled_point(runs);
-            pooled.push_back(m);
-            if (!m.ran) {
-                table.add_row({variants[v].label, "–", "–", "–", "–", "–", "–", "", "", "", "not on this OS"});
-                continue;
-            }
-            std::string p99s, cpus_text, offs, note;
-            std::vector<double> p50, mx, margins, stalls, sleep_cpus, contended;
-            int missed = 0;
-            for (const RunResult& r : runs) {
-                p99s += (p99s.empty() ? "" : " / ") + fixed(r.p99_us, 1);
-                cpus_text += (cpus_text.empty() ? "" : " / ") + fixed(r.cpu_pct, 2);
-                offs += (offs.empty() ? "" : " / ") + fixed(r.off_pct, 1);
-                p50.push_back(r.p50_us);
-                mx.push_back(r.max_us);
-                margins.push_back(r.margin_us);
-                stalls.push_back(r.spin_stall_pct);
-                sleep_cpus.push_back(r.sleep_cpu_us);
-                contended.push_back(r.contended_pct);
-                missed += r.missed;
-            }
-            if (runs[0].margin_us >= 0)
-                note = "margin " + fixed(median(margins), 0) + " µs, contended " + fixed(median(contended), 0) + " %";
-            if (runs[0].spin_stall_pct >= 0) note += ", spin stalls " + fixed(median(stalls), 1) + " %";
-            if (runs[0].sleep_cpu_us >= 0) note += ", sleep CPU " + fixed(median(sleep_cpus), 0) + " µs";
-            table.add_row({variants[v].label, fixed(m.cpu, 2), fixed(m.p99, 1), fixed(m.off, 2),
-                           fixed(median(p50), 1), fixed(*std::max_element(mx.begin(), mx.end()), 0),
-                           std::to_string(missed), p99s, cpus_text, offs, note});
-            for (int round = 0; round < rounds; ++round) {
-                const RunResult& r = runs[round];
-                if (!csv.is_open()) break;
-                csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
-                             variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
-                             std::to_string(round + 1), std::to_string(r.frames), csv_or_empty(r.cpu_pct, 3),
-                             fixed(r.p50_us, 3), fixed(r.p99_us, 3), fixed(r.max_us, 3), fixed(r.off_pct, 3),
-                             std::to_string(r.missed), csv_or_empty(r.margin_us, 1), fixed(r.contended_pct, 1),
-                             csv_or_empty(r.other_pct, 1), csv_or_empty(r.steal_pct, 1), res.round_load[round],
-                             csv_or_empty(r.spin_stall_pct, 2), csv_or_empty(r.sleep_cpu_us, 1)});
-            }
-            if (csv.is_open()) {
-                csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
-                             variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
-                             "pooled", std::to_string(runs[0].frames), fixed(m.cpu, 3), fixed(median(p50), 3),
-                             fixed(m.p99, 3), fixed(*std::max_element(mx.begin(), mx.end()), 3),
-                             fixed(m.off, 3), std::to_string(missed),
-                             runs[0].margin_us >= 0 ? fixed(median(margins), 1) : "", fixed(median(contended), 1),
-                             fixed(median(res.round_other), 1), fixed(median(res.round_steal), 1), "",
-                             runs[0].spin_stall_pct >= 0 ? fixed(median(stalls), 2) : "",
-                             runs[0].sleep_cpu_us >= 0 ? fixed(median(sleep_cpus), 1) : ""});
-            }
+        if (csv.is_open()) {
+            csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
+                         variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
+                         "pooled", std::to_string(runs[0].frames), fixed(m.cpu, 3), fixed(median(p50), 3),
+                         fixed(m.p99, 3), fixed(*std::max_element(mx.begin(), mx.end()), 3),
+                         fixed(m.off, 3), std::to_string(missed),
+                         runs[0].margin_us >= 0 ? fixed(median(margins), 1) : "", fixed(median(contended), 1),
+                         fixed(median(res.round_other), 1), fixed(median(res.round_steal), 1), "",
+                         runs[0].spin_stall_pct >= 0 ? fixed(median(stalls), 2) : "",
+                         runs[0].sleep_cpu_us >= 0 ? fixed(median(sleep_cpus), 1) : ""});
         }
-        table.print(std::cout);
-
-        // Verdicts: the rounds pooled, and each round on its own.
-        std::cout << "\nVerdicts (the rounds pooled; then each round):\n\n";
-        const std::vector<Verdict> verdicts = judge(cell, variants, pooled);
-        std::vector<std::vector<Verdict>> by_round;
-        for (int round = 0; round < rounds; ++round) {
-            std::vector<Point> points;
-            for (std::size_t v = 0; v < variants.size(); ++v) points.push_back(point_of(res.runs[v][round]));
-            by_round.push_back(judge(cell, variants, points));
-        }
-        Table vt({"verdict", "pooled", "detail", "by round"}, {0, 1, 2, 3});
-        for (std::size_t i = 0; i < verdicts.size(); ++i) {
-            std::string rounds_text;
-            for (int round = 0; round < rounds; ++round)
-                rounds_text += (round ? " " : "") + std::string(by_round[round][i].pass ? "pass" : "FAIL");
-            vt.add_row({verdicts[i].name, verdicts[i].pass ? "pass" : "FAIL", verdicts[i].detail, rounds_text});
-        }
-        vt.print(std::cout);
-        for (int round = 0; round < rounds; ++round)
-            for (const Verdict& v : by_round[round])
-                if (!v.pass) std::cout << "\n- round " << round + 1 << ", " << v.name << ": " << v.detail;
-        std::cout << "\n";
-        if (cell.condition != "idle") std::cout << "\n" << off_context(variants, res.runs, pooled);
-        std::cout.flush();
-        results.push_back(std::move(res));
     }
+    table.print(std::cout);
+    return pooled;
+}
 
+// The cell's verdicts: the rounds pooled, and each round on its own.
+void print_cell_verdicts(const CellResult& res, const std::vector<Variant>& variants, int rounds,
+                         const std::vector<Point>& pooled) {
+    const Cell& cell = res.cell;
+    // Verdicts: the rounds pooled, and each round on its own.
+    std::cout << "\nVerdicts (the rounds pooled; then each round):\n\n";
+    const std::vector<Verdict> verdicts = judge(cell, variants, pooled);
+    std::vector<std::vector<Verdict>> by_round;
+    for (int round = 0; round < rounds; ++round) {
+        std::vector<Point> points;
+        for (std::size_t v = 0; v < variants.size(); ++v) points.push_back(point_of(res.runs[v][round]));
+        by_round.push_back(judge(cell, variants, points));
+    }
+    Table vt({"verdict", "pooled", "detail", "by round"}, {0, 1, 2, 3});
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+        std::string rounds_text;
+        for (int round = 0; round < rounds; ++round)
+            rounds_text += (round ? " " : "") + std::string(by_round[round][i].pass ? "pass" : "FAIL");
+        vt.add_row({verdicts[i].name, verdicts[i].pass ? "pass" : "FAIL", verdicts[i].detail, rounds_text});
+    }
+    vt.print(std::cout);
+    for (int round = 0; round < rounds; ++round)
+        for (const Verdict& v : by_round[round])
+            if (!v.pass) std::cout << "\n- round " << round + 1 << ", " << v.name << ": " << v.detail;
+    std::cout << "\n";
+    if (cell.condition != "idle") std::cout << "\n" << off_context(variants, res.runs, pooled);
+    std::cout.flush();
+}
+
+// Every cell's verdicts, and the timer against each peer, side by side.
+void print_summary(const std::vector<CellResult>& results, const std::vector<Variant>& variants, int rounds) {
     // Summary: every cell's verdicts and the peers, side by side.
     std::cout << "\n### Trade-off summary\n\n";
     Table summary({"cell", "verdict", "pooled", "by round", "detail"}, {0, 1, 2, 3, 4});
     Table peers({"cell", "timer CPU %", "timer p99 µs", "timer off %", "vs SDL3 (CPU, p99, off)",
-                 "vs plain abs sleep", "vs sleep_until + yield", "vs spin (CPU, p99)"},
-                {0, 4, 5, 6, 7});
+                 "vs plain abs sleep", "vs sleep_until + yield", "vs preciseSleep 2020", "vs robustSleep 2021",
+                 "vs spin (CPU, p99)"},
+                {0, 4, 5, 6, 7, 8, 9});
     for (const CellResult& res : results) {
         std::vector<Point> pooled;
         for (std::size_t v = 0; v < variants.size(); ++v) pooled.push_back(pooled_point(res.runs[v]));
@@ -826,13 +844,36 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
             return "not run";
         };
         peers.add_row({cell, fixed(t.cpu, 2), fixed(t.p99, 1), fixed(t.off, 2), versus("sdl3", true),
-                       versus("plain_abs", true), versus("seed_5ms", true), versus("spin", false)});
+                       versus("plain_abs", true), versus("seed_5ms", true), versus("precise_2020", true),
+                       versus("robust_2021", true), versus("spin", false)});
     }
     summary.print(std::cout);
     std::cout << "\nPeers: the timer's pooled figures over each peer's (timer / peer; below 1× the "
                  "timer is lower, which is better for all three). \"–\": the peer's figure is 0.\n\n";
     peers.print(std::cout);
     std::cout.flush();
+}
+
+}  // namespace
+
+std::vector<std::string> tradeoff_variant_keys(bool candidates) {
+    std::vector<std::string> keys;
+    for (const Variant& v : make_variants(candidates)) keys.push_back(v.key);
+    return keys;
+}
+
+void run_tradeoff(const Options& options, CsvFile& csv) {
+    const std::vector<Variant> variants = selected_variants(options);
+    print_intro(options);
+    if (options.tradeoff_settle_s > 0) settle(options);
+    std::vector<CellResult> results;
+    for (const Cell& cell : selected_cells(options)) {
+        CellResult res = measure_cell(cell, variants, options);
+        const std::vector<Point> pooled = print_cell_table(res, variants, options.tradeoff_rounds, csv);
+        print_cell_verdicts(res, variants, options.tradeoff_rounds, pooled);
+        results.push_back(std::move(res));
+    }
+    print_summary(results, variants, options.tradeoff_rounds);
 }
 
 }  // namespace bench

@@ -21,6 +21,7 @@
 #include "waiter.h"
 
 #include <CLI/CLI.hpp>
+#include "cli/checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -248,12 +249,12 @@ int main(int argc, char** argv) {
     int rounds = 3, threads = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
     std::vector<std::string> only;
     bool bare = false;
-    app.add_option("--hz", hz, "grid rate")->check(CLI::Range(1.0, 2000.0))->capture_default_str();
+    app.add_option("--hz", hz, "grid rate")->check(pacer_cli::number_in(1.0, 2000.0, " Hz"))->capture_default_str();
     app.add_option("--run-s", seconds, "measured seconds per variant per round")
-        ->check(CLI::Range(0.1, 600.0))
+        ->check(pacer_cli::number_in(0.1, 600.0))
         ->capture_default_str();
-    app.add_option("--rounds", rounds, "interleaved rounds")->check(CLI::Range(1, 100))->capture_default_str();
-    app.add_option("--threads", threads, "busy threads (default: one per CPU)")->check(CLI::Range(0, 1024));
+    app.add_option("--rounds", rounds, "interleaved rounds")->check(pacer_cli::whole_in(1, 100))->capture_default_str();
+    app.add_option("--threads", threads, "busy threads (default: one per CPU)")->check(pacer_cli::whole_in(0, 1024));
     app.add_option("--only", only, "variants to run, by name (default: all)")->delimiter(',');
     app.add_flag("--bare", bare, "no schedstat reads: CPU figures of the waits alone, no breakdown");
     CLI11_PARSE(app, argc, argv);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include "cli/checks.h"
 
 #include "app.h"
 #include "core/files.h"
@@ -22,24 +23,9 @@ int usage_error(const std::string& message) {
     return 2;
 }
 
-// A decimal whole number in [lo, hi]. CLI11's own conversion saturates an
-// overflow (2^64 + 1 read as INT64_MAX, a run that never ends), so the text
-// is read here first.
-CLI::Validator whole_in(int64_t lo, int64_t hi) {
-    const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    return CLI::Validator(
-        [lo, hi, range](std::string& text) -> std::string {
-            int64_t value = 0;
-            const char* end = text.data() + text.size();
-            const auto [stop, error] = std::from_chars(text.data(), end, value);
-            const std::string shown = text.size() <= 40 ? text : text.substr(0, 40) + "...";
-            if (error == std::errc::result_out_of_range && stop == end) return shown + " is out of range " + range;
-            if (error != std::errc() || stop != end) return shown + " is not a whole number";
-            if (value < lo || value > hi) return shown + " is out of range " + range;
-            return {};
-        },
-        "INT in " + range);
-}
+// Whole numbers through cli/checks.h: CLI11's own conversion saturates an
+// overflow (2^64 + 1 read as INT64_MAX, a run that never ends).
+using pacer_cli::whole_in;
 
 }  // namespace
 

@@ -670,10 +670,11 @@ def plot_display(path, out_dir, name, title):
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """Usage errors as one line (the usage is in --help), exit status 2."""
+    """Usage errors as one line naming the tool (its prog; the usage is in
+    --help), exit status 2. qa.py uses it too."""
 
     def error(self, message):
-        print(f"plots.py: {message} (see --help)", file=sys.stderr)
+        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
         sys.exit(2)
 
 

@@ -51,11 +51,9 @@ import plots  # noqa: E402  (tools/plots.py; imports matplotlib once for every r
 
 SCENARIO_DIR = os.path.join(ROOT, "assets", "scenarios")
 # --quick: scenarios that end within this many seconds, the part of the suite
-# CI runs (ctest's qa_quick, alone on the machine): ci-smoke, spikes,
-# steady-60 and wait-points, 65 s of runs on both backends. They need the
-# machine to themselves: steady-60 and spikes failed fps/p95/missed whenever
-# other jobs held the load average near 7 on the 2 cores. strategy-sweep
-# (21 s) and win-timers-overload (60 s) run in the full suite.
+# CI runs (ctest's qa_quick, alone on the machine, since their verdicts on
+# fps, p95 and missed frames fail when other jobs load the cores). The longer
+# ones run in the full suite (docs/qa.md).
 QUICK_MAX_S = 10.0
 MAX_RUN_S = 1e8        # the longest a run is waited for (3 years): threading refuses longer waits
 WIDTH_PX, HEIGHT_PX = (320, 8192), (240, 8192)   # --size: what the demo's --width and --height take
@@ -543,16 +541,8 @@ def prepare_out(out):
     return manifest
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """Usage errors as one line (the usage is in --help), exit status 2."""
-
-    def error(self, message):
-        print(f"qa: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
-
-
 def main(argv=None):
-    parser = OneLineParser(prog="qa.sh", description="Visual QA: scenarios on pacer-demo, headless, "
+    parser = plots.OneLineParser(prog="qa", description="Visual QA: scenarios on pacer-demo, headless, "
                                      "both backends; a report folder with verdicts, plots, CSVs and traces.")
     parser.add_argument("scenarios", nargs="*", metavar="SCENARIO",
                         help="scenario files or names in assets/scenarios/ (default: all)")

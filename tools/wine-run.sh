@@ -2,8 +2,8 @@
 # wine-run.sh WINE PROGRAM [ARGS...]: how ctest and gtest_discover_tests run
 # the Windows binaries (cmake/toolchain-mingw64.cmake names it the emulator).
 # Now and then Wine fails to start a program at all: it exits at once with
-# nothing on stdout or stderr (seen once in CI, 2026-11-22, on a test that
-# passes). A test binary always prints before it can fail, so a run that
+# nothing on stdout or stderr, on a test that passes. A test binary always
+# prints before it can fail, so a run that
 # failed with no output at all is started once more, and says so on stderr;
 # every other run is passed through as it is.
 set -u

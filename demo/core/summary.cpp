@@ -2,6 +2,7 @@
 // verdicts, and the text and JSON summaries.
 #include "core/summary.h"
 #include "core/files.h"
+#include "core/settings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,12 +43,6 @@ std::vector<std::string> build_metric_keys() {
 void add_percentiles(MetricValues* values, const char* group, const pacer::Percentiles& p) {
     const double fields[] = {p.mean_us, p.sd_us, p.p50_us, p.p95_us, p.p99_us, p.max_us};
     for (std::size_t i = 0; i < 6; ++i) (*values)[std::string(group) + "_" + kPercentileNames[i] + "_us"] = fields[i];
-}
-
-std::string format_double(double value) {
-    char buffer[64];
-    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
 }
 
 // Fixed decimals for the human summary.
@@ -143,7 +138,7 @@ MetricValues metric_values(const RunStats& stats) {
 std::string Verdict::text() const {
     std::string out = (passed ? "PASS " : "FAIL ") + expectation.text();
     if (available)
-        out += " (actual " + format_double(std::round(actual * 1000) / 1000) + ")";
+        out += " (actual " + number_text(std::round(actual * 1000) / 1000) + ")";
     else
         out += " (not measured)";
     return out;
@@ -185,7 +180,7 @@ std::string summary_text(const RunReport& report) {
     out += "result: " + std::to_string(s.frames) + " frames, " + fixed(s.fps, 2) + " fps";
     if (m.frames > 0) out += " (1% low " + fixed(m.low_1pct_fps, 2) + ")";
     out += "; off by > 0.5 ms " + fixed(s.off_pct, 2) + " %, within +-" +
-           format_double(report.stats.success_tolerance_ms) + " ms " +
+           number_text(report.stats.success_tolerance_ms) + " ms " +
            (std::isnan(report.stats.success_pct) ? std::string("n/a") : fixed(report.stats.success_pct, 2) + " %") +
            ", missed " + std::to_string(s.missed) + " grid points\n";
     auto ms = [](double us) { return fixed(us * 1e-3, 3); };

@@ -2,7 +2,7 @@
 // the pacer builds on it: auto's trust in vsync, dt and predicted presents
 // from the display, the delay bias. A fake compositor shows frames on a
 // refresh clock of its own (fakes.h), under a fake clock.
-#include "display_clock.h"
+#include "display/display_clock.h"
 #include "fakes.h"
 
 #include <gtest/gtest.h>

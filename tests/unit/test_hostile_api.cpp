@@ -5,8 +5,8 @@
 // the ASan+UBSan build with -fno-sanitize-recover=all, where any signed
 // overflow or bad cast aborts the row (issue 11).
 #include "fakes.h"
-#include "grid.h"
-#include "waiter.h"
+#include "core/grid.h"
+#include "wait/waiter.h"
 
 #include <pacer/fixed_step.h>
 #include <pacer/pacer.h>

@@ -1,6 +1,6 @@
 // test_os.cpp: the real clock and sleeps. This runs on a noisy shared VM, so
 // only lower bounds (never early) and generous medians are asserted.
-#include "os.h"
+#include "os/os.h"
 
 #include <pacer/pacer.h>
 

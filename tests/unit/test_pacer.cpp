@@ -1,7 +1,7 @@
 // test_pacer.cpp: the deadline grid, missed frames, resync and live changes,
 // on the fake clock and sleeper (deterministic, exact to the nanosecond).
 #include "fakes.h"
-#include "grid.h"
+#include "core/grid.h"
 
 #include <gtest/gtest.h>
 

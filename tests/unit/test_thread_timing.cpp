@@ -6,7 +6,7 @@
 #include <pacer/platform.h>
 #include <pacer/thread_timing.h>
 
-#include "waiter.h"
+#include "wait/waiter.h"
 
 #include <gtest/gtest.h>
 

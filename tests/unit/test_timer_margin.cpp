@@ -2,7 +2,7 @@
 // fake clock: the estimator against a lateness tail, the spin budget relative
 // to the frame period, and no spinning while contended.
 #include "fakes.h"
-#include "waiter.h"
+#include "wait/waiter.h"
 
 #include <gtest/gtest.h>
 

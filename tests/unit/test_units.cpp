@@ -1,13 +1,13 @@
 // test_units.cpp: the library's internal units on their own, without a
 // Pacer or a Waiter: the contention signs, the timer's margin estimator, the
 // ring the vsync watch judges by, and the present model's delay bias.
-#include "contention.h"
-#include "display_lead.h"
+#include "wait/contention.h"
+#include "display/display_lead.h"
 #include "fakes.h"
-#include "grid.h"
-#include "present_model.h"
-#include "recent.h"
-#include "timer_margin.h"
+#include "core/grid.h"
+#include "display/present_model.h"
+#include "core/recent.h"
+#include "wait/timer_margin.h"
 
 #include <gtest/gtest.h>
 
@@ -153,15 +153,18 @@ TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
     Grid grid;
     grid.anchor(0, 62.5);
     const int64_t lead_ns = 2 * kMs;
+    Config::Display display;
+    display.lead_ns = lead_ns;
+    present.configure(display);
     for (int frame = 0; frame < 200; ++frame) {
-        present.bias_grid(grid, 62.5, lead_ns, /*free_running=*/true);
+        present.bias_grid(grid, 62.5, /*free_running=*/true);
         grid.advance(1);
     }
     const int64_t deadline = grid.current();
     const int64_t to_refresh = present.display().next_refresh(deadline) - deadline;
     EXPECT_NEAR(static_cast<double>(to_refresh), static_cast<double>(lead_ns), 1000.0);
     // Not free running (vsync paces): the grid goes back to the target's period.
-    present.bias_grid(grid, 62.5, lead_ns, /*free_running=*/false);
+    present.bias_grid(grid, 62.5, /*free_running=*/false);
     EXPECT_EQ(grid.period_ns(), refresh_ns);
 }
 

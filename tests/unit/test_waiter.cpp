@@ -1,6 +1,6 @@
 // test_waiter.cpp: each strategy's decisions, on the fake clock and sleeper.
 #include "fakes.h"
-#include "waiter.h"
+#include "wait/waiter.h"
 
 #include <gtest/gtest.h>
 

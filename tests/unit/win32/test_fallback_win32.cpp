@@ -7,9 +7,9 @@
 #include <pacer/platform.h>
 #include <pacer/thread_timing.h>
 
-#include "os.h"
-#include "waiter.h"
-#include "os_win32.h"
+#include "os/os.h"
+#include "wait/waiter.h"
+#include "os/win32.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // Conversions are checked exactly; waits only from below, with loose upper
 // checks, because Wine's timers do not behave like Windows' and the machine
 // is shared.
-#include "os.h"
-#include "os_win32.h"
+#include "os/os.h"
+#include "os/win32.h"
 
 #include <gtest/gtest.h>
 

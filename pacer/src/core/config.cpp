@@ -1,6 +1,7 @@
 // config.cpp: the names of strategies, miss policies and wait points, and
 // validate(), which gives every Config field a finite range.
-#include "internal.h"
+#include "core/units.h"
+#include "core/internal.h"
 
 #include <algorithm>
 #include <charconv>
@@ -9,6 +10,8 @@
 
 namespace pacer {
 
+using detail::kNsPerSecond;
+
 namespace {
 
 // The ranges validate() checks (pacer.h states them beside each field). Every
@@ -16,8 +19,7 @@ namespace {
 // inside int64; the sizes keep each buffer under a few hundred megabytes.
 constexpr double kMinTargetHz = 0.001;            // a 1000 s period
 constexpr double kMaxTargetHz = 10'000.0;         // below it lies any timer's resolution
-constexpr int64_t kSecondNs = 1'000'000'000;
-constexpr int64_t kMaxDtNs = 60 * kSecondNs;
+constexpr int64_t kMaxDtNs = 60 * kNsPerSecond;
 constexpr int32_t kMaxResyncPeriods = 1'000'000;
 constexpr double kMaxSigmaK = 100.0;
 constexpr double kMaxMarginHeadroom = 10.0;       // ten times the tail is a spin, not a margin
@@ -27,14 +29,13 @@ constexpr int64_t kMaxSliceNs = 100'000'000;
 constexpr int32_t kMinHistoryFrames = 2;
 constexpr int32_t kMaxHistoryFrames = 1'000'000;  // about 130 MB of frames
 
-// Shortest text that reads back as the same double ("60", "0.99", "nan").
-std::string format_double(double value) {
+}  // namespace
+
+std::string detail::number_text(double value) {
     char buffer[64];
     auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
     return std::string(buffer, result.ptr);
 }
-
-}  // namespace
 
 const char* strategy_name(Strategy strategy) {
     switch (strategy) {
@@ -97,7 +98,7 @@ bool parse_wait_point(std::string_view name, WaitPoint* out) {
 }
 
 std::string validate(const Config& c) {
-    const auto d = format_double;
+    const auto d = detail::number_text;
     const auto i = [](int64_t value) { return std::to_string(value); };
     const auto out_of = [](const char* field, const std::string& value, const std::string& range) {
         return std::string(field) + ": " + value + " is out of range " + range;
@@ -127,17 +128,17 @@ std::string validate(const Config& c) {
     if (c.wait_point != WaitPoint::BeforePresent && c.wait_point != WaitPoint::FrameStart)
         first("wait_point: " + i(static_cast<int>(c.wait_point)) + " is not a WaitPoint");
     first(check("resync_after_periods", c.resync_after_periods, 1, kMaxResyncPeriods));
-    first(check("tuning.scheduler_period_ns", c.tuning.scheduler_period_ns, 0, kSecondNs));
+    first(check("tuning.scheduler_period_ns", c.tuning.scheduler_period_ns, 0, kNsPerSecond));
     first(check("max_dt_ns", c.max_dt_ns, 1, kMaxDtNs));
 
     if (!(c.tuning.precise.sigma_k >= 0 && c.tuning.precise.sigma_k <= kMaxSigmaK))
         first(out_of("tuning.precise.sigma_k", d(c.tuning.precise.sigma_k), "[0, " + d(kMaxSigmaK) + "]"));
-    first(check("tuning.precise.initial_estimate_ns", c.tuning.precise.initial_estimate_ns, 1, kSecondNs));
-    first(check("tuning.robust.tolerance_ns", c.tuning.robust.tolerance_ns, 0, kSecondNs));
+    first(check("tuning.precise.initial_estimate_ns", c.tuning.precise.initial_estimate_ns, 1, kNsPerSecond));
+    first(check("tuning.robust.tolerance_ns", c.tuning.robust.tolerance_ns, 0, kNsPerSecond));
 
     const Tuning::Timer& t = c.tuning.timer;
-    first(check("tuning.timer.min_margin_ns", t.min_margin_ns, 0, kSecondNs));
-    first(check("tuning.timer.max_margin_ns", t.max_margin_ns, std::max<int64_t>(t.min_margin_ns, 0), kSecondNs));
+    first(check("tuning.timer.min_margin_ns", t.min_margin_ns, 0, kNsPerSecond));
+    first(check("tuning.timer.max_margin_ns", t.max_margin_ns, std::max<int64_t>(t.min_margin_ns, 0), kNsPerSecond));
     if (problem.empty()) {
         const std::string range = "[tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [" + i(t.min_margin_ns) + ", " +
                                   i(t.max_margin_ns) + "]";
@@ -148,13 +149,13 @@ std::string validate(const Config& c) {
         first(out_of("tuning.timer.margin_quantile", d(t.margin_quantile), "(0, 1]"));
     if (!(t.margin_headroom >= 1 && t.margin_headroom <= kMaxMarginHeadroom))
         first(out_of("tuning.timer.margin_headroom", d(t.margin_headroom), "[1, " + d(kMaxMarginHeadroom) + "]"));
-    first(check("tuning.timer.margin_pad_ns", t.margin_pad_ns, 0, kSecondNs));
+    first(check("tuning.timer.margin_pad_ns", t.margin_pad_ns, 0, kNsPerSecond));
     first(check("tuning.timer.margin_window", t.margin_window, 1, kMaxMarginWindow));
-    first(check("tuning.timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kSecondNs));
+    first(check("tuning.timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kNsPerSecond));
     if (!(t.max_wait_cpu_pct >= 0 && t.max_wait_cpu_pct <= 100))
         first(out_of("tuning.timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
-    first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kSecondNs));
-    first(check("tuning.timer.last_sleep_ns", t.last_sleep_ns, 0, kSecondNs));
+    first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kNsPerSecond));
+    first(check("tuning.timer.last_sleep_ns", t.last_sleep_ns, 0, kNsPerSecond));
 
     first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, detail::kMaxTimerSlackNs));
     // A slack lets every timer wait wake that late: over a tenth of the
@@ -168,11 +169,11 @@ std::string validate(const Config& c) {
     first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
 
     if (c.display.lead_ns != kLeadAuto && c.display.lead_ns != kLeadOff &&
-        !(c.display.lead_ns >= 0 && c.display.lead_ns <= kSecondNs))
+        !(c.display.lead_ns >= 0 && c.display.lead_ns <= kNsPerSecond))
         first(out_of("display.lead_ns", i(c.display.lead_ns),
-                     "kLeadAuto (-2), kLeadOff (-1) or [0, " + i(kSecondNs) + "]"));
+                     "kLeadAuto (-2), kLeadOff (-1) or [0, " + i(kNsPerSecond) + "]"));
 
-    first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kSecondNs));
+    first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kNsPerSecond));
     first(check("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames));
     return problem;
 }

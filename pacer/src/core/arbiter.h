@@ -7,9 +7,9 @@
 // rules.
 #pragma once
 
-#include "present_model.h"
-#include "recent.h"
-#include "waiter.h"
+#include "display/present_model.h"
+#include "core/recent.h"
+#include "wait/waiter.h"
 
 #include <pacer/pacer.h>
 

@@ -4,9 +4,9 @@
 // headroom, both ways, and a lower quantile while the spin itself stalls. The
 // wait's CPU budget caps it: the spin a margin costs is replayed over the
 // window's wakes, and the largest margin that fits is taken.
-#include "timer_margin.h"
+#include "wait/timer_margin.h"
 
-#include "saturate.h"
+#include "core/saturate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,9 +49,8 @@ void TimerMargin::restart() {
 }
 
 int64_t TimerMargin::spin_budget_ns(int64_t period_ns) const {
-    // The sleep's own cost varied from 0.18 % to 0.49 % of a 60 Hz frame
-    // within a minute on the reference VM (docs/precision.md), so it is
-    // measured, not assumed.
+    // The sleep's own cost moves by more than the spin's whole budget from
+    // minute to minute (docs/precision.md), so it is measured, not assumed.
     const double relative = cfg_.max_wait_cpu_pct / 100.0 * static_cast<double>(period_ns);
     const int64_t wait_budget_ns = std::min(cfg_.max_wait_cpu_ns, static_cast<int64_t>(relative));
     return std::max<int64_t>(sat_sub(wait_budget_ns, std::max<int64_t>(sleep_cpu_ns(), 0)), 0);
@@ -95,8 +94,8 @@ void TimerMargin::record_wake(int64_t lateness_ns, int64_t runqueue_before_ns) {
     last_wake_ = {true, lateness_ns, runqueue_before_ns};
 }
 
-// The run-queue figure is a system call (3-8 us at p50, up to 103 us, on the
-// reference VM; docs/precision.md), so it is not read between the wake and
+// The run-queue figure is a system call, slow right after a wake
+// (docs/precision.md), so it is not read between the wake and
 // the deadline, where every microsecond is the spin's, but at the next timer
 // wait. By then it also holds the frame's work; without contention both are
 // close to 0.

@@ -1,7 +1,9 @@
 // metrics.cpp: the frame-time metrics of stats.h. Percentiles come from
 // the same nearest-rank code as pacer::percentiles(), so the bench, the statistics and these agree on what
 // "p99" means.
-#include "stats_internal.h"
+#include "core/internal.h"
+#include "core/units.h"
+#include "stats/stats_internal.h"
 
 #include <algorithm>
 #include <charconv>
@@ -13,17 +15,11 @@ namespace pacer {
 
 namespace {
 
-constexpr double kNsPerMs = 1'000'000.0;
-
-std::string format_double(double value) {
-    char buffer[64];
-    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
-}
+using detail::number_text;
 
 void check_option(const char* name, double value) {
     if (!std::isfinite(value) || value < 0)
-        throw std::invalid_argument(std::string("compute_metrics: ") + name + ": " + format_double(value) +
+        throw std::invalid_argument(std::string("compute_metrics: ") + name + ": " + number_text(value) +
                                     " must be finite and not negative");
 }
 
@@ -74,7 +70,7 @@ FrameTimeMetrics compute(const std::vector<double>& t, const std::vector<double>
     for (std::size_t i = 0; i < t.size(); ++i) {
         if (!std::isfinite(t[i]) || t[i] < 0)
             throw std::invalid_argument("compute_metrics: frame time " + std::to_string(i) + ": " +
-                                        format_double(t[i]) + " ms must be finite and not negative");
+                                        number_text(t[i]) + " ms must be finite and not negative");
     }
     if (t.empty()) return m;
 
@@ -132,9 +128,9 @@ FrameTimeMetrics compute_from_frames(std::size_t count, FrameAt frame_at, const 
         if (o.target_period_ms == 0 && f.period_ns <= 0)
             throw std::invalid_argument("compute_metrics: frame " + std::to_string(f.index) +
                                         ": period_ns " + std::to_string(f.period_ns) + " is not a period");
-        t.push_back(static_cast<double>(f.interval_ns) / kNsPerMs);
+        t.push_back(detail::ms_of(f.interval_ns));
         periods.push_back(o.target_period_ms > 0 ? o.target_period_ms
-                                                 : static_cast<double>(f.period_ns) / kNsPerMs);
+                                                 : detail::ms_of(f.period_ns));
     }
     return compute(t, &periods, o);
 }

@@ -1,5 +1,5 @@
-// os.h: the internal contract each OS file implements (os_linux.cpp,
-// os_win32.cpp, os_macos.cpp). CMake compiles exactly one of them; everything
+// os/os.h: the internal contract each OS file implements (linux.cpp,
+// win32.cpp, macos.cpp, beside it). CMake compiles exactly one of them; everything
 // portable lives elsewhere and calls only these.
 #pragma once
 

@@ -14,9 +14,9 @@
 // kContentionCalmNs. Both are by the deadlines' time, so alike at every rate.
 // A reading covers every timer wait since the last one: a run-queue sum over
 // several frames misses no frame that was over.
-#include "contention.h"
+#include "wait/contention.h"
 
-#include "saturate.h"
+#include "core/saturate.h"
 
 #include <algorithm>
 

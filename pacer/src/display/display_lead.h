@@ -29,7 +29,7 @@
 // Internal (pacer_internal); the PresentModel feeds it.
 #pragma once
 
-#include "recent.h"
+#include "core/recent.h"
 
 #include <cstdint>
 

@@ -1,8 +1,8 @@
 // present_model.cpp: the display's own account (present_model.h).
-#include "present_model.h"
+#include "display/present_model.h"
 
-#include "internal.h"
-#include "saturate.h"
+#include "core/internal.h"
+#include "core/saturate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -51,8 +51,9 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
     return out;
 }
 
-void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns, int64_t lead_ns) {
-    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, lead_ns, -1};
+void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns) {
+    const int64_t lead = aim_ns >= 0 ? lead_ns() : 0;
+    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, lead, -1};
     if (aim_ns >= 0) last_aim_ns_ = aim_ns;
 }
 
@@ -150,7 +151,7 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
     return true;
 }
 
-int64_t PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t fixed_lead_ns) {
+void PresentModel::lock_grid(Grid& grid, int64_t t, int n) {
     const double step = static_cast<double>(n) * display_.period_ns();
     const int64_t step_ns = std::llround(step);
     if (!locked_ || n != locked_n_) {   // a new lock, or a new n: what was learnt was for another step
@@ -160,17 +161,17 @@ int64_t PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t fixed_lead
     locked_ = true;
     locked_n_ = n;
     biased_ = false;
-    const int64_t lead_ns = fixed_lead_ns >= 0 ? fixed_lead_ns : lead_.lead_ns();
+    const int64_t lead = lead_ns();
     // The next refresh n after the last one aimed at, unless that one left
     // no room since (a stall, or entering the lock): then the first that a
     // deadline after now can make.
     int64_t aim = last_aim_ns_ >= 0 ? display_.nearest_refresh(sat_add(last_aim_ns_, step_ns)) : -1;
-    if (aim < 0 || sat_sub(aim, lead_ns) < sat_sub(t, step_ns)) aim = display_.next_refresh(sat_add(t, lead_ns));
-    grid.anchor(sat_sub(sat_sub(aim, lead_ns), step_ns), 1e9 / step);
-    return lead_ns;
+    if (aim < 0 || sat_sub(aim, lead) < sat_sub(t, step_ns)) aim = display_.next_refresh(sat_add(t, lead));
+    grid.anchor_period(sat_sub(sat_sub(aim, lead), step_ns), step);
 }
 
-void PresentModel::bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running) {
+void PresentModel::bias_grid(Grid& grid, double target_hz, bool free_running) {
+    const int64_t lead = lead_setting_ns_;   // a fixed lead, else no bias
     if (locked_) {   // leaving display_lock: back to the target's own period
         grid.anchor(grid.current(), target_hz);
         locked_ = false;
@@ -179,7 +180,7 @@ void PresentModel::bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool
     const double unit = display_.period_ns();
     const double target = period_ns_of(target_hz);
     const long n = unit > 0 ? std::lround(target / unit) : 0;
-    const bool wanted = lead_ns >= 0 && free_running && display_.locked() && n >= 1 &&
+    const bool wanted = lead >= 0 && free_running && display_.locked() && n >= 1 &&
                         std::fabs(static_cast<double>(n) * unit - target) <= kRateTolerance * target;
     if (!wanted) {
         if (biased_) grid.anchor(grid.current(), target_hz);   // back to the target's own period
@@ -188,9 +189,9 @@ void PresentModel::bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool
     }
     const double step = static_cast<double>(n) * unit;
     const int64_t next = grid.current() + std::llround(step);
-    const int64_t error = next - (display_.nearest_refresh(next + lead_ns) - lead_ns);
+    const int64_t error = next - (display_.nearest_refresh(next + lead) - lead);
     const int64_t slew = std::llround(kBiasSlew * step);
-    grid.anchor(grid.current() - std::clamp<int64_t>(error, -slew, slew), 1e9 / step);
+    grid.anchor_period(grid.current() - std::clamp<int64_t>(error, -slew, slew), step);
     biased_ = true;
 }
 

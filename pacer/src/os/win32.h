@@ -1,4 +1,4 @@
-// os_win32.h: the Windows-only pieces of os_win32.cpp that its unit tests
+// os/win32.h: the Windows-only pieces of os/win32.cpp that its unit tests
 // check (tests/unit/win32). Not part of os.h: no other OS has them.
 #pragma once
 

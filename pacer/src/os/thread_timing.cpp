@@ -1,10 +1,10 @@
 // thread_timing.cpp: asks the OS for finer timing on the calling thread and
 // gives it back on destruction. The report reads the settings back after the
 // request, because the OS may clamp or ignore what was asked.
-#include "internal.h"
+#include "core/internal.h"
 
 #include <pacer/thread_timing.h>
-#include "os.h"
+#include "os/os.h"
 
 #include <cerrno>
 #include <cstring>

@@ -11,7 +11,7 @@
 // Past that (a clock near the int64 limits) the points saturate at the limit.
 #pragma once
 
-#include "saturate.h"
+#include "core/saturate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,16 +21,20 @@ namespace pacer::detail {
 
 class Grid {
 public:
-    // Re-anchors the grid: step 0 is at anchor_ns, steps of 1e9 / hz.
+    // Re-anchors the grid: step 0 is at anchor_ns, steps of a rate's period,
+    // 1e9 / hz. The fraction comes from the remainder (exact for whole Hz),
+    // not from period - whole: 1e9 / hz itself carries a rounding error that
+    // k would multiply (450 ns after a century at 144 Hz).
     void anchor(int64_t anchor_ns, double hz) {
-        // The fraction comes from the remainder (exact for whole Hz), not from
-        // period - whole: 1e9 / hz itself carries a rounding error that k would
-        // multiply (450 ns after a century at 144 Hz).
         whole_ns_ = static_cast<int64_t>(std::floor(1e9 / hz));
         const double remainder_ns = std::fma(-static_cast<double>(whole_ns_), hz, 1e9);
-        fraction_ns_ = std::clamp(remainder_ns / hz, 0.0, 1.0);
-        anchor_ns_ = anchor_ns;
-        step_ = 0;
+        start(anchor_ns, remainder_ns / hz);
+    }
+    // The same with steps of period_ns, a period measured in ns (the
+    // display's fitted refresh), where no rate is more exact.
+    void anchor_period(int64_t anchor_ns, double period_ns) {
+        whole_ns_ = static_cast<int64_t>(std::floor(period_ns));
+        start(anchor_ns, period_ns - static_cast<double>(whole_ns_));
     }
     // The k-th grid point since the anchor.
     int64_t at(int64_t k) const {
@@ -49,6 +53,12 @@ public:
     int64_t period_ns() const { return whole_ns_ + (fraction_ns_ >= 0.5 ? 1 : 0); }
 
 private:
+    void start(int64_t anchor_ns, double fraction_ns) {
+        fraction_ns_ = std::clamp(fraction_ns, 0.0, 1.0);
+        anchor_ns_ = anchor_ns;
+        step_ = 0;
+    }
+
     int64_t anchor_ns_ = 0;
     int64_t whole_ns_ = 0;
     double fraction_ns_ = 0;

@@ -1,5 +1,5 @@
 // display_lead.cpp: display_lock's learned lead (display_lead.h).
-#include "display_lead.h"
+#include "display/display_lead.h"
 
 #include <algorithm>
 #include <cmath>

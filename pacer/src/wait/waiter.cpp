@@ -5,13 +5,13 @@
 // so fakes make them deterministic.
 // Differences of times saturate (saturate.h): a deadline at the int64 limits
 // waits until the clock reaches it, or not at all.
-#include "waiter.h"
+#include "wait/waiter.h"
 
-#include "contention.h"
-#include "internal.h"
-#include "os.h"
-#include "saturate.h"
-#include "timer_margin.h"
+#include "wait/contention.h"
+#include "core/internal.h"
+#include "os/os.h"
+#include "core/saturate.h"
+#include "wait/timer_margin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,7 +71,7 @@ struct Waiter::Impl {
     void refresh_period() {
         const int64_t stated_ns = sleeper->scheduler_period_ns();
         period_ns = cfg.tuning.scheduler_period_ns > 0 ? cfg.tuning.scheduler_period_ns
-                                                : (stated_ns > 0 ? stated_ns : detail::kMillisecondNs);
+                                                : (stated_ns > 0 ? stated_ns : detail::kNsPerMs);
     }
 
     void restart_precise() {
@@ -256,8 +256,8 @@ struct Waiter::Impl {
             }
         }
         // The CPU time is read before the spin, not after it: after, the read
-        // (a system call, several microseconds on the reference VM) would
-        // delay the end of the wait it measures. The spin counts by its time.
+        // (a system call) would delay the end of the wait it measures. The
+        // spin counts by its time.
         const int64_t sleep_cpu_ns = cpu_between(cpu_before_ns, clock->thread_cpu_ns());
         int64_t stalled = 0;
         result.wake_ns = spin_until(deadline_ns, result, &stalled);
@@ -285,14 +285,14 @@ struct Waiter::Impl {
         return result;
     }
 
-    static constexpr int64_t kOneMsNs = detail::kMillisecondNs;
+    static constexpr int64_t kOneMsNs = detail::kNsPerMs;
 
     std::unique_ptr<OsClock> own_clock;
     std::unique_ptr<OsSleeper> own_sleeper;
     Clock* clock = nullptr;
     Sleeper* sleeper = nullptr;
     Config cfg{};
-    int64_t period_ns = detail::kMillisecondNs;   // robust_sleep's, see refresh_period
+    int64_t period_ns = detail::kNsPerMs;   // robust_sleep's, see refresh_period
     Strategy strategy = Strategy::Timer;
     bool timer_fell_back = false;
 

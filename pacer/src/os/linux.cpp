@@ -1,8 +1,9 @@
-// os_linux.cpp: os.h on Linux (and other POSIX systems with clock_nanosleep).
+// os/linux.cpp: os.h on Linux (and other POSIX systems with clock_nanosleep).
 // Tickless high-resolution timers: there is no scheduler period to state,
 // every sleep is already a high-resolution timer; the thread's timer slack
 // (50 us by default) is what makes wakes late, and it can be read and set.
-#include "os.h"
+#include "core/units.h"
+#include "os/os.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -21,9 +22,9 @@
 
 namespace pacer::os {
 
-namespace {
+using detail::kNsPerSecond;
 
-constexpr int64_t kNsPerSecond = 1'000'000'000;
+namespace {
 
 int64_t to_ns(const timespec& ts) {
     return static_cast<int64_t>(ts.tv_sec) * kNsPerSecond + ts.tv_nsec;

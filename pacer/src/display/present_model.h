@@ -7,9 +7,9 @@
 // Internal (pacer_internal); the Pacer drains the host into it.
 #pragma once
 
-#include "display_clock.h"
-#include "display_lead.h"
-#include "grid.h"
+#include "display/display_clock.h"
+#include "display/display_lead.h"
+#include "core/grid.h"
 
 #include <pacer/pacer.h>
 
@@ -35,15 +35,21 @@ public:
         bool feedback_seen = false;     // a frame has been reported shown, this one included
     };
 
+    // Config::display, read here and nowhere else: the lead the engine
+    // fixed (>= 0), or kLeadAuto (learned) or kLeadOff.
+    void configure(const Config::Display& display) { lead_setting_ns_ = display.lead_ns; }
+    // display_lock's lead in force: the fixed one, else the learned one.
+    int64_t lead_ns() const { return lead_setting_ns_ >= 0 ? lead_setting_ns_ : lead_.lead_ns(); }
+
     // One report, taken during the wait of frame `index`; stated_hz is what
     // the host states (0 unknown). An undated, undiscarded report says nothing.
     // swap_follows_wait: the engine waits before its present (WaitPoint::
     // BeforePresent), so frame f is swapped after wait f + 1, not f.
     Report add(const Presented& report, double stated_hz, int64_t index, bool swap_follows_wait);
     // Frame `index` woke at wake_ns, the swap before it returned at
-    // present_ns (-1 unmarked), aiming at the refresh aim_ns from lead_ns
-    // before it (display_lock; else aim -1): reports are matched to it later.
-    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns, int64_t lead_ns);
+    // present_ns (-1 unmarked), aiming at the refresh aim_ns (display_lock,
+    // from the lead in force; else -1): reports are matched to it later.
+    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns);
     // The swap that followed wake `index` returned at swap_ns.
     void note_swap(int64_t index, int64_t swap_ns);
 
@@ -52,23 +58,22 @@ public:
     // shown frames.
     bool predict_present(const Frame& frame, int64_t* out) const;
 
-    // Delay bias: while `free_running` (a waiter paces on the absolute grid)
-    // at refresh / n and the display clock is locked, the grid takes the
-    // fitted period and slides, at most kBiasSlew of a period per frame,
-    // until each deadline falls lead_ns before a refresh (-1: off). Else it
-    // puts the grid back on the target's own period.
-    void bias_grid(Grid& grid, double target_hz, int64_t lead_ns, bool free_running);
+    // Delay bias: only with a lead the engine fixed (learned and off leave
+    // the grid alone), while `free_running` (a waiter paces on the absolute
+    // grid) at refresh / n and the display clock is locked: the grid takes
+    // the fitted period and slides, at most kBiasSlew of a period per frame,
+    // until each deadline falls that lead before a refresh. Else it puts the
+    // grid back on the target's own period (target_hz).
+    void bias_grid(Grid& grid, double target_hz, bool free_running);
 
-    // display_lock: places the grid's next point a lead before the refresh
-    // n refreshes after the last one aimed at (entering the lock: the first
-    // refresh at least the lead after t), in steps of n fitted refreshes.
-    // The lead is fixed_lead_ns, or the learned one where that is negative;
-    // returns the lead used.
-    int64_t lock_grid(Grid& grid, int64_t t, int n, int64_t fixed_lead_ns);
-    // The refresh a deadline placed lead_ns before one aims at.
-    int64_t aim_of(int64_t deadline_ns, int64_t lead_ns) const {
-        return display_.nearest_refresh(deadline_ns + lead_ns);
-    }
+    // display_lock: places the grid's next point the lead in force before
+    // the refresh n refreshes after the last one aimed at (entering the
+    // lock: the first refresh at least the lead after t), in steps of n
+    // fitted refreshes.
+    void lock_grid(Grid& grid, int64_t t, int n);
+    // The refresh a display_lock deadline aims at: the one the lead in force
+    // after it.
+    int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(deadline_ns + lead_ns()); }
     const DisplayLead& lead() const { return lead_; }
     const DisplayModel& display() const { return display_; }
     bool feedback_seen() const { return feedback_seen_; }
@@ -114,6 +119,7 @@ private:
     bool locked_ = false;                        // the grid is display_lock's
     int locked_n_ = 0;                           // ... in steps of this many refreshes
     int64_t last_aim_ns_ = -1;                   // the refresh the newest frame aimed at
+    int64_t lead_setting_ns_ = kLeadAuto;        // Config::display.lead_ns (configure)
     DisplayLead lead_;
 };
 

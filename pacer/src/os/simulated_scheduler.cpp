@@ -1,7 +1,7 @@
 // simulated_scheduler.cpp: a Sleeper that behaves like an OS with a coarse
 // scheduler tick, on top of a real (or fake) one.
-#include "internal.h"
-#include "saturate.h"
+#include "core/internal.h"
+#include "core/saturate.h"
 
 #include <pacer/platform.h>
 

@@ -1,8 +1,9 @@
 // stats.cpp: the per-frame ring, its summaries, and nearest-rank percentiles.
 // add() only writes one slot and bumps two totals; everything that needs a
 // sort is done on demand by summarize(), off the frame loop's hot path.
-#include "saturate.h"
-#include "stats_internal.h"
+#include "core/saturate.h"
+#include "core/units.h"
+#include "stats/stats_internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +14,6 @@ namespace pacer {
 
 namespace {
 
-constexpr double kNsPerUs = 1'000.0;
-constexpr double kNsPerS = 1'000'000'000.0;
 
 // The value of nearest rank ceil(n * num / den) (1-based) in a sorted sample.
 // Integer arithmetic, so that e.g. p95 of 20 values is exactly rank 19.
@@ -50,7 +49,7 @@ void detail::set_rates(Summary& s, int64_t wall_ns, int64_t frames, int64_t spun
         const double wall = static_cast<double>(wall_ns);
         s.spin_pct = 100.0 * static_cast<double>(spun_ns) / wall;
         s.cpu_pct = cpu_known ? 100.0 * static_cast<double>(cpu_ns) / wall : -1.0;
-        s.fps = static_cast<double>(frames - 1) * kNsPerS / wall;
+        s.fps = static_cast<double>(frames - 1) * static_cast<double>(detail::kNsPerSecond) / wall;
     } else {
         s.cpu_pct = cpu_known ? 0.0 : -1.0;
     }
@@ -124,7 +123,7 @@ Summary Stats::summarize() const {
 
     const Frame& oldest = at(0);
     const Frame& newest = at(count_ - 1);
-    s.target_period_us = static_cast<double>(newest.period_ns) / kNsPerUs;
+    s.target_period_us = detail::us_of(newest.period_ns);
 
     std::vector<double> intervals, errors, lateness;
     intervals.reserve(count_);
@@ -136,11 +135,11 @@ Summary Stats::summarize() const {
     for (std::size_t i = 0; i < count_; ++i) {
         const Frame& f = at(i);
         s.missed = detail::sat_add(s.missed, std::max<int32_t>(f.missed, 0));
-        lateness.push_back(static_cast<double>(std::max<int64_t>(f.lateness_ns, 0)) / kNsPerUs);
+        lateness.push_back(detail::us_of(std::max<int64_t>(f.lateness_ns, 0)));
         if (detail::has_interval(f)) {
             const int64_t error_ns = detail::sat_abs_diff(f.interval_ns, f.period_ns);
-            intervals.push_back(static_cast<double>(f.interval_ns) / kNsPerUs);
-            errors.push_back(static_cast<double>(error_ns) / kNsPerUs);
+            intervals.push_back(detail::us_of(f.interval_ns));
+            errors.push_back(detail::us_of(error_ns));
             if (error_ns > off_tolerance_ns_) ++off;
         }
         // The oldest frame's wait ended at the window's first wake, so it lies
@@ -171,7 +170,7 @@ std::vector<HistogramBin> Stats::interval_histogram(double lower_us, double bin_
     for (std::size_t i = 0; i < count_; ++i) {
         const Frame& f = at(i);
         if (!detail::has_interval(f)) continue;
-        const double bin = std::floor((static_cast<double>(f.interval_ns) / kNsPerUs - lower_us) / bin_us);
+        const double bin = std::floor((detail::us_of(f.interval_ns) - lower_us) / bin_us);
         if (bin >= 0 && bin < bins) ++histogram[static_cast<std::size_t>(bin)].count;
     }
     return histogram;

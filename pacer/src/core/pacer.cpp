@@ -31,12 +31,12 @@
 // each wait into the PresentModel), vsync's dt and every predicted present
 // come from the fitted display clock, and the delay bias slides the timer's
 // grid onto the display's phase. docs/design.md has the rules and bounds.
-#include "arbiter.h"
-#include "grid.h"
-#include "internal.h"
-#include "present_model.h"
-#include "saturate.h"
-#include "waiter.h"
+#include "core/arbiter.h"
+#include "core/grid.h"
+#include "core/internal.h"
+#include "display/present_model.h"
+#include "core/saturate.h"
+#include "wait/waiter.h"
 
 #include <pacer/platform.h>
 #include <pacer/stats.h>
@@ -69,6 +69,7 @@ struct Pacer::Impl {
           stats(cfg.stats.history_frames, cfg.stats.off_tolerance_ns),
           arbiter(cfg, waiter, present) {
         grid.anchor(0, cfg.target_hz);
+        present.configure(cfg.display);
     }
 
     // Drains the host's reports into the present model (and, under vsync,
@@ -128,6 +129,23 @@ struct Pacer::Impl {
         return {grid.current(), 0, false};
     }
 
+    // This wait's deadline: the first frame anchors the grid at t; later
+    // ones first let the display move it (display_lock's grid, or the delay
+    // bias), then decide().
+    Step place(int64_t t, bool locked) {
+        if (index == 0) {
+            grid.anchor(t, cfg.target_hz);
+            return {t, 0, true};
+        }
+        if (locked) {
+            present.lock_grid(grid, t, arbiter.display_refreshes());
+        } else {
+            const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
+            present.bias_grid(grid, cfg.target_hz, free_running);
+        }
+        return decide(t);
+    }
+
     // Late by this much (or more) is a stall.
     int64_t resync_after_ns() const { return sat_mul(cfg.resync_after_periods, grid.period_ns()); }
 
@@ -135,9 +153,6 @@ struct Pacer::Impl {
     static int32_t clamp_count(int64_t n) { return static_cast<int32_t>(std::min<int64_t>(n, INT32_MAX)); }
 
     // ---- the engine's clock ----------------------------------------------------
-
-    // display_lock: the fixed lead, else the one learned from shown frames.
-    int64_t lead_in_force() const { return cfg.display.lead_ns >= 0 ? cfg.display.lead_ns : present.lead().lead_ns(); }
 
     // aim_ns: display_lock's refresh for this frame (-1 not locked).
     int64_t dt_for(const Frame& frame, bool vsync, int64_t aim_ns) const {
@@ -238,19 +253,7 @@ struct Pacer::Impl {
             build_ns = sat_sub(frame.present_ns, last_wake_ns);
 
         const bool locked = arbiter.in_force() == Strategy::DisplayLock;
-        int64_t lead_ns = locked ? lead_in_force() : -1;
-        Step step{t, 0, true};
-        if (index == 0) {
-            grid.anchor(t, cfg.target_hz);   // the first frame anchors the grid at now
-        } else {
-            if (locked) {
-                lead_ns = present.lock_grid(grid, t, arbiter.display_refreshes(), cfg.display.lead_ns);
-            } else {
-                const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
-                present.bias_grid(grid, cfg.target_hz, cfg.display.lead_ns, free_running);
-            }
-            step = decide(t);
-        }
+        Step step = place(t, locked);
 
         const bool vsync = arbiter.vsync_interval() != 0;
         WaitResult waited{t, 0, 0, 0};   // no wait (vsync's is the swap): no CPU
@@ -281,7 +284,7 @@ struct Pacer::Impl {
         frame.missed = step.missed;
         frame.resynced = step.resynced;
         frame.strategy = arbiter.in_force();
-        const int64_t aim_ns = locked ? present.aim_of(step.deadline_ns, lead_ns) : -1;
+        const int64_t aim_ns = locked ? present.aim_of(step.deadline_ns) : -1;
         frame.dt_ns = dt_for(frame, vsync, aim_ns);
         frame.predicted_present_ns = aim_ns >= 0 ? aim_ns : predict_present(frame, vsync);
         // Only the timer watches contention; other strategies' frames say nothing.
@@ -296,7 +299,7 @@ struct Pacer::Impl {
         frame.decision_seq = arbiter.decision().seq;
 
         if (!frame.interrupted) stats.add(frame);   // a frame cut short says nothing of the pacing
-        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns, lead_ns);
+        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns);
         last_aim_ns = aim_ns;
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;
@@ -319,6 +322,7 @@ struct Pacer::Impl {
         }
         waiter.reconfigure(next);
         cfg = next;
+        present.configure(cfg.display);
         if (old.target_hz != next.target_hz) {
             // The grid continues from the last deadline with the new period.
             grid.anchor(index > 0 ? grid.current() : 0, next.target_hz);
@@ -381,7 +385,7 @@ WaitStatus Pacer::status() const noexcept {
     WaitStatus status = impl_->waiter.state();
     status.strategy = impl_->arbiter.in_force();
     const bool locked = status.strategy == Strategy::DisplayLock;
-    status.display_lead_ns = locked ? impl_->lead_in_force() : -1;
+    status.display_lead_ns = locked ? impl_->present.lead_ns() : -1;
     status.display_refreshes = locked ? impl_->arbiter.display_refreshes() : 0;
     status.display_judged = impl_->present.lead().judged();
     status.display_missed = impl_->present.lead().missed();

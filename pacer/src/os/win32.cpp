@@ -1,4 +1,4 @@
-// os_win32.cpp: os.h on Windows (7 and later; the high-resolution timer needs
+// os/win32.cpp: os.h on Windows (7 and later; the high-resolution timer needs
 // Windows 10 1803, and older systems refuse it, which os.h lets us say).
 //
 // Windows schedules on a periodic tick: 15.625 ms by default, changed for the
@@ -10,8 +10,9 @@
 // Only Win32 calls wait. std::this_thread::sleep_for and sleep_until are not
 // used: with MinGW's posix thread model they truncate to whole milliseconds
 // and wake up to about half a millisecond early.
-#include "os.h"
-#include "os_win32.h"
+#include "core/units.h"
+#include "os/os.h"
+#include "os/win32.h"
 
 #ifndef _WIN32_WINNT
 #define _WIN32_WINNT 0x0601   // Windows 7: CreateWaitableTimerExW
@@ -37,10 +38,11 @@
 
 namespace pacer::os {
 
+using detail::kNsPerSecond;
+using detail::kNsPerMs;
+
 namespace {
 
-constexpr int64_t kNsPerSecond = 1'000'000'000;
-constexpr int64_t kNsPerMs = 1'000'000;
 constexpr int64_t kNsPerFiletimeTick = 100;   // FILETIME, due times, NtQueryTimerResolution
 // Windows' default tick, stated when ntdll cannot be asked.
 constexpr int64_t kDefaultTickNs = 15'625'000;

@@ -1,4 +1,4 @@
-// os_macos.cpp: os.h on macOS. UNTESTED: nothing in this project's CI can
+// os/macos.cpp: os.h on macOS. UNTESTED: nothing in this project's CI can
 // compile or run it. Kept small so that it can be read as obviously right;
 // the README makes no claim for macOS.
 //
@@ -6,10 +6,11 @@
 // sleeps), the high-resolution timer mach_wait_until on that same timeline.
 // macOS has no scheduler period to state and no timer-period control.
 #ifndef __APPLE__
-#error "os_macos.cpp is the macOS implementation; CMake picks one OS file"
+#error "os/macos.cpp is the macOS implementation; CMake picks one OS file"
 #endif
 
-#include "os.h"
+#include "core/units.h"
+#include "os/os.h"
 
 #include <cerrno>
 #include <cstdint>
@@ -20,9 +21,9 @@
 
 namespace pacer::os {
 
-namespace {
+using detail::kNsPerSecond;
 
-constexpr int64_t kNsPerSecond = 1'000'000'000;
+namespace {
 
 // Ticks are ns * denom / numer (Intel: 1/1; Apple silicon: 125/3 at 24 MHz).
 const mach_timebase_info_data_t& timebase() {

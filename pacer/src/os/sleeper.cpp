@@ -1,6 +1,6 @@
-// os_sleeper.cpp: OsClock and OsSleeper, the portable face of os.h.
-#include "internal.h"
-#include "os.h"
+// os/sleeper.cpp: OsClock and OsSleeper, the portable face of os.h.
+#include "core/internal.h"
+#include "os/os.h"
 
 #include <pacer/platform.h>
 
@@ -63,7 +63,7 @@ int64_t stated_or_one_ms(int64_t requested_ns, bool* stated) {
     }
     const int64_t os_period = os::scheduler_period_ns();
     *stated = os_period > 0;
-    return os_period > 0 ? os_period : detail::kMillisecondNs;
+    return os_period > 0 ? os_period : detail::kNsPerMs;
 }
 
 constexpr const char* kUnsupported = "unsupported";   // the OS has no such control
@@ -164,7 +164,7 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
         // scheduler period (1 ms when none is) where the OS lets us, until
         // destruction and no longer, then re-read what the OS states.
         impl_->held_period_ns =
-            options.scheduler_period_ns > 0 ? options.scheduler_period_ns : detail::kMillisecondNs;
+            options.scheduler_period_ns > 0 ? options.scheduler_period_ns : detail::kNsPerMs;
         impl_->period_held = os::timer_period_begin(impl_->held_period_ns);
         if (impl_->period_held && options.scheduler_period_ns <= 0) {
             impl_->period_ns = stated_or_one_ms(0, &impl_->period_stated);

@@ -1,5 +1,5 @@
 // display_clock.cpp: the display-clock fit (display_clock.h says how).
-#include "display_clock.h"
+#include "display/display_clock.h"
 
 #include <algorithm>
 #include <cmath>

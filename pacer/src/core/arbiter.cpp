@@ -13,10 +13,10 @@
 // refresh (present_model.h), re-decides when it moves, and its probe trusts
 // vsync only on shown frames that keep cadence. docs/design.md has the rules
 // and bounds.
-#include "arbiter.h"
+#include "core/arbiter.h"
 
-#include "internal.h"
-#include "saturate.h"
+#include "core/internal.h"
+#include "core/saturate.h"
 
 #include <algorithm>
 #include <cmath>
