@@ -48,8 +48,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests", "wayland"))
-import check_wayland  # noqa: E402  (the compositor and client helpers the tests use)
+import wayland_session  # noqa: E402  (the compositor and client helpers, shared with the tests)
 
 
 def number(text):
@@ -126,16 +125,16 @@ class Weston:
         self.env = {}
         if self.args.replay:
             return self
-        started = check_wayland.run([self.args.wayland_sh, "start", "weston", "--name", self.name, "--size", "320x240",
+        started = wayland_session.run([self.args.wayland_sh, "start", "weston", "--name", self.name, "--size", "320x240",
                                      "--seat-module", self.args.seat_module])
         if started.returncode != 0:
             sys.exit("display_lock: weston did not start:\n" + started.stdout)
-        self.env = check_wayland.parse_env(started.stdout)
+        self.env = wayland_session.parse_env(started.stdout)
         return self
 
     def __exit__(self, *exc):
         if not self.args.replay:
-            check_wayland.run([self.args.wayland_sh, "stop", "--name", self.name])
+            wayland_session.run([self.args.wayland_sh, "stop", "--name", self.name])
 
 
 def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, settle_s=0.0):
@@ -148,7 +147,7 @@ def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, sett
         where = os.path.join(args.replay, name)
         return figures(os.path.join(where, "trace.csv"), os.path.join(where, "summary.json"), strategy_shown, settle_s)
     client = argparse.Namespace(backend=backend, wayland_sh=args.wayland_sh)
-    env = check_wayland.client_env(client, lambda m: sys.exit("display_lock: " + m))
+    env = wayland_session.client_env(client, lambda m: sys.exit("display_lock: " + m))
     env.update(weston.env)
     with tempfile.TemporaryDirectory() as tmp:
         where = tmp
@@ -157,11 +156,11 @@ def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, sett
                                             + "-".join(a.lstrip("-") for a in extra))
             os.makedirs(where)
         trace, summary = os.path.join(where, "trace.csv"), os.path.join(where, "summary.json")
-        cmd = check_wayland.priority_prefix() + [
+        cmd = wayland_session.priority_prefix() + [
             args.demo, "--backend", backend, "--hz", "60", "--wait-point", "frame_start", "--work-ms", f"{work_ms:g}",
             "--frames", str(frames), "--no-overlay", "--width", "320", "--height", "240",
             "--trace", trace, "--summary-json", summary] + extra
-        done = check_wayland.run(cmd, env=env, timeout=120)
+        done = wayland_session.run(cmd, env=env, timeout=120)
         if done.returncode != 0:
             sys.exit(f"display_lock: {' '.join(cmd)} exited {done.returncode}:\n{done.stdout}")
         return figures(trace, summary, strategy_shown, settle_s)
@@ -222,10 +221,10 @@ def main():
         os.makedirs(args.keep, exist_ok=True)
     if args.replay:
         args.replay_names = sorted(os.listdir(args.replay), key=lambda n: int(n.split("-")[2]))
-    skip = "" if args.replay else check_wayland.skip_reason("weston")
+    skip = "" if args.replay else wayland_session.skip_reason("weston")
     if skip:
         print("display_lock: SKIP: " + skip)
-        return check_wayland.SKIP
+        return wayland_session.SKIP
     backends = [b for b in args.backends.split(",") if b]
     works = [float(w) for w in args.work_ms.split(",") if w]
 

@@ -342,6 +342,57 @@ def git_commit():
         return "unknown"
 
 
+def run_section(r, out):
+    """One run's part of a scenario's section: its files, the display's
+    figures, its phases, problems and plots."""
+    lines = []
+    f = r["files"]
+    links = [f"[trace CSV]({rel(f['trace'], out)})"]
+    if f["chrome"]:
+        links.append(f"[Chrome trace]({rel(f['chrome'], out)})")
+    links += [f"[summary]({rel(f['summary'], out)})", f"[screenshot]({rel(f['screenshot'], out)})",
+              f"[log]({rel(f['log'], out)})"]
+    info = r.get("run_info", {})
+    lines.append(f"**{r['backend']}**: {r['status']}, {r['wall_s']:.1f} s; swap interval: "
+                 f"{info.get('swap_interval', 'n/a')}; " + " · ".join(links))
+    lines.append("")
+    # The display's side (demo/core/trace.h, docs/wayland.md): what the
+    # compositor reported showing, where it reports (none under Xvfb).
+    feedback = info.get("present_feedback", "n/a")
+    if info.get("presented_frames", "0") not in ("0", ""):
+        lines.append(f"- display ({feedback}): {info.get('presented_frames')} shown, "
+                     f"{info.get('discarded_frames', 'n/a')} discarded; between display changes p5/p50/p95 "
+                     f"{info.get('display_change_p5_p50_p95_ms', 'n/a')} ms; wake to on screen "
+                     f"{info.get('display_latency_p5_p50_p95_ms', 'n/a')} ms; |animation error| p50/p95 "
+                     f"{info.get('animation_error_abs_p50_p95_ms', 'n/a')} ms; display clock "
+                     f"{info.get('display_clock_period_ms', 'n/a')} ms "
+                     f"({'locked' if info.get('display_clock_locked') == 'yes' else 'not locked'})")
+    else:
+        lines.append(f"- display: no feedback ({feedback}); the display columns are NA")
+    lines.append("")
+    # Per phase (the scenario's "mark" steps), from the trace: the
+    # whole-run figures above average a sweep's strategies together.
+    if r["phases"]:
+        over = " | ".join(f">{limit:g} ms" for limit in plots.OVER_MS)
+        lines += [f"| phase | frames | avg fps | p50 ms | p95 ms | p99 ms | max ms | off >0.5 ms % | "
+                  f"≥1.5× target | {over} |", "|---|" + "---|" * (8 + len(plots.OVER_MS))]
+        for ph in r["phases"]:
+            counts = " | ".join(str(ph["over"][limit]) for limit in plots.OVER_MS)
+            lines.append(f"| {shown(plots.shorten(ph['phase'], 40))} | {ph['frames']} | "
+                         f"{fmt(ph['avg_fps'], '{:.2f}')} | {ph['p50_ms']:.2f} | {ph['p95_ms']:.2f} | "
+                         f"{ph['p99_ms']:.2f} | {ph['max_ms']:.1f} | {ph['off_pct']:.1f} | {ph['hitches']} | "
+                         f"{counts} |")
+        lines.append("")
+    for p in r["problems"]:
+        lines.append(f"- problem: {p}")
+    if r["problems"]:
+        lines.append("")
+    for p in r["plots"]:
+        lines.append(f"![{os.path.basename(p)}]({rel(p, out)})")
+    lines.append("")
+    return lines
+
+
 def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots, notes, manifest):
     failed = [r for r in results if r["status"] != "PASS"]
     lines = ["# Visual QA report", ""]
@@ -396,50 +447,7 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
             "/".join(fmt(r["metrics"].get(b), "{:.0f}") for b in bins) for r in runs) + " |")
         lines.append("")
         for r in runs:
-            f = r["files"]
-            links = [f"[trace CSV]({rel(f['trace'], out)})"]
-            if f["chrome"]:
-                links.append(f"[Chrome trace]({rel(f['chrome'], out)})")
-            links += [f"[summary]({rel(f['summary'], out)})", f"[screenshot]({rel(f['screenshot'], out)})",
-                      f"[log]({rel(f['log'], out)})"]
-            info = r.get("run_info", {})
-            lines.append(f"**{r['backend']}**: {r['status']}, {r['wall_s']:.1f} s; swap interval: "
-                         f"{info.get('swap_interval', 'n/a')}; " + " · ".join(links))
-            lines.append("")
-            # The display's side (demo/core/trace.h, docs/wayland.md): what the
-            # compositor reported showing, where it reports (none under Xvfb).
-            feedback = info.get("present_feedback", "n/a")
-            if info.get("presented_frames", "0") not in ("0", ""):
-                lines.append(f"- display ({feedback}): {info.get('presented_frames')} shown, "
-                             f"{info.get('discarded_frames', 'n/a')} discarded; between display changes p5/p50/p95 "
-                             f"{info.get('display_change_p5_p50_p95_ms', 'n/a')} ms; wake to on screen "
-                             f"{info.get('display_latency_p5_p50_p95_ms', 'n/a')} ms; |animation error| p50/p95 "
-                             f"{info.get('animation_error_abs_p50_p95_ms', 'n/a')} ms; display clock "
-                             f"{info.get('display_clock_period_ms', 'n/a')} ms "
-                             f"({'locked' if info.get('display_clock_locked') == 'yes' else 'not locked'})")
-            else:
-                lines.append(f"- display: no feedback ({feedback}); the display columns are NA")
-            lines.append("")
-            # Per phase (the scenario's "mark" steps), from the trace: the
-            # whole-run figures above average a sweep's strategies together.
-            if r["phases"]:
-                over = " | ".join(f">{limit:g} ms" for limit in plots.OVER_MS)
-                lines += [f"| phase | frames | avg fps | p50 ms | p95 ms | p99 ms | max ms | off >0.5 ms % | "
-                          f"≥1.5× target | {over} |", "|---|" + "---|" * (8 + len(plots.OVER_MS))]
-                for ph in r["phases"]:
-                    counts = " | ".join(str(ph["over"][limit]) for limit in plots.OVER_MS)
-                    lines.append(f"| {shown(plots.shorten(ph['phase'], 40))} | {ph['frames']} | "
-                                 f"{fmt(ph['avg_fps'], '{:.2f}')} | {ph['p50_ms']:.2f} | {ph['p95_ms']:.2f} | "
-                                 f"{ph['p99_ms']:.2f} | {ph['max_ms']:.1f} | {ph['off_pct']:.1f} | {ph['hitches']} | "
-                                 f"{counts} |")
-                lines.append("")
-            for p in r["problems"]:
-                lines.append(f"- problem: {p}")
-            if r["problems"]:
-                lines.append("")
-            for p in r["plots"]:
-                lines.append(f"![{os.path.basename(p)}]({rel(p, out)})")
-            lines.append("")
+            lines += run_section(r, out)
     if bench_plots:
         lines += ["## Bench", "", f"From `{args.bench_csv}`.", ""] + [f"![{os.path.basename(p)}]({rel(p, out)})"
                                                                      for p in bench_plots] + [""]

@@ -34,7 +34,7 @@ using Slot = std::variant<std::optional<double> Settings::*, std::optional<int64
                           std::optional<int32_t> Settings::*, std::optional<pacer::Strategy> Settings::*,
                           std::optional<pacer::MissPolicy> Settings::*, std::optional<pacer::WaitPoint> Settings::*,
                           std::optional<VsyncMode> Settings::*, std::optional<DtMode> Settings::*,
-                          std::optional<DisplayLead> Settings::*>;
+                          std::optional<LeadSetting> Settings::*>;
 
 struct Row {
     SettingInfo info;
@@ -105,14 +105,14 @@ std::string to_text(pacer::MissPolicy v) { return pacer::miss_policy_name(v); }
 std::string to_text(pacer::WaitPoint v) { return pacer::wait_point_name(v); }
 std::string to_text(VsyncMode v) { return vsync_mode_name(v); }
 std::string to_text(DtMode v) { return dt_mode_name(v); }
-std::string to_text(const DisplayLead& v) { return display_lead_text(v); }
+std::string to_text(const LeadSetting& v) { return display_lead_text(v); }
 
 bool from_text(std::string_view t, pacer::Strategy* out) { return pacer::parse_strategy(t, out); }
 bool from_text(std::string_view t, pacer::MissPolicy* out) { return pacer::parse_miss_policy(t, out); }
 bool from_text(std::string_view t, pacer::WaitPoint* out) { return pacer::parse_wait_point(t, out); }
 bool from_text(std::string_view t, VsyncMode* out) { return parse_vsync_mode(t, out); }
 bool from_text(std::string_view t, DtMode* out) { return parse_dt_mode(t, out); }
-bool from_text(std::string_view t, DisplayLead* out) { return parse_display_lead(t, out); }
+bool from_text(std::string_view t, LeadSetting* out) { return parse_display_lead(t, out); }
 // The names there are, for an unknown one.
 const char* names_of(pacer::Strategy*) {
     return "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto, display_lock";
@@ -121,7 +121,7 @@ const char* names_of(pacer::MissPolicy*) { return "skip, catch_up"; }
 const char* names_of(pacer::WaitPoint*) { return "before_present, frame_start"; }
 const char* names_of(VsyncMode*) { return "off, on, adaptive"; }
 const char* names_of(DtMode*) { return "raw, paced, fixed"; }
-const char* names_of(DisplayLead*) { return "off, auto, or a lead in ms"; }
+const char* names_of(LeadSetting*) { return "off, auto, or a lead in ms"; }
 
 
 std::string parse_into(const Row& row, std::string_view value, std::optional<double>* slot) {
@@ -168,7 +168,7 @@ std::string parse_into(const Row& r, std::string_view v, std::optional<pacer::Mi
 std::string parse_into(const Row& r, std::string_view v, std::optional<pacer::WaitPoint>* s) { return parse_name_into(r, v, s); }
 std::string parse_into(const Row& r, std::string_view v, std::optional<VsyncMode>* s) { return parse_name_into(r, v, s); }
 std::string parse_into(const Row& r, std::string_view v, std::optional<DtMode>* s) { return parse_name_into(r, v, s); }
-std::string parse_into(const Row& r, std::string_view v, std::optional<DisplayLead>* s) { return parse_name_into(r, v, s); }
+std::string parse_into(const Row& r, std::string_view v, std::optional<LeadSetting>* s) { return parse_name_into(r, v, s); }
 
 const Row* row_of(const SettingInfo& info) {
     for (const Row& row : kTable) {
@@ -259,32 +259,32 @@ bool parse_dt_mode(std::string_view name, DtMode* out) {
     return parse_named(name, {DtMode::Raw, DtMode::Paced, DtMode::Fixed}, dt_mode_name, out);
 }
 
-std::string display_lead_text(const DisplayLead& lead) {
+std::string display_lead_text(const LeadSetting& lead) {
     switch (lead.kind) {
-        case DisplayLead::Kind::Off: return "off";
-        case DisplayLead::Kind::Auto: return "auto";
-        case DisplayLead::Kind::Fixed: return number_text(lead.ms);
+        case LeadSetting::Kind::Off: return "off";
+        case LeadSetting::Kind::Auto: return "auto";
+        case LeadSetting::Kind::Fixed: return number_text(lead.ms);
     }
     return "auto";
 }
 
-bool parse_display_lead(std::string_view text, DisplayLead* out) {
+bool parse_display_lead(std::string_view text, LeadSetting* out) {
     if (text == "off" || text == "auto") {
-        *out = {text == "off" ? DisplayLead::Kind::Off : DisplayLead::Kind::Auto, 0};
+        *out = {text == "off" ? LeadSetting::Kind::Off : LeadSetting::Kind::Auto, 0};
         return true;
     }
     double ms = 0;
     // A negative lead would alias the library's kLeadOff and kLeadAuto.
     if (!parse_number(text, &ms) || ms < 0) return false;
-    *out = {DisplayLead::Kind::Fixed, ms};   // its upper bound is the library's (check())
+    *out = {LeadSetting::Kind::Fixed, ms};   // its upper bound is the library's (check())
     return true;
 }
 
-int64_t display_lead_ns(const DisplayLead& lead) {
+int64_t display_lead_ns(const LeadSetting& lead) {
     switch (lead.kind) {
-        case DisplayLead::Kind::Off: return pacer::kLeadOff;
-        case DisplayLead::Kind::Auto: return pacer::kLeadAuto;
-        case DisplayLead::Kind::Fixed: break;
+        case LeadSetting::Kind::Off: return pacer::kLeadOff;
+        case LeadSetting::Kind::Auto: return pacer::kLeadAuto;
+        case LeadSetting::Kind::Fixed: break;
     }
     // Far outside any valid lead saturates, so that validate() names the value.
     return std::llround(std::clamp(lead.ms * 1e6, -1e18, 1e18));
@@ -369,9 +369,9 @@ const Settings& default_settings() {
         s.wait_slack_ns = library.tuning.wait.timer_slack_ns;
         s.wait_slice_ns = library.tuning.wait.sched_slice_ns;
         s.wait_point = library.wait_point;
-        s.display_lead = library.display.lead_ns == pacer::kLeadOff    ? DisplayLead{DisplayLead::Kind::Off, 0}
-                         : library.display.lead_ns == pacer::kLeadAuto ? DisplayLead{}
-                                                                       : DisplayLead{DisplayLead::Kind::Fixed,
+        s.display_lead = library.display.lead_ns == pacer::kLeadOff    ? LeadSetting{LeadSetting::Kind::Off, 0}
+                         : library.display.lead_ns == pacer::kLeadAuto ? LeadSetting{}
+                                                                       : LeadSetting{LeadSetting::Kind::Fixed,
                                                                                      static_cast<double>(library.display.lead_ns) * 1e-6};
         // The load's: LoadConfig's.
         const LoadConfig load = resolve(LoadConfig{});

@@ -46,13 +46,13 @@ bool parse_dt_mode(std::string_view name, DtMode* out);  // false for an unknown
 
 // display_lock's lead (pacer::Config::display.lead_ns): "off", "auto" (learned
 // from shown frames) or a fixed lead in ms ("4.5").
-struct DisplayLead {
+struct LeadSetting {
     enum class Kind : int { Off, Auto, Fixed } kind = Kind::Auto;
     double ms = 0;   // Fixed's
 };
-std::string display_lead_text(const DisplayLead& lead);                // "off", "auto", "4.5"
-bool parse_display_lead(std::string_view text, DisplayLead* out);      // false for neither a name nor a number
-int64_t display_lead_ns(const DisplayLead& lead);                       // pacer::kLeadOff, kLeadAuto or ns
+std::string display_lead_text(const LeadSetting& lead);                // "off", "auto", "4.5"
+bool parse_display_lead(std::string_view text, LeadSetting* out);      // false for neither a name nor a number
+int64_t display_lead_ns(const LeadSetting& lead);                       // pacer::kLeadOff, kLeadAuto or ns
 
 // A set of setting changes: only the fields that hold a value change. What
 // each field means, its unit and default: the table in settings.cpp.
@@ -75,7 +75,7 @@ struct Settings {
     std::optional<int64_t> wait_slice_ns;        // -1: leave the thread's own
     std::optional<DtMode> dt_mode;
     std::optional<pacer::WaitPoint> wait_point;
-    std::optional<DisplayLead> display_lead;
+    std::optional<LeadSetting> display_lead;
     std::optional<double> work_ms;
     std::optional<double> jitter_ms;
     std::optional<double> spike_ms;

@@ -345,7 +345,7 @@ void Overlay::draw_stats_(const View& view) {
 
 // display_lock's lead: auto (learned), fixed, or off; and what it does now.
 void Overlay::draw_display_lead_(Controls& controls, const pacer::WaitStatus& state) {
-    const DisplayLead lead = *controls.current().display_lead;
+    const LeadSetting lead = *controls.current().display_lead;
     const char* kinds[] = {"off", "auto", "fixed"};
     const int kind = static_cast<int>(lead.kind);
     if (ImGui::BeginCombo("display lead", kinds[kind])) {
@@ -354,18 +354,18 @@ void Overlay::draw_display_lead_(Controls& controls, const pacer::WaitStatus& st
                 Settings change;
                 // A fixed lead starts from the one in force (or 8 ms).
                 const double now_ms = state.display_lead_ns >= 0 ? static_cast<double>(state.display_lead_ns) * 1e-6 : 8;
-                change.display_lead = DisplayLead{static_cast<DisplayLead::Kind>(k), k == 2 ? now_ms : 0};
+                change.display_lead = LeadSetting{static_cast<LeadSetting::Kind>(k), k == 2 ? now_ms : 0};
                 apply_(controls, change);
             }
         }
         ImGui::EndCombo();
     }
     setting_tip("display_lead");
-    if (lead.kind == DisplayLead::Kind::Fixed) {
+    if (lead.kind == LeadSetting::Kind::Fixed) {
         double ms_value = lead.ms;
         if (slider_released("lead (ms)", &ms_value, 0, 40, "%.1f")) {
             Settings change;
-            change.display_lead = DisplayLead{DisplayLead::Kind::Fixed, ms_value};
+            change.display_lead = LeadSetting{LeadSetting::Kind::Fixed, ms_value};
             apply_(controls, change);
         }
     }

@@ -1,0 +1,48 @@
+// arbiter_rules.h: the arbiter's thresholds and the words of its reasons,
+// shared by its two files (arbiter.cpp: choosing what paces and the
+// display's account; arbiter_vsync.cpp: watching vsync). Internal.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace pacer::detail::arbiter_rules {
+
+inline constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
+inline constexpr double kProbeTolerance = 0.25;         // probe median within 25 % of the vsync period
+inline constexpr int kWatchTrip = 8;                    // fast or slow ones in the window that count
+inline constexpr int kWatchClear = 2;                   // at or under this, explicit vsync is fine again
+inline constexpr double kFastFraction = 0.5;            // under half the vsync period: did not block
+inline constexpr double kSlowFraction = 1.5;            // over 1.5 periods: a refresh was missed
+inline constexpr int64_t kFirstBackoffNs = 2'000'000'000;    // auto re-probes after 2 s ...
+inline constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
+inline constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
+inline constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
+inline constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or
+inline constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken as unknown (0)
+
+inline std::string ms(double ns) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", ns * 1e-6);
+    return buffer;
+}
+
+inline std::string hz_text(double hz) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g Hz", hz);
+    return buffer;
+}
+
+// A fitted rate: to 0.1 Hz, trailing zeros dropped ("59.9 Hz", "60 Hz"); a
+// fit's last digits are noise.
+inline std::string hz_rounded(double hz) { return hz_text(std::round(hz * 10) / 10); }
+
+inline std::string seconds(int64_t ns) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g s", static_cast<double>(ns) * 1e-9);
+    return buffer;
+}
+
+}  // namespace pacer::detail::arbiter_rules

@@ -1,0 +1,108 @@
+// arbiter_vsync.cpp: the arbiter's watch over vsync (arbiter.h): the window
+// of present intervals while the swap paces, auto's probe, and when vsync
+// is left or said to be unwell (the rules are at the top of arbiter.cpp).
+#include "core/arbiter.h"
+
+#include "core/arbiter_rules.h"
+
+#include <cmath>
+
+namespace pacer::detail {
+
+using namespace arbiter_rules;
+
+void Arbiter::watch(int64_t interval_ns, int64_t index) {
+    if (skip_samples_ > 0) {
+        --skip_samples_;
+        return;
+    }
+    watched_.push(interval_ns);
+    if (probing_) {
+        if (watched_.count() >= kProbeFrames) judge_probe(index);
+        return;
+    }
+    const double period = vsync_period_ns();
+    const int fast = watched_.count_where([&](int64_t x) { return static_cast<double>(x) < kFastFraction * period; });
+    const int slow = watched_.count_where([&](int64_t x) { return static_cast<double>(x) > kSlowFraction * period; });
+    const int64_t median = watched_.full() ? watched_.median_of_last(watched_.count()) : 0;
+    watch_vsync(fast, slow, median, index);
+}
+
+// Auto's probe, on the last kProbeFrames intervals.
+void Arbiter::judge_probe(int64_t index) {
+    const double period = vsync_period_ns();
+    const int64_t median = watched_.median_of_last(kProbeFrames);
+    const double m = static_cast<double>(median);
+    // Where the display reports what it showed, only a swap that did not
+    // block is judged by swap returns; the rest by the display.
+    if (present_.feedback_seen() && m >= (1 - kProbeTolerance) * period) {
+        judge_display_probe(index);
+        return;
+    }
+    if (std::fabs(m - period) <= kProbeTolerance * period) {
+        probing_ = false;
+        watched_.clear();   // watching starts afresh on confirmed vsync
+        record("auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz_) + " / " +
+               std::to_string(vsync_interval_) + ")");
+    } else if (m < period) {
+        leave_vsync("vsync requested, swaps return every " + ms(m));
+    } else {
+        leave_vsync("vsync presents every " + ms(m) + ", not " + ms(period));
+    }
+}
+
+// The window while vsync paces: fast and slow intervals, and its median (0
+// until the window is full).
+void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
+    const double period = vsync_period_ns();
+    // The probe's rule over the whole window: swaps that block, but at
+    // another rate than the stated refresh implies (a display whose change
+    // the host does not report, e.g. SDL2 on Wayland going 60 -> 144 Hz,
+    // whose swaps then return every 7-10 ms: neither fast nor slow above).
+    const bool off_rate = median > 0 && std::fabs(static_cast<double>(median) - period) > kProbeTolerance * period;
+    // A display change explains all three: re-read the refresh before
+    // blaming vsync (the regular read may be up to a second away).
+    if ((fast >= kWatchTrip || slow >= kWatchTrip || off_rate) && refresh_changed(index)) return;
+    // The texts below are built only when a reason is recorded, not every frame.
+    const auto of = [&] { return " of the last " + std::to_string(watched_.count()); };
+    // What the fast ones say: the typical time between swaps that did not block.
+    const auto fast_median = [&] {
+        return ms(static_cast<double>(
+            watched_.median_where([&](int64_t x) { return static_cast<double>(x) < kFastFraction * period; })));
+    };
+    const auto off_rate_text = [&] {
+        return "every " + ms(static_cast<double>(median)) + " (median" + of() + "), not " + ms(period);
+    };
+    if (cfg_.strategy == Strategy::Auto) {
+        if (fast >= kWatchTrip)
+            leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
+                        " under half the vsync period)");
+        else if (slow >= kWatchTrip)
+            leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
+        else if (off_rate)
+            leave_vsync("swaps return " + off_rate_text());
+        return;
+    }
+    // Explicit vsync stays (the user asked for it) but says what it sees,
+    // with hysteresis: it turns fine again only when nearly all are.
+    Health now = health_;
+    if (fast >= kWatchTrip) now = Health::Fast;
+    else if (slow >= kWatchTrip) now = Health::Slow;
+    else if (off_rate) now = Health::OffRate;
+    else if (fast <= kWatchClear && slow <= kWatchClear &&
+             std::fabs(static_cast<double>(median) - period) <= 0.5 * kProbeTolerance * period)
+        now = Health::Fine;
+    if (now == health_) return;
+    health_ = now;
+    const std::string head = "vsync: swap interval " + std::to_string(vsync_interval_) + ", ";
+    if (now == Health::Fast)
+        record(head + "but swaps return every " + fast_median() + " (not blocking)");
+    else if (now == Health::Slow)
+        record(head + "but missed refreshes in " + std::to_string(slow) + of() + " frames");
+    else if (now == Health::OffRate)
+        record(head + "but swaps return " + off_rate_text());
+    else
+        record(head + "presents every " + ms(static_cast<double>(watched_.median_of_last(watched_.count()))));
+}
+
+}  // namespace pacer::detail
