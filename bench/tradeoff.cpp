@@ -260,8 +260,8 @@ std::vector<Variant> make_variants(bool candidates) {
                               [](pacer::Config& c) { c.tuning.timer.last_sleep_ns = 0; }));
         v.push_back(candidate("cand_last_1ms", "timer, last sleep 1 ms",
                               [](pacer::Config& c) { c.tuning.timer.last_sleep_ns = 1'000'000; }));
-        v.push_back(candidate("cand_pct14", "timer, wait CPU budget min(140 µs, 1.4 %)",
-                              [](pacer::Config& c) { c.tuning.timer.max_wait_cpu_pct = 1.4; }));
+        v.push_back(candidate("cand_pct16", "timer, wait CPU budget min(140 µs, 1.6 %) (the old one)",
+                              [](pacer::Config& c) { c.tuning.timer.max_wait_cpu_pct = 1.6; }));
         v.push_back(candidate("cand_own_waits", "timer, the thread's own slack and slice", [](pacer::Config& c) {
             c.tuning.wait.timer_slack_ns = -1;
             c.tuning.wait.sched_slice_ns = -1;
@@ -648,7 +648,8 @@ void print_intro(const Options& options) {
                   << " wakes' lateness + " << d.tuning.timer.margin_pad_ns / 1000
                   << " µs, its spin within a wait CPU budget of min(" << d.tuning.timer.max_wait_cpu_ns / 1000 << " µs, "
                   << fixed(d.tuning.timer.max_wait_cpu_pct, 1)
-                  << " % of the period) a frame less the sleep's own measured CPU; no spin while contended (a "
+                  << " % of the period) a frame less the sleep's own measured CPU; a calm wait's last sleep "
+                  << d.tuning.timer.last_sleep_ns / 1000 << " µs; no spin while contended (a "
                      "sign at every wait for "
                   << pacer::detail::kContentionOnsetNs / 1'000'000
                   << " ms: more runnable threads than CPUs, or a run-queue wait ≥ "

@@ -80,7 +80,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.tuning.timer.margin_pad_ns, 5'000);
     EXPECT_EQ(r.tuning.timer.margin_window, 512);
     EXPECT_EQ(r.tuning.timer.max_wait_cpu_ns, 140'000);
-    EXPECT_EQ(r.tuning.timer.max_wait_cpu_pct, 1.6);
+    EXPECT_EQ(r.tuning.timer.max_wait_cpu_pct, 1.4);
     EXPECT_EQ(r.tuning.timer.contention_wait_ns, 500'000);
     EXPECT_EQ(r.tuning.timer.last_sleep_ns, 500'000);
     EXPECT_EQ(r.tuning.wait.timer_slack_ns, 1);

@@ -195,7 +195,7 @@ TEST(Pacer, FrameFieldsAccountForWorkSleepSpinCpuAndPresent) {
     EXPECT_EQ(f1.work_ns, 4 * kMs);
     EXPECT_EQ(f1.present_ns, f0.wake_ns + 4 * kMs);
     // Timer to deadline - 140 us (the starting 200 us, cut to the wait's CPU
-    // budget of min(140 us, 1.6 % of 10 ms): the fake's sleep costs no CPU),
+    // budget of min(140 us, 1.4 % of 10 ms): the fake's sleep costs no CPU),
     // woke 50 us late, spun 90 us.
     EXPECT_EQ(f1.slept_ns, 6 * kMs - 140 * kUs + 50 * kUs);
     EXPECT_EQ(f1.spun_ns, 90 * kUs);

@@ -87,7 +87,7 @@ TEST(TimerMargin, ATwoPercentTailIsCoveredWithinTheBudget) {
     EXPECT_LE(run.spin_pct(), 1.0);
 }
 
-// At 144 Hz the wait's CPU budget is 1.6 % of the period (111 us a frame),
+// At 144 Hz the wait's CPU budget is 1.4 % of the period (97 us a frame),
 // which covers a tail of 80 us; p95 again leaves every tail wake 60 us late.
 TEST(TimerMargin, ATwoPercentTailIsCoveredAt144HzWithinTheBudget) {
     const GridRun run = run_grid(144, 200, 1000, 0.25, two_percent_tail(80 * kUs));

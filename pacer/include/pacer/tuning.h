@@ -32,7 +32,7 @@ struct Tuning {
         int64_t margin_pad_ns = 5'000;          // added to that
         int32_t margin_window = 512;            // wakes in the quantile's window, [1, 1e6]
         int64_t max_wait_cpu_ns = 140'000;      // a wait's CPU a frame, mean: sleep + spin (0: no spin)
-        double max_wait_cpu_pct = 1.6;          // and at most this % of the frame period, [0, 100]
+        double max_wait_cpu_pct = 1.4;          // and at most this % of the frame period, [0, 100]
         int64_t contention_wait_ns = 500'000;   // run-queue wait per frame that is a sign of
                                                 // contention (at every wait for 40 ms: no spin), [1 ns, 1 s]
         int64_t last_sleep_ns = 500'000;        // calm: a first sleep ends this long before the

@@ -52,7 +52,7 @@ int64_t TimerMargin::spin_budget_ns(int64_t period_ns) const {
     // The sleep's own cost moves by more than the spin's whole budget from
     // minute to minute (docs/precision.md), so it is measured, not assumed.
     const double relative = cfg_.max_wait_cpu_pct / 100.0 * static_cast<double>(period_ns);
-    const int64_t wait_budget_ns = std::min(cfg_.max_wait_cpu_ns, static_cast<int64_t>(relative));
+    const int64_t wait_budget_ns = std::min(cfg_.max_wait_cpu_ns, static_cast<int64_t>(std::llround(relative)));
     return std::max<int64_t>(sat_sub(wait_budget_ns, std::max<int64_t>(sleep_cpu_ns(), 0)), 0);
 }
 
