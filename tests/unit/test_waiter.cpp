@@ -307,59 +307,56 @@ TEST(WaiterTimer, MarginAdaptsDownAndUpAndDownAgain) {
 // The short last sleep (Tuning::Timer::last_sleep_ns), taken from SDL3's
 // SDL_DelayPrecise: a calm wait sleeps to last_sleep_ns before the margin
 // first, so the wake the margin covers ends a short sleep.
-TEST(WaiterTimer, ACalmWaitEndsWithAShortLastSleep) {
+struct LastSleepRig {
     FakeClock clock;
-    FakeSleeper sleeper(clock);
-    Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
-    config.tuning.timer.last_sleep_ns = 500 * kUs;
-    Waiter waiter(config);
-    const int64_t margin = waiter.state().timer_margin_ns;
-    const int64_t deadline = clock.now_ns() + 10 * kMs;
-    const WaitResult r = waiter.wait_until(deadline);
-    EXPECT_EQ(sleeper.until_requests,
+    FakeSleeper sleeper{clock};
+    Waiter waiter;
+    explicit LastSleepRig(int64_t last_sleep_ns, int32_t window = 512)
+        : waiter([&] {
+              Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
+              c.tuning.timer.last_sleep_ns = last_sleep_ns;
+              c.tuning.timer.margin_window = window;
+              c.tuning.timer.margin_headroom = 1;
+              return c;
+          }()) {}
+    int64_t margin() const { return waiter.state().timer_margin_ns; }
+};
+
+TEST(WaiterTimer, ACalmWaitEndsWithAShortLastSleep) {
+    LastSleepRig rig(500 * kUs);
+    const int64_t margin = rig.margin();
+    const int64_t deadline = rig.clock.now_ns() + 10 * kMs;
+    const WaitResult r = rig.waiter.wait_until(deadline);
+    EXPECT_EQ(rig.sleeper.until_requests,
               (std::vector<int64_t>{deadline - margin - 500 * kUs, deadline - margin}));
     EXPECT_EQ(r.wake_ns, deadline);
 }
 
 TEST(WaiterTimer, TheMarginLearnsTheLastSleepsLatenessNotTheFirsts) {
-    FakeClock clock;
-    FakeSleeper sleeper(clock);
-    Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
-    config.tuning.timer.last_sleep_ns = 500 * kUs;
-    config.tuning.timer.margin_window = 8;
-    config.tuning.timer.margin_headroom = 1;
-    Waiter waiter(config);
+    LastSleepRig rig(500 * kUs, 8);
     // Each frame's first sleep (after a whole frame asleep) wakes 300 us
     // late, its last (after 0.5 ms) 20 us late: the margin is 20 + 5 us.
     for (int i = 0; i < 8; ++i) {
-        sleeper.timer_latenesses = {300 * kUs, 20 * kUs};
-        waiter.wait_until(clock.now_ns() + 10 * kMs);
+        rig.sleeper.timer_latenesses = {300 * kUs, 20 * kUs};
+        rig.waiter.wait_until(rig.clock.now_ns() + 10 * kMs);
     }
-    EXPECT_EQ(waiter.state().timer_margin_ns, 25 * kUs);
+    EXPECT_EQ(rig.margin(), 25 * kUs);
 }
 
 TEST(WaiterTimer, ALastSleepLongerThanWhatIsLeftIsTheOnlySleep) {
-    FakeClock clock;
-    FakeSleeper sleeper(clock);
-    Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
-    config.tuning.timer.last_sleep_ns = 500 * kUs;
-    Waiter waiter(config);
-    const int64_t margin = waiter.state().timer_margin_ns;
-    const int64_t deadline = clock.now_ns() + margin + 400 * kUs;
-    waiter.wait_until(deadline);
-    EXPECT_EQ(sleeper.until_requests, std::vector<int64_t>{deadline - margin});
+    LastSleepRig rig(500 * kUs);
+    const int64_t margin = rig.margin();
+    const int64_t deadline = rig.clock.now_ns() + margin + 400 * kUs;
+    rig.waiter.wait_until(deadline);
+    EXPECT_EQ(rig.sleeper.until_requests, std::vector<int64_t>{deadline - margin});
 }
 
 TEST(WaiterTimer, LastSleepZeroIsOneSleep) {
-    FakeClock clock;
-    FakeSleeper sleeper(clock);
-    Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
-    config.tuning.timer.last_sleep_ns = 0;
-    Waiter waiter(config);
-    const int64_t margin = waiter.state().timer_margin_ns;
-    const int64_t deadline = clock.now_ns() + 10 * kMs;
-    waiter.wait_until(deadline);
-    EXPECT_EQ(sleeper.until_requests, std::vector<int64_t>{deadline - margin});
+    LastSleepRig rig(0);
+    const int64_t margin = rig.margin();
+    const int64_t deadline = rig.clock.now_ns() + 10 * kMs;
+    rig.waiter.wait_until(deadline);
+    EXPECT_EQ(rig.sleeper.until_requests, std::vector<int64_t>{deadline - margin});
 }
 
 TEST(WaiterTimer, MarginIsClampedToMinAndMax) {
