@@ -1,6 +1,6 @@
 // contention.h: whether the timer's thread is contended, from the signs read
 // at the start of its waits. The timer stops spinning while it is (a spinner
-// is preempted for a neighbour's whole slice) and sleeps in steps. Internal (pacer_internal).
+// is preempted for a neighbour's whole slice) and sleeps in steps. Internal (pacer_internal, pacer_measure).
 #pragma once
 
 #include <cstdint>

@@ -2,7 +2,7 @@
 // high-resolution wait ends so that a short spin covers the wake's lateness.
 // It owns the window of recent wake lateness, the spin's stall share and the
 // wait's CPU budget; the Waiter asks it for a margin and tells it what each
-// wait did. Internal (pacer_internal). docs/precision.md has why each rule.
+// wait did. Internal (pacer_internal, pacer_measure). docs/precision.md has why each rule.
 #pragma once
 
 #include <pacer/pacer.h>

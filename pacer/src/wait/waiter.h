@@ -1,5 +1,5 @@
 // waiter.h: one waiting strategy, usable without a Pacer (the Pacer, the bench
-// and the unit tests use it). Internal: linked through pacer_internal.
+// and the unit tests use it). Internal: the tests link pacer_internal, the bench pacer_measure.
 #pragma once
 
 #include <pacer/pacer.h>
