@@ -91,8 +91,7 @@ using pacer_cli::whole_in;
 // A CLI11 validator that accepts a name from `names` or its 1-based index
 // and rewrites the value to the name.
 CLI::Validator one_of(std::vector<std::string> names, const std::string& what) {
-    std::string list;
-    for (const auto& n : names) list += (list.empty() ? "" : ",") + n;
+    const std::string list = join(names);
     return CLI::Validator(
         [names, what, list](std::string& value) -> std::string {
             for (std::size_t i = 0; i < names.size(); ++i) {

@@ -115,7 +115,6 @@ private:
 // when interrupted, as SDL's SDL_SYS_DelayNS is on Unix), pause through the
 // CPU's pause instruction (SDL_CPUPauseInstruction, YieldProcessor).
 void os_sleep_for(int64_t ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
-int64_t os_now_ns() { return pacer::os::now_ns(); }
 
 // The Linux nanosleep-versus-busy-wait seed: one plain absolute wait.
 class PlainAbsolute final : public Waiting {
@@ -127,7 +126,7 @@ public:
 // different origins; the offset is read once per run).
 class SteadyMap {
 public:
-    SteadyMap() : offset_ns_(steady_ns() - os_now_ns()) {}
+    SteadyMap() : offset_ns_(steady_ns() - pacer::os::now_ns()) {}
     std::chrono::steady_clock::time_point at(int64_t os_ns) const {
         return std::chrono::steady_clock::time_point(std::chrono::duration_cast<std::chrono::steady_clock::duration>(
             std::chrono::nanoseconds(os_ns + offset_ns_)));
@@ -147,7 +146,7 @@ class SeedSleepThenYield final : public Waiting {
 public:
     void wait_until(int64_t deadline_ns) override {
         peers::sleep_until_then_yield(
-            deadline_ns, os_now_ns, [this](int64_t at) { std::this_thread::sleep_until(map_.at(at)); },
+            deadline_ns, pacer::os::now_ns, [this](int64_t at) { std::this_thread::sleep_until(map_.at(at)); },
             [] { std::this_thread::yield(); });
     }
 
@@ -159,7 +158,7 @@ private:
 class Sdl3DelayPrecise final : public Waiting {
 public:
     void wait_until(int64_t deadline_ns) override {
-        peers::sdl3_delay_precise(deadline_ns, os_now_ns, os_sleep_for, pacer::os::cpu_pause);
+        peers::sdl3_delay_precise(deadline_ns, pacer::os::now_ns, os_sleep_for, pacer::os::cpu_pause);
     }
 };
 
@@ -167,7 +166,9 @@ public:
 // source's statics last the program.
 class PreciseSleep2020 final : public Waiting {
 public:
-    void wait_until(int64_t deadline_ns) override { precise_.wait_until(deadline_ns, os_now_ns, os_sleep_for, [] {}); }
+    void wait_until(int64_t deadline_ns) override {
+        precise_.wait_until(deadline_ns, pacer::os::now_ns, os_sleep_for, [] {});
+    }
 
 private:
     peers::PreciseSleep2020 precise_;
@@ -177,7 +178,7 @@ private:
 class RobustSleep2021 final : public Waiting {
 public:
     void wait_until(int64_t deadline_ns) override {
-        peers::robust_sleep_2021(deadline_ns, os_now_ns, os_sleep_for, pacer::os::cpu_pause);
+        peers::robust_sleep_2021(deadline_ns, pacer::os::now_ns, os_sleep_for, pacer::os::cpu_pause);
     }
 };
 
@@ -676,6 +677,7 @@ struct CellResult {
     std::vector<std::vector<RunResult>> runs;   // [variant][round]
     std::vector<std::string> round_load;        // per round
     std::vector<double> round_other, round_steal;
+    std::vector<Point> pooled;                  // [variant]: the rounds pooled (pooled_point)
 };
 
 // Runs every variant of one cell in interleaved rounds (each round in an
@@ -685,7 +687,7 @@ CellResult measure_cell(const Cell& cell, const std::vector<Variant>& variants, 
     const std::unique_ptr<Contention> load = start_busy_threads(cell.condition);
     const int frames = std::max(10, static_cast<int>(std::lround(options.tradeoff_run_s * cell.hz)));
     CellResult res{cell, frames,
-                   std::vector<std::vector<RunResult>>(variants.size(), std::vector<RunResult>(rounds)), {}, {}, {}};
+                   std::vector<std::vector<RunResult>>(variants.size(), std::vector<RunResult>(rounds)), {}, {}, {}, {}};
     for (int round = 0; round < rounds; ++round) {
         progress(cell.condition + " " + hz_text(cell.hz) + " Hz, round " + std::to_string(round + 1) + "/" +
                  std::to_string(rounds));
@@ -703,12 +705,13 @@ CellResult measure_cell(const Cell& cell, const std::vector<Variant>& variants, 
         res.round_other.push_back(median(other));
         res.round_steal.push_back(median(steal));
     }
+    for (const std::vector<RunResult>& runs : res.runs) res.pooled.push_back(pooled_point(runs));
     return res;
 }
 
 // The cell's table (the rounds pooled, then each round's p99 and CPU) and
-// its CSV rows; returns the pooled points, one a variant.
-std::vector<Point> print_cell_table(const CellResult& res, const std::vector<Variant>& variants, int rounds,
+// its CSV rows.
+void print_cell_table(const CellResult& res, const std::vector<Variant>& variants, int rounds,
                                     CsvFile& csv) {
     const Cell& cell = res.cell;
     const int frames = res.frames;
@@ -723,11 +726,9 @@ std::vector<Point> print_cell_table(const CellResult& res, const std::vector<Var
     Table table({"variant", "CPU %", "wake p99 µs", "off %", "p50 µs", "max µs", "missed",
                  "p99 by round", "CPU % by round", "off % by round", "note"},
                 {0, 7, 8, 9, 10});
-    std::vector<Point> pooled;
     for (std::size_t v = 0; v < variants.size(); ++v) {
         const std::vector<RunResult>& runs = res.runs[v];
-        const Point m = pooled_point(runs);
-        pooled.push_back(m);
+        const Point& m = res.pooled[v];
         if (!m.ran) {
             table.add_row({variants[v].label, "–", "–", "–", "–", "–", "–", "", "", "", "not on this OS"});
             continue;
@@ -778,13 +779,12 @@ std::vector<Point> print_cell_table(const CellResult& res, const std::vector<Var
         }
     }
     table.print(std::cout);
-    return pooled;
 }
 
 // The cell's verdicts: the rounds pooled, and each round on its own.
-void print_cell_verdicts(const CellResult& res, const std::vector<Variant>& variants, int rounds,
-                         const std::vector<Point>& pooled) {
+void print_cell_verdicts(const CellResult& res, const std::vector<Variant>& variants, int rounds) {
     const Cell& cell = res.cell;
+    const std::vector<Point>& pooled = res.pooled;
     // Verdicts: the rounds pooled, and each round on its own.
     std::cout << "\nVerdicts (the rounds pooled; then each round):\n\n";
     const std::vector<Verdict> verdicts = judge(cell, variants, pooled);
@@ -820,8 +820,7 @@ void print_summary(const std::vector<CellResult>& results, const std::vector<Var
                  "vs spin (CPU, p99)"},
                 {0, 4, 5, 6, 7, 8, 9});
     for (const CellResult& res : results) {
-        std::vector<Point> pooled;
-        for (std::size_t v = 0; v < variants.size(); ++v) pooled.push_back(pooled_point(res.runs[v]));
+        const std::vector<Point>& pooled = res.pooled;
         const std::string cell = res.cell.condition + " " + hz_text(res.cell.hz) + " Hz";
         const std::vector<Verdict> verdicts = judge(res.cell, variants, pooled);
         for (std::size_t i = 0; i < verdicts.size(); ++i) {
@@ -870,8 +869,8 @@ void run_tradeoff(const Options& options, CsvFile& csv) {
     std::vector<CellResult> results;
     for (const Cell& cell : selected_cells(options)) {
         CellResult res = measure_cell(cell, variants, options);
-        const std::vector<Point> pooled = print_cell_table(res, variants, options.tradeoff_rounds, csv);
-        print_cell_verdicts(res, variants, options.tradeoff_rounds, pooled);
+        print_cell_table(res, variants, options.tradeoff_rounds, csv);
+        print_cell_verdicts(res, variants, options.tradeoff_rounds);
         results.push_back(std::move(res));
     }
     print_summary(results, variants, options.tradeoff_rounds);
