@@ -36,8 +36,8 @@ int fail(const std::string& message, int code = 1) {
     return code;
 }
 
-void* gl_proc_address(void* platform, const char* name) {
-    return static_cast<Platform*>(platform)->gl_proc_address(name);
+void* gl_proc_address(void* window, const char* name) {
+    return static_cast<Window*>(window)->gl_proc_address(name);
 }
 
 // The scene goes right of the overlay's panel, or fills the window.
@@ -53,17 +53,17 @@ int run_app(const AppOptions& options) {
     if (std::string error = outputs.open(options); !error.empty()) return fail(error, 2);
 
     std::string error;
-    std::unique_ptr<Platform> platform =
-        Platform::create(options.backend, {"pacer demo", options.width, options.height}, &error);
-    if (!platform) return fail(error);
+    std::unique_ptr<Window> window =
+        Window::create(options.backend, {"pacer demo", options.width, options.height}, &error);
+    if (!window) return fail(error);
     Renderer renderer;
-    if (!renderer.init(gl_proc_address, platform.get(), &error)) return fail(error);
+    if (!renderer.init(gl_proc_address, window.get(), &error)) return fail(error);
     std::optional<ImGuiLayer> imgui;
     Overlay overlay;
-    if (options.overlay) imgui.emplace(*platform);
+    if (options.overlay) imgui.emplace(*window);
 
     // The pacer, and the one path every settings change takes to it.
-    Controls controls(*platform);
+    Controls controls(*window);
     std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(controls.pacer_config(), &error);
     if (!pacer) return fail(error);
     // A close signal cuts the pacer's wait short; unnamed before it goes.
@@ -90,19 +90,19 @@ int run_app(const AppOptions& options) {
     int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
 
     auto present = [&] {
-        platform->swap(rendered);
-        pacer->mark_present(platform->last_swap_return_ns());
-        outputs.note_swap(*platform, rendered);   // and what the compositor said about earlier frames
+        window->swap(rendered);
+        pacer->mark_present(window->last_swap_return_ns());
+        outputs.note_swap(*window, rendered);   // and what the compositor said about earlier frames
         rendered = -1;
     };
 
-    while (!platform->should_close()) {
+    while (!window->should_close()) {
         // 1. Wait for this frame's deadline on the pacer's grid; waiting
         //    before present, show the frame rendered last turn at once.
         const pacer::Frame frame = pacer->wait();
-        if (frame.interrupted && platform->should_close()) break;   // SIGINT, SIGTERM: end now
+        if (frame.interrupted && window->should_close()) break;   // SIGINT, SIGTERM: end now
         if (rendered >= 0) present();
-        platform->poll_events();
+        window->poll_events();
         if (frame.index == 0) first_wake_ns = frame.wake_ns;
         const double elapsed_s = static_cast<double>(frame.wake_ns - first_wake_ns) * 1e-9;
         if (script.finished(frame.index, elapsed_s)) break;
@@ -117,13 +117,13 @@ int run_app(const AppOptions& options) {
 
         // 3. Render the scene and the overlay (which reads pacer->stats()).
         int width = 0, height = 0;
-        platform->framebuffer_size(&width, &height);
+        window->framebuffer_size(&width, &height);
         const Stage stage = stage_for(width, height, options.overlay);
         renderer.begin_frame(width, height);
         renderer.draw(scene.draw(stage, pacer->config().target_hz));
         if (imgui) {
             imgui->begin_frame();
-            overlay.draw(controls, {platform.get(), pacer.get(), &pacer->stats(), &change,
+            overlay.draw(controls, {window.get(), pacer.get(), &pacer->stats(), &change,
                                     &renderer.gl_renderer(), &scene, stage});
             imgui->end_frame();
         }
@@ -136,9 +136,9 @@ int run_app(const AppOptions& options) {
         //    next turn's wait comes first.
         if (pacer->config().wait_point == pacer::WaitPoint::FrameStart) present();
 
-        outputs.write_trace(frame, step, *pacer, controls, platform->last_swap_return_ns());
+        outputs.write_trace(frame, step, *pacer, controls, window->last_swap_return_ns());
     }
-    return outputs.finish(*pacer, controls, *platform, renderer);
+    return outputs.finish(*pacer, controls, *window, renderer);
 }
 
 }  // namespace pacer_demo

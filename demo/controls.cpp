@@ -38,7 +38,7 @@ std::string thread_timing_text(const pacer::ThreadTiming::Report& r, bool with_r
     return text;
 }
 
-Controls::Controls(Platform& platform) : platform_(platform), current_(default_settings()) {
+Controls::Controls(Window& window) : window_(window), current_(default_settings()) {
     remake_sleepers_();
     load_ = std::make_unique<LoadGenerator>();
 }
@@ -51,7 +51,7 @@ pacer::Config Controls::pacer_config() const {
     pacer::Config config = to_pacer_config(current_);
     config.sleeper = simulated_ ? static_cast<pacer::Sleeper*>(simulated_.get())
                                 : static_cast<pacer::Sleeper*>(os_sleeper_.get());
-    config.host = &platform_.host();
+    config.host = &window_.host();
     return config;
 }
 
@@ -85,7 +85,7 @@ void Controls::settle() {
     old_simulated_.reset();   // before the OS sleeper it may wrap
     old_os_sleeper_.reset();  // on the pacing thread: puts back the slice it held
     // Leaving vsync or auto, the pacer set the interval to 0: the setting comes back.
-    if (swap_interval_due_ && !pacer_owns_swap_interval()) platform_.host().set_swap_interval(swap_interval(*current_.vsync));
+    if (swap_interval_due_ && !pacer_owns_swap_interval()) window_.host().set_swap_interval(swap_interval(*current_.vsync));
     swap_interval_due_ = false;
 }
 

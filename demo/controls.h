@@ -27,7 +27,7 @@
 
 #include "core/load.h"
 #include "core/settings.h"
-#include "platform/window.h"
+#include "window/window.h"
 
 namespace pacer_demo {
 
@@ -42,7 +42,7 @@ using ChangeSettings = std::function<std::string(const Settings& changes, const 
 
 class Controls {
 public:
-    explicit Controls(Platform& platform);   // default_settings(), nothing simulated
+    explicit Controls(Window& window);   // default_settings(), nothing simulated
     ~Controls();
     Controls(const Controls&) = delete;
     Controls& operator=(const Controls&) = delete;
@@ -77,7 +77,7 @@ private:
     void remake_thread_timing_();   // from current_; none when every control is 0
     void remake_sleepers_();        // from current_; the old ones wait for settle()
 
-    Platform& platform_;
+    Window& window_;
     Settings current_;
     pacer::OsClock clock_;   // the simulated scheduler's; the same timeline as the pacer's
     std::unique_ptr<pacer::OsSleeper> os_sleeper_, old_os_sleeper_;

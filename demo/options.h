@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/scenario.h"   // Scenario, Settings
-#include "platform/window.h"
+#include "window/window.h"
 
 namespace pacer_demo {
 

@@ -185,13 +185,13 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
     return "";
 }
 
-void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
-    const int64_t swap_ns = platform.last_swap_return_ns();
+void RunOutputs::note_swap(Window& window, int64_t frame_index) {
+    const int64_t swap_ns = window.last_swap_return_ns();
     if (last_swap_return_ns_ >= 0 && swap_ns > last_swap_return_ns_) swap_intervals_ns_.add(swap_ns - last_swap_return_ns_);
     last_swap_return_ns_ = swap_ns;
     swap_return_of_ns_[static_cast<std::size_t>(frame_index) % kSwapsRemembered] = {frame_index, swap_ns};
-    // The reports the pacer pulled in its waits (Platform keeps a copy).
-    for (const pacer::Presented& p : platform.take_reports()) {
+    // The reports the pacer pulled in its waits (Window keeps a copy).
+    for (const pacer::Presented& p : window.take_reports()) {
         if (trace_) trace_->displayed(p.frame_index, p.discarded, p.displayed_ns);
         presented_.push_back(p);
         if (presented_.size() > kDisplayFrames) presented_.pop_front();
@@ -209,7 +209,7 @@ void RunOutputs::note_swap(Platform& platform, int64_t frame_index) {
     }
 }
 
-int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& platform,
+int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Window& window,
                        const Renderer& renderer) {
     int code = 0;
     if (trace_) {
@@ -238,13 +238,13 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     if (!options_->summary && options_->summary_json_path.empty() && !options_->scenario) return code;
 
     const Settings& s = controls.current();
-    const SwapIntervalState swap = platform.swap_interval_state();
+    const SwapIntervalState swap = window.swap_interval_state();
     const pacer::WaitStatus state = pacer.status();
     RunReport report;
     auto info = [&](const char* key, const std::string& value) { report.info.emplace_back(key, value); };
-    info("backend", backend_name(platform.backend()));
+    info("backend", backend_name(window.backend()));
     info("gl_renderer", renderer.gl_renderer());
-    info("refresh_hz", format("%g", platform.refresh_rate_hz()));
+    info("refresh_hz", format("%g", window.refresh_rate_hz()));
     info("swap_interval", "last asked " + std::to_string(swap.requested) + ": " + swap_answer_name(swap.answer) +
                               (controls.pacer_owns_swap_interval() ? " (the pacer asks, strategy " +
                                                                          std::string(pacer::strategy_name(*s.strategy)) + ")"
@@ -254,7 +254,7 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     // medians of both intervals, and the counts (tests/wayland/check_wayland.py).
     info("swap_return_interval_median_ms", format("%.4f", quantile_ms(swap_intervals_ns_, 0.5)));
     info("swap_return_interval_p5_p50_p95_ms", spread_ms(swap_intervals_ns_));
-    info("present_feedback", platform.present_feedback_source());
+    info("present_feedback", window.present_feedback_source());
     info("presented_frames", std::to_string(presented_frames_));
     info("discarded_frames", std::to_string(discarded_frames_));
     info("present_interval_median_ms", format("%.4f", quantile_ms(present_intervals_ns_, 0.5)));
@@ -352,20 +352,20 @@ int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Platform& 
     // The text summary's head: what ran, the display where it reported, and
     // what the frames themselves cost.
     auto brief = [&](const std::string& line) { report.brief.push_back(line); };
-    brief(std::string("pacer-demo: ") + backend_name(platform.backend()) + ", " + renderer.gl_renderer() +
+    brief(std::string("pacer-demo: ") + backend_name(window.backend()) + ", " + renderer.gl_renderer() +
           format(", %gx%g window", scene_.stage.x + scene_.stage.width, scene_.stage.height) +
           (options_->scenario ? ", scenario " + options_->scenario->name : std::string()));
     brief("pacing: " + std::string(pacer::strategy_name(*s.strategy)) + " -> " + decision.reason + "; target " +
           format("%g Hz", *s.hz) + "; swap interval: last asked " + std::to_string(swap.requested) + ", " +
           swap_answer_name(swap.answer));
     if (presented_frames_ > 0) {
-        brief("display (" + platform.present_feedback_source() + "): " + std::to_string(presented_frames_) + " shown, " +
+        brief("display (" + window.present_feedback_source() + "): " + std::to_string(presented_frames_) + " shown, " +
               std::to_string(discarded_frames_) + " discarded; every " +
               format("%.3f ms (p50)", quantile_ms(present_intervals_ns_, 0.5)) + "; clock " +
               (pacer.display().locked ? format("locked, %.4f ms", static_cast<double>(pacer.display().period_ns) * 1e-6)
                                       : std::string("not locked")));
-    } else if (platform.refresh_rate_hz() > 0) {
-        brief(format("display: refresh %g Hz stated; ", platform.refresh_rate_hz()) + platform.present_feedback_source());
+    } else if (window.refresh_rate_hz() > 0) {
+        brief(format("display: refresh %g Hz stated; ", window.refresh_rate_hz()) + window.present_feedback_source());
     }
     const double period_ms = report.stats.summary.target_period_us * 1e-3;
     std::string limits, counts;   // "25 / 33.3 / 50", "2 / 1 / 0"

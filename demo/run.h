@@ -70,13 +70,13 @@ public:
     // After the swap of frame_index: when it returned, and the frames the
     // compositor reported displayed or discarded since (the reports the
     // pacer pulled through the backend's Host::take_presented).
-    void note_swap(Platform& platform, int64_t frame_index);
+    void note_swap(Window& window, int64_t frame_index);
     // Captures the screenshot's pixels if this is its frame (written at
     // finish). "" or one line.
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
     // Closes the trace, prints and writes the summary. Returns the exit code.
-    int finish(const pacer::Pacer& pacer, Controls& controls, Platform& platform, const Renderer& renderer);
+    int finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer);
 
 private:
     std::string open_(const AppOptions& options);

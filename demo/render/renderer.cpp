@@ -12,7 +12,7 @@
 namespace pacer_demo {
 namespace {
 
-// glad wants a plain function; the platform's lookup travels in user_ptr.
+// glad wants a plain function; the window's lookup travels in user_ptr.
 struct Loader {
     Renderer::ProcAddress proc_address;
     void* user;

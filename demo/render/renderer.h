@@ -23,7 +23,7 @@ public:
     Renderer(const Renderer&) = delete;
     Renderer& operator=(const Renderer&) = delete;
 
-    // Loads OpenGL through proc_address (the platform's) and builds the
+    // Loads OpenGL through proc_address (the window's) and builds the
     // shaders. Returns false with one line in *error.
     bool init(ProcAddress proc_address, void* user, std::string* error);
 

@@ -96,24 +96,24 @@ PlotArea plot_area(const char* id, float height) {
 
 }  // namespace
 
-ImGuiLayer::ImGuiLayer(Platform& platform) : platform_(platform) {
+ImGuiLayer::ImGuiLayer(Window& window) : window_(window) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;   // no imgui.ini in the working directory
     ImGui::StyleColorsDark();
-    platform_.imgui_init();
+    window_.imgui_init();
     ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
 ImGuiLayer::~ImGuiLayer() {
     ImGui_ImplOpenGL3_Shutdown();
-    platform_.imgui_shutdown();
+    window_.imgui_shutdown();
     ImGui::DestroyContext();
 }
 
 void ImGuiLayer::begin_frame() {
     ImGui_ImplOpenGL3_NewFrame();
-    platform_.imgui_new_frame();
+    window_.imgui_new_frame();
     ImGui::NewFrame();
 }
 
@@ -152,14 +152,14 @@ void Overlay::draw(Controls& controls, const View& view) {
 void Overlay::draw_status_(Controls& controls, const View& view) {
     const Settings& s = controls.current();
     const pacer::WaitStatus state = view.pacer->status();
-    const double refresh = view.platform->refresh_rate_hz();
-    ImGui::Text("%s | %s", backend_name(view.platform->backend()), view.gl_renderer->c_str());
+    const double refresh = view.window->refresh_rate_hz();
+    ImGui::Text("%s | %s", backend_name(view.window->backend()), view.gl_renderer->c_str());
     if (refresh > 0) {
         ImGui::Text("refresh %.2f Hz", refresh);
     } else {
         ImGui::Text("refresh unknown (the window system says 0 Hz)");
     }
-    const SwapIntervalState swap = view.platform->swap_interval_state();
+    const SwapIntervalState swap = view.window->swap_interval_state();
     ImGui::Text("swap interval: last asked %d, %s%s", swap.requested, swap_answer_name(swap.answer),
                 controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
     ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
@@ -553,7 +553,7 @@ void Overlay::draw_pacing_(Controls& controls, const View& view) {
     }
     setting_tip("vsync");
     ImGui::EndDisabled();
-    const SwapIntervalState swap = view.platform->swap_interval_state();
+    const SwapIntervalState swap = view.window->swap_interval_state();
     ImGui::Text("window system: asked %d, %s", swap.requested, swap_answer_name(swap.answer));
     if (owned) ImGui::TextDisabled("strategy %s: the pacer asks for the swap interval", pacer::strategy_name(*s.strategy));
 }

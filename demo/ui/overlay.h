@@ -19,7 +19,7 @@
 #include <pacer/thread_timing.h>
 
 #include "controls.h"
-#include "platform/window.h"
+#include "window/window.h"
 #include "render/scene.h"
 
 namespace pacer_demo {
@@ -28,7 +28,7 @@ namespace pacer_demo {
 // backend: made after the GL context, gone before it.
 class ImGuiLayer {
 public:
-    explicit ImGuiLayer(Platform& platform);
+    explicit ImGuiLayer(Window& window);
     ~ImGuiLayer();
     ImGuiLayer(const ImGuiLayer&) = delete;
     ImGuiLayer& operator=(const ImGuiLayer&) = delete;
@@ -36,7 +36,7 @@ public:
     void end_frame();   // draws into the back buffer
 
 private:
-    Platform& platform_;
+    Window& window_;
 };
 
 class Overlay {
@@ -48,7 +48,7 @@ public:
 
     // Everything the panel reads besides Controls.
     struct View {
-        Platform* platform;
+        Window* window;  
         pacer::Pacer* pacer;          // its decision, status and stats(); reset_stats() by the button
         const pacer::Stats* stats;    // pacer->stats(): the window of recent frames
         const ChangeSettings* change; // app.cpp's: applies a change, "" or the error

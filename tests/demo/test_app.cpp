@@ -1,6 +1,6 @@
 // test_app.cpp: the demo's parts without a window: the scene (its motion and
 // the motion strip) and Controls (the one place settings change), on a fake
-// platform.
+// window.
 #include <algorithm>
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "controls.h"
 #include "motion.h"
-#include "platform/window.h"
+#include "window/window.h"
 #include "render/scene.h"
 
 namespace pacer_demo {
@@ -32,7 +32,7 @@ public:
     std::vector<int> requests;
 };
 
-class FakePlatform final : public Platform {
+class FakeWindow final : public Window {
 public:
     Backend backend() const override { return Backend::Sdl2; }
     void* gl_proc_address(const char*) override { return nullptr; }
@@ -61,7 +61,7 @@ const Stage kStage{440, 0, 840, 720};
 // Controls and a Pacer wired as app.cpp wires them: every change goes
 // through Controls::apply, then the pacer's reconfigure, then settle.
 struct Rig {
-    explicit Rig(FakePlatform& platform) : controls(platform), pacer(controls.pacer_config()) {}
+    explicit Rig(FakeWindow& window) : controls(window), pacer(controls.pacer_config()) {}
     std::string apply(const Settings& changes, const std::string& source = "test") {
         pacer::Config config;
         std::string problem = controls.apply(changes, source, &config);
@@ -168,8 +168,8 @@ TEST(Scene, ClassifiesIntervalsAgainstTheTarget) {
 }
 
 TEST(Controls, RejectsABadChangeWholeAndKeepsTheRest) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     Settings change;
     change.hz = 120;
     change.sched_period_ms = 40;   // out of range
@@ -181,8 +181,8 @@ TEST(Controls, RejectsABadChangeWholeAndKeepsTheRest) {
 }
 
 TEST(Controls, AppliesToThePacerAndRecordsAMarker) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     Settings change;
     change.hz = 120;
     change.strategy = pacer::Strategy::Spin;
@@ -196,8 +196,8 @@ TEST(Controls, AppliesToThePacerAndRecordsAMarker) {
 }
 
 TEST(Controls, TheLibrarysRangeIsCheckedAndNamedByTheDemosKey) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     Settings change;
     change.timer_margin_us = 5000;   // above Config::tuning.timer.max_margin_ns
     const std::string problem = rig.apply(change);
@@ -207,38 +207,38 @@ TEST(Controls, TheLibrarysRangeIsCheckedAndNamedByTheDemosKey) {
 }
 
 TEST(Controls, VsyncSettingYieldsToThePacerAndComesBack) {
-    FakePlatform platform;
-    platform.refresh_hz = 60;
-    Rig rig(platform);
+    FakeWindow window;
+    window.refresh_hz = 60;
+    Rig rig(window);
     Settings on;
     on.vsync = VsyncMode::On;
     ASSERT_EQ(rig.apply(on), "");
-    ASSERT_FALSE(platform.requests.empty());
-    EXPECT_EQ(platform.requests.back(), 1);   // timer + vsync on: the demo asks
+    ASSERT_FALSE(window.requests.empty());
+    EXPECT_EQ(window.requests.back(), 1);   // timer + vsync on: the demo asks
 
-    platform.requests.clear();
+    window.requests.clear();
     Settings vsync;
     vsync.strategy = pacer::Strategy::Vsync;
     ASSERT_EQ(rig.apply(vsync), "");
     EXPECT_TRUE(rig.controls.pacer_owns_swap_interval());
-    EXPECT_EQ(platform.requests, std::vector<int>{1});   // the pacer asked, once
+    EXPECT_EQ(window.requests, std::vector<int>{1});   // the pacer asked, once
 
-    platform.requests.clear();
+    window.requests.clear();
     Settings adaptive;
     adaptive.vsync = VsyncMode::Adaptive;
     ASSERT_EQ(rig.apply(adaptive), "");
-    EXPECT_TRUE(platform.requests.empty());   // kept for later, the pacer owns it now
+    EXPECT_TRUE(window.requests.empty());   // kept for later, the pacer owns it now
 
     Settings timer;
     timer.strategy = pacer::Strategy::Timer;
     ASSERT_EQ(rig.apply(timer), "");
-    ASSERT_FALSE(platform.requests.empty());
-    EXPECT_EQ(platform.requests.back(), -1);   // the pacer let go; the setting is back
+    ASSERT_FALSE(window.requests.empty());
+    EXPECT_EQ(window.requests.back(), -1);   // the pacer let go; the setting is back
 }
 
 TEST(Controls, ANewSleeperKeepsFramesAndStatsContinuous) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     Settings fast;
     fast.hz = 1000;
     ASSERT_EQ(rig.apply(fast), "");
@@ -365,8 +365,8 @@ TEST(MotionClock, SwitchingModesContinuesFromTheTimeShown) {
 // --- Controls: the new settings ----------------------------------------------
 
 TEST(Controls, WaitPointGoesToThePacer) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     // The library's default.
     EXPECT_EQ(*rig.controls.current().wait_point, pacer::WaitPoint::BeforePresent);
     EXPECT_EQ(rig.pacer.config().wait_point, pacer::WaitPoint::BeforePresent);
@@ -391,8 +391,8 @@ TEST(Controls, WaitPointGoesToThePacer) {
 }
 
 TEST(Controls, DtModeIsASetting) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     EXPECT_EQ(*rig.controls.current().dt_mode, DtMode::Paced);   // the pacer's dt, by default
     Settings fixed;
     ASSERT_EQ(parse_setting("dt_mode", "fixed", &fixed), "");
@@ -401,8 +401,8 @@ TEST(Controls, DtModeIsASetting) {
 }
 
 TEST(Controls, ThreadTimingIsMadeRestoredAndReported) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     EXPECT_EQ(rig.controls.thread_timing(), nullptr);
     Settings nicer;
     nicer.nice = 5;   // raising nice needs no privilege
@@ -434,8 +434,8 @@ TEST(Controls, ThreadTimingIsMadeRestoredAndReported) {
 }
 
 TEST(Controls, TimerWaitSettingsMakeANewOsSleeper) {
-    FakePlatform platform;
-    Rig rig(platform);
+    FakeWindow window;
+    Rig rig(window);
     // The library's defaults, taken from pacer::Config.
     const pacer::Config library;
     EXPECT_EQ(*rig.controls.current().wait_slack_ns, library.tuning.wait.timer_slack_ns);

@@ -1,5 +1,5 @@
-// platform.cpp: what both backends share.
-#include "platform/window.h"
+// window.cpp: what both backends share.
+#include "window/window.h"
 
 #include <atomic>
 #include <csignal>
@@ -45,11 +45,11 @@ const char* backend_name(Backend backend) {
     return backend == Backend::Glfw ? "glfw" : "sdl2";
 }
 
-Platform::~Platform() = default;
+Window::~Window() = default;
 
-void Platform::keep_report(const pacer::Presented& presented, void* platform) {
+void Window::keep_report(const pacer::Presented& presented, void* window) {
     // Bounded, in case nobody drains it (a run without outputs keeps none).
-    std::vector<pacer::Presented>& reports = static_cast<Platform*>(platform)->reports_;
+    std::vector<pacer::Presented>& reports = static_cast<Window*>(window)->reports_;
     if (reports.size() < kMaxReports) reports.push_back(presented);
 }
 

@@ -1,9 +1,9 @@
-// platform_glfw.cpp: the Platform on GLFW, with Dear ImGui's GLFW backend.
+// window_glfw.cpp: the Window on GLFW, with Dear ImGui's GLFW backend.
 #include <GLFW/glfw3.h>
 #include <imgui_impl_glfw.h>
 #include <pacer/backends/glfw.h>
 
-#include "platform/window.h"
+#include "window/window.h"
 
 namespace pacer_demo {
 namespace {
@@ -16,9 +16,9 @@ void on_glfw_error(int code, const char* description) {
     g_last_glfw_error = "GLFW error " + std::to_string(code) + ": " + description;
 }
 
-class GlfwPlatform final : public Platform {
+class GlfwWindow final : public Window {
 public:
-    ~GlfwPlatform() override {
+    ~GlfwWindow() override {
         host_.reset();   // before the window and the display connection go
         if (window_ != nullptr) glfwDestroyWindow(window_);
         if (initialised_) glfwTerminate();
@@ -96,10 +96,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Platform> create_glfw_platform(const WindowConfig& config, std::string* error) {
-    auto platform = std::make_unique<GlfwPlatform>();
-    if (!platform->open(config, error)) return nullptr;
-    return platform;
+std::unique_ptr<Window> create_glfw_window(const WindowConfig& config, std::string* error) {
+    auto window = std::make_unique<GlfwWindow>();
+    if (!window->open(config, error)) return nullptr;
+    return window;
 }
 
 }  // namespace pacer_demo

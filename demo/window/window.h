@@ -1,9 +1,9 @@
 // window.h: the demo's window-system layer, one small interface with one
-// implementation per backend (platform_sdl2.cpp, platform_glfw.cpp), in the
+// implementation per backend (window_sdl2.cpp, window_glfw.cpp), in the
 // spirit of Dear ImGui's platform backends. The renderer (render/) and the
 // ImGui OpenGL3 renderer backend sit on top and never see SDL or GLFW.
 //
-// A Platform opens the window, feeds ImGui and swaps. Everything the pacer
+// A Window opens the window, feeds ImGui and swaps. Everything the pacer
 // hears (swap interval, refresh rate, shown frames) goes through the
 // library's backend for the window system (pacer/backends/glfw.h, sdl2.h),
 // the Host it hands the pacer. Under Xvfb SDL refuses every interval, GLFW
@@ -38,13 +38,13 @@ struct WindowConfig {
     int height;          // default: 720
 };
 
-class Platform {
+class Window {
 public:
     // Opens a window with an OpenGL 3.3 core context made current. Returns
     // nullptr and one line in *error when the window system says no.
-    static std::unique_ptr<Platform> create(Backend backend, const WindowConfig& config,
+    static std::unique_ptr<Window> create(Backend backend, const WindowConfig& config,
                                             std::string* error);
-    virtual ~Platform();
+    virtual ~Window();
 
     virtual Backend backend() const = 0;
     // An OpenGL function's address in the current context, for glad.
@@ -78,8 +78,8 @@ public:
     virtual void imgui_shutdown() = 0;
 
 protected:
-    // For the backend Host's on_presented, with this platform as user.
-    static void keep_report(const pacer::Presented& presented, void* platform);
+    // For the backend Host's on_presented, with this window as user.
+    static void keep_report(const pacer::Presented& presented, void* window);
     int64_t last_swap_return_ns_ = -1;
 
 private:
@@ -91,13 +91,13 @@ private:
 // one makes should_close() true and cuts the wait of the pacer named by
 // interrupt_on_close() short (the run ends at once, at any rate, and writes
 // its files and summary); a second one ends the process at once.
-// Platform::create installs them; SDL's own handlers are turned off.
+// Window::create installs them; SDL's own handlers are turned off.
 void install_close_signal_handlers();
 void interrupt_on_close(pacer::Pacer* pacer);   // nullptr: none (before the pacer goes)
 int close_signal();                // the signal received, 0 while none
 const char* close_signal_name();   // "SIGINT", "SIGTERM", "" while none
 
-std::unique_ptr<Platform> create_sdl2_platform(const WindowConfig& config, std::string* error);
-std::unique_ptr<Platform> create_glfw_platform(const WindowConfig& config, std::string* error);
+std::unique_ptr<Window> create_sdl2_window(const WindowConfig& config, std::string* error);
+std::unique_ptr<Window> create_glfw_window(const WindowConfig& config, std::string* error);
 
 }  // namespace pacer_demo

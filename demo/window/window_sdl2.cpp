@@ -1,16 +1,16 @@
-// platform_sdl2.cpp: the Platform on SDL2, with Dear ImGui's SDL2 backend.
+// window_sdl2.cpp: the Window on SDL2, with Dear ImGui's SDL2 backend.
 #include <SDL.h>
 #include <imgui_impl_sdl.h>
 #include <pacer/backends/sdl2.h>
 
-#include "platform/window.h"
+#include "window/window.h"
 
 namespace pacer_demo {
 namespace {
 
-class Sdl2Platform final : public Platform {
+class Sdl2Window final : public Window {
 public:
-    ~Sdl2Platform() override {
+    ~Sdl2Window() override {
         host_.reset();   // before the window and the display connection go
         if (context_ != nullptr) SDL_GL_DeleteContext(context_);
         if (window_ != nullptr) SDL_DestroyWindow(window_);
@@ -99,10 +99,10 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Platform> create_sdl2_platform(const WindowConfig& config, std::string* error) {
-    auto platform = std::make_unique<Sdl2Platform>();
-    if (!platform->open(config, error)) return nullptr;
-    return platform;
+std::unique_ptr<Window> create_sdl2_window(const WindowConfig& config, std::string* error) {
+    auto window = std::make_unique<Sdl2Window>();
+    if (!window->open(config, error)) return nullptr;
+    return window;
 }
 
 }  // namespace pacer_demo
