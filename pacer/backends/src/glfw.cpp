@@ -85,4 +85,8 @@ double Host::refresh_rate_hz() {
     return mode != nullptr && mode->refreshRate > 0 ? mode->refreshRate : 0;
 }
 
+bool Host::gl_context_current() const { return glfwGetCurrentContext() != nullptr; }
+
+void* Host::gl_function(const char* name) const { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
+
 }  // namespace pacer::glfw

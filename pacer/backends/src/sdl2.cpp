@@ -31,4 +31,8 @@ double Host::refresh_rate_hz() {
     return mode.refresh_rate > 0 ? mode.refresh_rate : 0;   // SDL: 0 means unspecified
 }
 
+bool Host::gl_context_current() const { return SDL_GL_GetCurrentContext() != nullptr; }
+
+void* Host::gl_function(const char* name) const { return SDL_GL_GetProcAddress(name); }
+
 }  // namespace pacer::sdl2

@@ -7,8 +7,35 @@
 #include "present_source.h"
 
 namespace pacer::backends {
+namespace {
+
+// The few GL entry points finish_gpu needs, looked up in the current context
+// (no GL headers or library here: the window system loaded GL already).
+#if defined(_WIN32) && !defined(_WIN64)
+#define PACER_GL_CALL __stdcall
+#else
+#define PACER_GL_CALL
+#endif
+constexpr unsigned kGlSyncGpuCommandsComplete = 0x9117;   // GL_SYNC_GPU_COMMANDS_COMPLETE
+constexpr unsigned kGlSyncFlushCommandsBit = 0x1;         // GL_SYNC_FLUSH_COMMANDS_BIT
+
+struct GlSync {
+    bool loaded = false;
+    void(PACER_GL_CALL* flush)() = nullptr;
+    void*(PACER_GL_CALL* fence)(unsigned condition, unsigned flags) = nullptr;
+    unsigned(PACER_GL_CALL* client_wait)(void* sync, unsigned flags, uint64_t timeout_ns) = nullptr;
+    void(PACER_GL_CALL* remove)(void* sync) = nullptr;
+};
+
+template <class Function>
+void look_up(Function* out, void* address) {
+    *out = reinterpret_cast<Function>(address);
+}
+
+}  // namespace
 
 struct WindowHost::Support {
+    GlSync gl;
     std::unique_ptr<detail::PresentSource> source;
     std::string feedback_text = "none: not asked";
     PresentedCallback callback = nullptr;
@@ -33,6 +60,28 @@ bool WindowHost::take_presented(Presented* out) {
     if (!support_->source || !support_->source->take(out)) return false;
     if (support_->callback != nullptr) support_->callback(*out, support_->user);
     return true;
+}
+
+void WindowHost::finish_gpu(int64_t budget_ns) {
+    if (!gl_context_current()) return;
+    GlSync& gl = support_->gl;
+    if (!gl.loaded) {   // once, in the first context seen: the engine's one
+        gl.loaded = true;
+        look_up(&gl.flush, gl_function("glFlush"));
+        look_up(&gl.fence, gl_function("glFenceSync"));
+        look_up(&gl.client_wait, gl_function("glClientWaitSync"));
+        look_up(&gl.remove, gl_function("glDeleteSync"));
+    }
+    if (gl.fence == nullptr || gl.client_wait == nullptr || gl.remove == nullptr) {
+        if (gl.flush != nullptr) gl.flush();   // at least under way before the wait
+        return;
+    }
+    void* sync = gl.fence(kGlSyncGpuCommandsComplete, 0);
+    if (sync == nullptr) return;
+    // The flush bit submits the work; the wait ends when it completes or at
+    // the budget, whichever is first (a timeout is no error: the swap waits).
+    gl.client_wait(sync, kGlSyncFlushCommandsBit, static_cast<uint64_t>(budget_ns > 0 ? budget_ns : 0));
+    gl.remove(sync);
 }
 
 bool WindowHost::record_swap(int interval, SwapAnswer answer) {

@@ -122,6 +122,14 @@ public:
         (void)out;
         return false;
     }
+    // Optional: the frame's GPU work, finished before a before_present wait
+    // (wait() calls it first, under WaitPoint::BeforePresent, except while
+    // vsync paces: that swap waits anyway). budget_ns is the time left to
+    // the deadline, 0 when none is: return by then, done or not. Without it,
+    // the work still queued at the wait runs in the swap after it, and what
+    // reaches the screen lands that long, and that unevenly, after the
+    // deadline. The GLFW and SDL2 Hosts flush and wait on a GL fence.
+    virtual void finish_gpu(int64_t budget_ns) { (void)budget_ns; }
 };
 
 inline constexpr int64_t kLeadAuto = -2;   // Config::display.lead_ns: learned
@@ -172,7 +180,9 @@ struct Frame {
     int64_t lateness_ns;            // wake_ns - deadline_ns (negative: early)
     int64_t interval_ns;            // wake_ns - the previous wake_ns (0 on frame 0)
     int64_t period_ns;              // the grid period in force
-    int64_t work_ns;                // the engine's time: previous wake to this wait's call
+    int64_t work_ns;                // the engine's time: previous wake to this wait's call, and
+                                    // on to the end of Host::finish_gpu where it ran
+    int64_t gpu_finish_ns;          // of work_ns, in Host::finish_gpu during this wait (0: none)
     int64_t slept_ns;               // in OS sleeps during this wait
     int64_t spun_ns;                // spinning during this wait
     int64_t wait_cpu_ns;            // thread CPU time in this wait (0: no wait made, -1 unknown)

@@ -237,6 +237,16 @@ struct Pacer::Impl {
         return result;
     }
 
+    // Before a before_present wait, the host finishes the frame's GPU work
+    // (Host::finish_gpu), within the time left to the deadline, so that the
+    // swap after the wait presents at once. Returns when the work ended: t,
+    // where nothing ran.
+    int64_t finish_gpu(int64_t t, const Step& step, bool vsync) {
+        if (cfg.host == nullptr || vsync || step.resynced || cfg.wait_point != WaitPoint::BeforePresent) return t;
+        cfg.host->finish_gpu(std::max<int64_t>(sat_sub(step.deadline_ns, t), 0));
+        return std::max(waiter.clock().now_ns(), t);
+    }
+
     Frame wait() {
         Clock& clock = waiter.clock();
         const int64_t t = clock.now_ns();
@@ -256,7 +266,8 @@ struct Pacer::Impl {
         Step step = place(t, locked);
 
         const bool vsync = arbiter.vsync_interval() != 0;
-        WaitResult waited{t, 0, 0, 0};   // no wait (vsync's is the swap): no CPU
+        const int64_t work_end_ns = finish_gpu(t, step, vsync);
+        WaitResult waited{work_end_ns, 0, 0, 0};   // no wait (vsync's is the swap): no CPU
         if (!vsync && !step.resynced) {
             waited = wait_until(step.deadline_ns);
             // Stopped or starved inside the wait: a stall like one before it,
@@ -277,7 +288,8 @@ struct Pacer::Impl {
         frame.lateness_ns = sat_sub(waited.wake_ns, step.deadline_ns);
         frame.interval_ns = index == 0 ? 0 : sat_sub(waited.wake_ns, last_wake_ns);
         frame.period_ns = grid.period_ns();
-        frame.work_ns = index == 0 ? 0 : sat_sub(t, last_wake_ns);
+        frame.work_ns = index == 0 ? 0 : sat_sub(work_end_ns, last_wake_ns);
+        frame.gpu_finish_ns = sat_sub(work_end_ns, t);
         frame.slept_ns = waited.slept_ns;
         frame.spun_ns = waited.spun_ns;
         frame.wait_cpu_ns = waited.cpu_ns;

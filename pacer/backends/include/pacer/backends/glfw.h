@@ -40,6 +40,8 @@ public:
     double refresh_rate_hz() override;
 
 private:
+    bool gl_context_current() const override;
+    void* gl_function(const char* name) const override;
     GLFWwindow* window_;
     bool wayland_ = false;   // the Wayland build of GLFW is loaded
 };

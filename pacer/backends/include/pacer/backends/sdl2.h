@@ -38,6 +38,8 @@ public:
     double refresh_rate_hz() override;
 
 private:
+    bool gl_context_current() const override;
+    void* gl_function(const char* name) const override;
     SDL_Window* window_;
 };
 

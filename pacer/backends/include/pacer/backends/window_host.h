@@ -49,6 +49,12 @@ public:
     // index of the frame it shows (Frame::index): asks when it is shown.
     void before_swap(int64_t frame_index);
     bool take_presented(Presented* out) override;
+    // The frame's GL work done before the pacer waits (Host::finish_gpu):
+    // glFlush, then a fence (GL 3.2 or ARB_sync) waited on for at most
+    // budget_ns. Nothing without a current GL context (a Vulkan window);
+    // the flush alone without fences. The pacer calls it from wait(), on the
+    // thread whose context is current: the one that swaps.
+    void finish_gpu(int64_t budget_ns) override;
 
     // The last request and what the window system said.
     SwapIntervalState swap_interval() const;
@@ -64,6 +70,10 @@ protected:
     void open_feedback(void* wl_display, void* wl_surface);
     // Notes a request and its answer; what set_swap_interval returns.
     bool record_swap(int interval, SwapAnswer answer);
+    // The window system's GL lookups, for finish_gpu: whether a GL context
+    // is current on this thread, and a GL function's address in it.
+    virtual bool gl_context_current() const = 0;
+    virtual void* gl_function(const char* name) const = 0;
 
 private:
     struct Support;
