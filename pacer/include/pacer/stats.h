@@ -31,6 +31,20 @@ struct HistogramBin {
     int64_t count;
 };
 
+// What reached the screen, where Summary::interval judges the wakes. From
+// successive frames (index one apart) in the window:
+//   presents  between the times mark_present gave (Frame::present_ns, each
+//             the frame before's swap), judged against that frame's period
+//   shown     between the times the display reported frames one apart shown
+//             (Frame::displayed_ns, displayed_index), against the period
+// A wake on time and a present late is the GPU work still queued at the wait
+// (Host::finish_gpu), or a compositor: only these figures show it.
+struct Cadence {
+    int64_t intervals;     // measured; 0 without mark_present or display reports
+    double p50_us, p99_us;
+    double off_pct;        // % off the period by more than off_tolerance_ns
+};
+
 // The frames in the statistics window. Frame 0 (index 0) has no interval and
 // is left out of interval figures (after reset() the first frame kept has
 // one). Wall time is the newest wake minus the oldest; spin_pct, cpu_pct and
@@ -46,6 +60,8 @@ struct Summary {
     double spin_pct;             // spin time / wall time, % of one core
     double cpu_pct;              // the waits' thread CPU / wall time, % (-1 unknown)
     double fps;                  // (frames - 1) / wall time, frames per second
+    Cadence presents;            // between swaps (mark_present)
+    Cadence shown;               // between frames the display showed (Host::take_presented)
 };
 
 // A ring of the last `capacity` frames plus totals. add() is O(1); summaries
@@ -134,7 +150,7 @@ FrameTimeMetrics compute_metrics(const std::vector<Frame>& frames, const Metrics
 FrameTimeMetrics compute_window_metrics(const Stats& stats, const MetricsOptions& options = {});
 
 // ---------------------------------------------------------------------------
-// Figures of a run of any length in bounded memory (under 1 MiB, fixed at
+// Figures of a run of any length in bounded memory (about 1 MiB, fixed at
 // construction; add() never allocates or throws). RunMetrics takes a run's
 // frames one at a time and gives what Stats::summarize() over all of them and
 // compute_metrics(all frames) would:
@@ -142,7 +158,7 @@ FrameTimeMetrics compute_window_metrics(const Stats& stats, const MetricsOptions
 //             error mean, rms and max, off_pct, missed, spin/cpu %, fps, the
 //             delta histogram, and stutter while the stutter window holds at
 //             most kStutterWindowFrames frames (older ones are then dropped)
-//   binned    p50, p95, p99 and the 1 % / 0.1 % lows, from a LogHistogram:
+//   binned    p50, p95, p99 (presents' and shown's too) and the 1 % / 0.1 % lows, from a LogHistogram:
 //             within 1/512 (0.2 %) of the exact figure (0.5 ns below 256 ns)
 // Frames with a negative interval, or no period when there is no fixed
 // target, are left out of the FrameTimeMetrics and counted (skipped_frames)
@@ -178,6 +194,16 @@ private:
     int64_t count_ = 0, min_ = 0, max_ = 0;
 };
 
+namespace detail {
+// Summary::presents or ::shown of a run, streamed (RunMetrics).
+struct CadenceCounter {
+    int64_t off = 0;
+    LogHistogram intervals_ns;
+    void add(int64_t interval_ns, int64_t period_ns, int64_t off_tolerance_ns);
+    Cadence cadence() const;
+};
+}  // namespace detail
+
 class RunMetrics {
 public:
     static constexpr int32_t kStutterWindowFrames = 32'768;   // 1000 ms at 32 kHz
@@ -205,6 +231,8 @@ private:
     int64_t first_wake_ns_ = 0, last_wake_ns_ = 0, last_period_ns_ = 0;
     Moments interval_us_, interval_error_us_, lateness_us_;
     LogHistogram interval_ns_, interval_error_ns_, lateness_ns_;
+    detail::CadenceCounter presents_, shown_;
+    Frame previous_{};   // the frame added before, for the cadences
     // FrameTimeMetrics
     int64_t skipped_ = 0, times_ = 0, successes_ = 0, stutters_ = 0;
     double duration_ms_ = 0, squares_ms2_ = 0, previous_ms_ = 0;

@@ -107,8 +107,31 @@ RunMetrics::RunMetrics(const MetricsOptions& options, int64_t off_tolerance_ns)
                                     " must not be negative");
 }
 
+void detail::CadenceCounter::add(int64_t interval_ns, int64_t period_ns, int64_t off_tolerance_ns) {
+    intervals_ns.add(interval_ns);
+    if (sat_abs_diff(interval_ns, period_ns) > off_tolerance_ns) ++off;
+}
+
+Cadence detail::CadenceCounter::cadence() const {
+    Cadence c{};
+    c.intervals = intervals_ns.count();
+    if (c.intervals == 0) return c;
+    c.p50_us = us_of(intervals_ns.nearest_rank(50, 100));
+    c.p99_us = us_of(intervals_ns.nearest_rank(99, 100));
+    c.off_pct = 100.0 * static_cast<double>(off) / static_cast<double>(c.intervals);
+    return c;
+}
+
 void RunMetrics::add(const Frame& f) {
     using detail::sat_add;
+    if (frames_ > 0) {   // what reached the screen, from this frame and the one before
+        int64_t interval_ns = 0, period_ns = 0;
+        if (detail::present_interval(previous_, f, &interval_ns, &period_ns))
+            presents_.add(interval_ns, period_ns, off_tolerance_ns_);
+        if (detail::shown_interval(previous_, f, &interval_ns, &period_ns))
+            shown_.add(interval_ns, period_ns, off_tolerance_ns_);
+    }
+    previous_ = f;
     // Summary, as Stats::summarize over a window holding every frame.
     if (frames_ == 0) {
         first_wake_ns_ = f.wake_ns;
@@ -200,6 +223,8 @@ Summary RunMetrics::summary() const {
     s.missed = missed_;
     detail::set_rates(s, detail::sat_sub(last_wake_ns_, first_wake_ns_), static_cast<int64_t>(frames_), spun_ns_,
                       cpu_ns_, cpu_known_);
+    s.presents = presents_.cadence();
+    s.shown = shown_.cadence();
     return s;
 }
 

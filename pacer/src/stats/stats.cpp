@@ -55,12 +55,50 @@ void detail::set_rates(Summary& s, int64_t wall_ns, int64_t frames, int64_t spun
     }
 }
 
+bool detail::present_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
+    // frame.present_ns is the swap after before's wake, before.present_ns the one ahead of it.
+    if (frame.index != before.index + 1 || before.present_ns < 0 || frame.present_ns <= before.present_ns) return false;
+    *interval_ns = frame.present_ns - before.present_ns;
+    *period_ns = before.period_ns;
+    return true;
+}
+
+bool detail::shown_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
+    if (frame.index != before.index + 1 || before.displayed_index < 0 || before.displayed_ns < 0 ||
+        frame.displayed_index != before.displayed_index + 1 || frame.displayed_ns <= before.displayed_ns)
+        return false;
+    *interval_ns = frame.displayed_ns - before.displayed_ns;
+    *period_ns = frame.period_ns;
+    return true;
+}
+
 Percentiles percentiles(std::vector<double> sample_us) {
     const detail::Spread s = detail::spread(std::move(sample_us));
     return {s.mean, s.sd, s.p50, s.p95, s.p99, s.max};
 }
 
 namespace {
+
+// A cadence over the window's frames, with the pair rule given.
+template <class IntervalOf>
+Cadence cadence_of(const Stats& stats, IntervalOf interval_of) {
+    std::vector<double> intervals_us;
+    int64_t off = 0;
+    for (std::size_t i = 1; i < stats.size(); ++i) {
+        int64_t interval_ns = 0, period_ns = 0;
+        if (!interval_of(stats.at(i - 1), stats.at(i), &interval_ns, &period_ns)) continue;
+        intervals_us.push_back(detail::us_of(interval_ns));
+        if (detail::sat_abs_diff(interval_ns, period_ns) > stats.off_tolerance_ns()) ++off;
+    }
+    Cadence c{};
+    c.intervals = static_cast<int64_t>(intervals_us.size());
+    if (c.intervals == 0) return c;
+    const detail::Spread spread = detail::spread(std::move(intervals_us));
+    c.p50_us = spread.p50;
+    c.p99_us = spread.p99;
+    c.off_pct = 100.0 * static_cast<double>(off) / static_cast<double>(c.intervals);
+    return c;
+}
 
 void check_window(const char* who, int32_t capacity, int64_t off_tolerance_ns) {
     if (capacity < 1 || capacity > Stats::kMaxCapacity)
@@ -157,6 +195,8 @@ Summary Stats::summarize() const {
 
     detail::set_rates(s, detail::sat_sub(newest.wake_ns, oldest.wake_ns), static_cast<int64_t>(count_), spun_ns,
                       cpu_ns, cpu_known);
+    s.presents = cadence_of(*this, detail::present_interval);
+    s.shown = cadence_of(*this, detail::shown_interval);
     return s;
 }
 
