@@ -21,6 +21,7 @@
 #include "controls.h"
 #include "motion.h"
 #include "core/chrome_trace.h"
+#include "core/run_record.h"
 #include "core/trace.h"
 #include "render/renderer.h"
 #include "render/scene.h"
@@ -80,42 +81,16 @@ public:
 
 private:
     std::string open_(const AppOptions& options);
-    double success_tolerance_ms() const {   // the ± of success_pct
-        return options_->scenario ? options_->scenario->success_tolerance_ms : 1.0;
-    }
+    int close_files_();   // the exit code so far
+    RunFacts facts_(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer) const;
+    void add_picture_(RunFacts* facts) const;
     const AppOptions* options_ = nullptr;
     std::unique_ptr<TraceWriter> trace_;
     std::unique_ptr<ChromeTraceWriter> chrome_trace_;
+    std::unique_ptr<RunRecord> record_;   // the summary's figures
     SceneRecord scene_;
     Renderer::Image screenshot_;
-    int32_t decision_seq_ = 0;            // the last decision written; 0: none yet
-    std::vector<std::string> dt_modes_;   // in the order the run used them
-    // Everything below stays the same size however long the run: the
-    // summary's figures are streamed, intervals binned (pacer::LogHistogram).
-    std::unique_ptr<pacer::RunMetrics> run_metrics_;
-    pacer::LogHistogram swap_intervals_ns_, present_intervals_ns_, after_swap_ns_;
-    // The frames' own cost, for the text summary: each frame's work (wake to
-    // the next wait), how many outlasted their period, and the intervals
-    // over kOverMs (CapFrameX's "frames above").
-    static constexpr double kOverMs[] = {25, 33.3, 50};
-    pacer::LogHistogram work_ns_;
-    int64_t work_over_period_ = 0;
-    std::array<int64_t, std::size(kOverMs)> over_ms_{};
-    int64_t first_wake_ns_ = -1, last_swap_return_ns_ = -1, last_displayed_ns_ = -1;
-    int64_t presented_frames_ = 0, discarded_frames_ = 0, stated_refresh_ns_ = 0;
-    // Frames since the pacer's display clock first locked, and of them the
-    // ones it was locked at: a display that changes rate near the end leaves
-    // it relocking, so its state at the last frame alone says little.
-    int64_t display_frames_since_lock_ = 0, display_locked_frames_ = 0;
-    // Frame index -> its swap's return, for the feedback still in flight.
-    static constexpr std::size_t kSwapsRemembered = 1024;
-    std::array<std::pair<int64_t, int64_t>, kSwapsRemembered> swap_return_of_ns_{};
-    // The display figures (display_figures.h) join frames to their reports:
-    // they are computed over the newest kDisplayFrames frames only.
-    static constexpr std::size_t kDisplayFrames = 2048;
-    std::deque<pacer::Frame> recent_frames_;
-    std::deque<int64_t> motion_dt_ns_;               // what the scene moved by, per recent frame
-    std::deque<pacer::Presented> presented_;         // the reports of about those frames
+    int32_t decision_seq_ = 0;   // the last decision written; 0: none yet
 };
 
 }  // namespace pacer_demo

@@ -27,7 +27,11 @@ static_assert(std::size(kDeltaBinNames) == pacer::kDeltaBinUpperMs.size() + 1,
               "one name per bin of pacer::FrameTimeMetrics::delta_histogram");
 
 std::vector<std::string> build_metric_keys() {
-    std::vector<std::string> keys = {"frames", "fps", "target_period_us", "off_pct", "missed", "spin_pct", "cpu_pct"};
+    std::vector<std::string> keys;
+    for (const char* group : {"present", "shown"})
+        for (const char* name : {"off_pct", "p50_us", "p99_us", "intervals"}) keys.push_back(std::string(group) + "_" + name);
+    for (const char* key : {"frames", "fps", "target_period_us", "off_pct", "missed", "spin_pct", "cpu_pct"})
+        keys.push_back(key);
     for (const char* group : {"interval", "interval_error", "lateness"})
         for (const char* name : kPercentileNames) keys.push_back(std::string(group) + "_" + name + "_us");
     for (const char* key : {"avg_fps", "low_1pct_fps", "low_0_1pct_fps"}) keys.push_back(key);
@@ -38,6 +42,16 @@ std::vector<std::string> build_metric_keys() {
                             "max_error_ms"})
         keys.push_back(key);
     return keys;
+}
+
+// A cadence's keys, only where it was measured: a run without presents has
+// no present_off_pct, so an expectation on it fails as "not measured".
+void add_cadence(MetricValues* values, const char* group, const pacer::Cadence& c) {
+    if (c.intervals == 0) return;
+    (*values)[std::string(group) + "_off_pct"] = c.off_pct;
+    (*values)[std::string(group) + "_p50_us"] = c.p50_us;
+    (*values)[std::string(group) + "_p99_us"] = c.p99_us;
+    (*values)[std::string(group) + "_intervals"] = static_cast<double>(c.intervals);
 }
 
 void add_percentiles(MetricValues* values, const char* group, const pacer::Percentiles& p) {
@@ -99,6 +113,8 @@ bool is_metric_key(std::string_view key) {
 MetricValues metric_values(const RunStats& stats) {
     const pacer::Summary& s = stats.summary;
     MetricValues values;
+    add_cadence(&values, "present", s.presents);
+    add_cadence(&values, "shown", s.shown);
     values["frames"] = static_cast<double>(s.frames);
     values["fps"] = s.fps;
     values["target_period_us"] = s.target_period_us;
@@ -177,18 +193,30 @@ std::string summary_text(const RunReport& report) {
     const pacer::FrameTimeMetrics& m = report.stats.metrics;
     std::string out;
     for (const std::string& line : report.brief) out += printable(line) + "\n";
-    out += "result: " + std::to_string(s.frames) + " frames, " + fixed(s.fps, 2) + " fps";
+    auto ms = [](double us) { return fixed(us * 1e-3, 3); };
+    // What reached the screen first: the presents, then what the display showed.
+    auto cadence = [&](const char* name, const pacer::Cadence& c) {
+        out += std::string(name) + ": off by > 0.5 ms " + fixed(c.off_pct, 2) + " % of " +
+               std::to_string(c.intervals) + " intervals; p50 " + ms(c.p50_us) + " ms, p99 " + ms(c.p99_us) + " ms\n";
+    };
+    if (s.presents.intervals > 0) {
+        cadence("presents (swap to swap)", s.presents);
+    } else {
+        out += "presents: not measured (no mark_present)\n";
+    }
+    if (s.shown.intervals > 0) cadence("shown (display reports)", s.shown);
+    out += "wakes: " + std::to_string(s.frames) + " frames, " + fixed(s.fps, 2) + " fps";
     if (m.frames > 0) out += " (1% low " + fixed(m.low_1pct_fps, 2) + ")";
     out += "; off by > 0.5 ms " + fixed(s.off_pct, 2) + " %, within +-" +
            number_text(report.stats.success_tolerance_ms) + " ms " +
            (std::isnan(report.stats.success_pct) ? std::string("n/a") : fixed(report.stats.success_pct, 2) + " %") +
            ", missed " + std::to_string(s.missed) + " grid points\n";
-    auto ms = [](double us) { return fixed(us * 1e-3, 3); };
-    out += "interval ms: p50 " + ms(s.interval.p50_us) + ", p95 " + ms(s.interval.p95_us) + ", p99 " +
+    out += "wake interval ms: p50 " + ms(s.interval.p50_us) + ", p95 " + ms(s.interval.p95_us) + ", p99 " +
            ms(s.interval.p99_us) + ", max " + ms(s.interval.max_us) + " (target " + ms(s.target_period_us) + ")\n";
     out += "wake lateness us: p50 " + fixed(s.lateness.p50_us, 1) + ", p99 " + fixed(s.lateness.p99_us, 1) +
            "; CPU waiting " + (s.cpu_pct < 0 ? std::string("unknown") : fixed(s.cpu_pct, 1) + " %") +
            ", spinning " + fixed(s.spin_pct, 1) + " % of a core\n";
+    for (const std::string& line : report.notes) out += printable(line) + "\n";
     if (!report.verdicts.empty()) {
         int passed = 0;
         for (const Verdict& verdict : report.verdicts) {

@@ -6,7 +6,11 @@
 // Percentiles and 1 % lows are binned, within 0.2 % of the exact figures (stats.h).
 //
 // METRIC KEYS (what "expect" lines in scenarios and the JSON's "metrics" use)
-//   From pacer::Summary (pacer.h), over the whole run:
+//   What reached the screen (pacer::Summary::presents and ::shown, stats.h),
+//   measured only where the run had them (else "not measured"):
+//   present_off_pct present_p50_us present_p99_us present_intervals
+//   shown_off_pct shown_p50_us shown_p99_us shown_intervals
+//   From pacer::Summary (pacer.h), over the whole run, judging the wakes:
 //   frames fps target_period_us off_pct missed spin_pct cpu_pct
 //   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
 //   interval_error_{mean,sd,p50,p95,p99,max}_us    |interval - period|
@@ -19,7 +23,8 @@
 //   delta_lt2_ms delta_lt4_ms delta_lt8_ms delta_lt12_ms delta_ge12_ms
 //                                                  |delta| histogram counts
 //   success_pct error_mean_ms error_rms_ms error_p95_ms error_p99_ms max_error_ms
-// off_pct counts intervals off by more than 0.5 ms (the overlay's figure);
+// off_pct counts wake intervals off by more than 0.5 ms, present_off_pct and
+// shown_off_pct the presents' and shown frames' (the overlay's figures);
 // success_pct counts intervals within ± the scenario's tolerance (default 1 ms).
 //
 // JSON LAYOUT
@@ -86,15 +91,17 @@ struct RunReport {
     // What ran and what the system gave, for the JSON: e.g.
     // {"backend", "sdl2"}, {"vsync", "on requested, refused"}, {"scenario", "spikes.txt"}.
     std::vector<std::pair<std::string, std::string>> info;
-    // The text summary's first lines: what ran, the display where it
-    // reported, the frames' own cost (a few lines; the JSON has the rest).
+    // The text summary's first lines: what ran and the display where it
+    // reported; then the figures (presents first); then the notes: the
+    // frames' own cost, how the run ended (a few lines; the JSON has the rest).
     std::vector<std::string> brief;
+    std::vector<std::string> notes;
     RunStats stats;
     std::vector<Verdict> verdicts;   // empty without expectations
 };
 
-// At most 20 lines (brief, the figures, the verdicts' count; each failed
-// verdict besides), ends with '\n'.
+// At most 20 lines (brief, the figures with the presents first, the notes,
+// the verdicts' count; each failed verdict besides), ends with '\n'.
 std::string summary_text(const RunReport& report);
 std::string summary_json(const RunReport& report);   // the layout above, 2-space indent
 

@@ -15,9 +15,13 @@ constexpr int64_t kUs = 1'000;
 constexpr int64_t kMs = 1'000'000;
 
 // A run at 100 Hz whose intervals are `intervals_ns` (frame 0 has none).
-std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns) {
+// Each frame's swap returns present_after_ns[i] after its wake (2 ms where
+// not given; reported with the next frame, as wait() does) and is shown 10 ms
+// after its wake (reported the same way).
+std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns,
+                                 const std::vector<int64_t>& present_after_ns = {}) {
     std::vector<pacer::Frame> frames;
-    int64_t wake = 1'000 * kMs;
+    int64_t wake = 1'000 * kMs, previous_wake = -1;
     for (std::size_t i = 0; i <= intervals_ns.size(); ++i) {
         pacer::Frame f{};
         f.index = static_cast<int64_t>(i);
@@ -27,9 +31,13 @@ std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns) {
         f.deadline_ns = wake;
         f.period_ns = 10 * kMs;
         f.wait_cpu_ns = 100 * kUs;
-        f.present_ns = -1;
+        const int64_t after = i >= 1 && i - 1 < present_after_ns.size() ? present_after_ns[i - 1] : 2 * kMs;
+        f.present_ns = i == 0 ? -1 : previous_wake + after;
+        f.displayed_index = f.index - 1;
+        f.displayed_ns = i == 0 ? -1 : previous_wake + 10 * kMs;
         f.strategy = pacer::Strategy::Timer;
         frames.push_back(f);
+        previous_wake = wake;
     }
     return frames;
 }
@@ -193,7 +201,10 @@ TEST(SummaryText, ShowsTheBriefTheFiguresAndWhatFailed) {
     const std::string text = summary_text(sample_report());
     EXPECT_EQ(text.rfind("pacer-demo: sdl2, llvmpipe, 640x360 window\npacing: timer", 0), 0u) << text;
     EXPECT_EQ(text.find("vsync: on requested"), std::string::npos) << "the info goes to the JSON only";
-    EXPECT_NE(text.find("result: 4 frames"), std::string::npos) << text;
+    EXPECT_NE(text.find("wakes: 4 frames"), std::string::npos) << text;
+    // What reached the screen comes first, right after what ran.
+    EXPECT_LT(text.find("presents (swap to swap): off by > 0.5 ms"), text.find("wakes: ")) << text;
+    EXPECT_LT(text.find("shown (display reports): off by > 0.5 ms"), text.find("wakes: ")) << text;
     EXPECT_NE(text.find("max 12.000 (target 10.000)"), std::string::npos) << text;
     EXPECT_NE(text.find("FAIL (2/3 expectations met)\n  FAIL interval_max_us <= 11000 (actual 12000)"),
               std::string::npos) << text;
@@ -213,4 +224,26 @@ TEST(SummaryText, NamesTheRendererWhenFramesOutlastTheirPeriod) {
 }
 
 }  // namespace
+TEST(Metrics, SteadyWakesWithUnevenPresentsFailAPresentExpectation) {
+    // Every wake on time; the swaps return 2 ms after, or 6 ms every fourth frame.
+    std::vector<int64_t> intervals(40, 10 * kMs), after;
+    for (int i = 0; i <= 40; ++i) after.push_back(i % 4 == 3 ? 6 * kMs : 2 * kMs);
+    const MetricValues values = metric_values(compute_run_stats(run_of(intervals, after), 1.0));
+    EXPECT_DOUBLE_EQ(values.at("off_pct"), 0.0);
+    EXPECT_GT(values.at("present_off_pct"), 40.0);
+    const std::vector<Verdict> verdicts =
+        evaluate({Expectation{"off_pct", Comparison::LessEqual, 5, 1}, Expectation{"present_off_pct", Comparison::LessEqual, 5, 2}},
+                 values);
+    EXPECT_TRUE(verdicts[0].passed);
+    EXPECT_FALSE(verdicts[1].passed);
+}
+
+TEST(Metrics, PresentsNotMeasuredWithoutMarkPresent) {
+    std::vector<pacer::Frame> frames = run_of({10 * kMs, 10 * kMs});
+    for (pacer::Frame& f : frames) f.present_ns = -1;
+    const MetricValues values = metric_values(compute_run_stats(frames, 1.0));
+    EXPECT_EQ(values.count("present_off_pct"), 0u);
+    EXPECT_EQ(evaluate({Expectation{"present_off_pct", Comparison::LessEqual, 5, 1}}, values)[0].available, false);
+}
+
 }  // namespace pacer_demo
