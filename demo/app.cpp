@@ -46,6 +46,53 @@ Stage stage_for(int width, int height, bool overlay) {
     return {left, 0, static_cast<float>(width) - left, static_cast<float>(height)};
 }
 
+// A close signal cuts the pacer's wait short; unnamed before it goes.
+struct CloseInterrupts {
+    explicit CloseInterrupts(pacer::Pacer* pacer) { interrupt_on_close(pacer); }
+    ~CloseInterrupts() { interrupt_on_close(nullptr); }
+    CloseInterrupts(const CloseInterrupts&) = delete;
+    CloseInterrupts& operator=(const CloseInterrupts&) = delete;
+};
+
+// The one path every settings change takes: Controls, then the pacer.
+ChangeSettings settings_path(Controls& controls, pacer::Pacer& pacer) {
+    return [&controls, &pacer](const Settings& changes, const std::string& source) {
+        pacer::Config config;
+        std::string problem = controls.apply(changes, source, &config);
+        if (problem.empty()) problem = pacer.reconfigure(config);
+        controls.settle();
+        return problem;
+    };
+}
+
+// What drawing a frame takes.
+struct Painters {
+    Window& window;
+    Renderer& renderer;
+    ImGuiLayer* imgui;   // null: no overlay
+    Overlay& overlay;
+    Controls& controls;
+    pacer::Pacer& pacer;
+    const ChangeSettings& change;
+};
+
+// Draws the scene and, with ImGui, the overlay into the back buffer; returns
+// where the scene went.
+Stage render(const Painters& p, const Scene& scene, bool overlay) {
+    int width = 0, height = 0;
+    p.window.framebuffer_size(&width, &height);
+    const Stage stage = stage_for(width, height, overlay);
+    p.renderer.begin_frame(width, height);
+    p.renderer.draw(scene.draw(stage, p.pacer.config().target_hz));
+    if (p.imgui != nullptr) {
+        p.imgui->begin_frame();
+        p.overlay.draw(p.controls, {&p.window, &p.pacer, &p.pacer.stats(), &p.change, &p.renderer.gl_renderer(),
+                                    &scene, stage});
+        p.imgui->end_frame();
+    }
+    return stage;
+}
+
 }  // namespace
 
 int run_app(const AppOptions& options) {
@@ -66,20 +113,8 @@ int run_app(const AppOptions& options) {
     Controls controls(*window);
     std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(controls.pacer_config(), &error);
     if (!pacer) return fail(error);
-    // A close signal cuts the pacer's wait short; unnamed before it goes.
-    struct CloseInterrupts {
-        explicit CloseInterrupts(pacer::Pacer* pacer) { interrupt_on_close(pacer); }
-        ~CloseInterrupts() { interrupt_on_close(nullptr); }
-        CloseInterrupts(const CloseInterrupts&) = delete;
-        CloseInterrupts& operator=(const CloseInterrupts&) = delete;
-    } close_interrupts(pacer.get());
-    const ChangeSettings change = [&](const Settings& changes, const std::string& source) {
-        pacer::Config config;
-        std::string problem = controls.apply(changes, source, &config);
-        if (problem.empty()) problem = pacer->reconfigure(config);
-        controls.settle();
-        return problem;
-    };
+    const CloseInterrupts close_interrupts(pacer.get());
+    const ChangeSettings change = settings_path(controls, *pacer);
     RunScript script(options);
     if (error = change(options.settings, "cli"); !error.empty()) return fail(error);
     if (error = script.apply_start(controls, change); !error.empty()) return fail(error);
@@ -116,17 +151,8 @@ int run_app(const AppOptions& options) {
         scene.update(static_cast<double>(step.dt_ns) * 1e-9);
 
         // 3. Render the scene and the overlay (which reads pacer->stats()).
-        int width = 0, height = 0;
-        window->framebuffer_size(&width, &height);
-        const Stage stage = stage_for(width, height, options.overlay);
-        renderer.begin_frame(width, height);
-        renderer.draw(scene.draw(stage, pacer->config().target_hz));
-        if (imgui) {
-            imgui->begin_frame();
-            overlay.draw(controls, {window.get(), pacer.get(), &pacer->stats(), &change,
-                                    &renderer.gl_renderer(), &scene, stage});
-            imgui->end_frame();
-        }
+        const Stage stage = render({*window, renderer, imgui ? &*imgui : nullptr, overlay, controls, *pacer, change},
+                                   scene, options.overlay);
         if (error = outputs.screenshot_if_due(frame.index, renderer, scene, stage); !error.empty()) {
             return fail(error);
         }

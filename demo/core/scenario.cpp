@@ -112,6 +112,73 @@ std::string when_text(const When& when) {
     return when.unit == When::Unit::Frame ? "frame " + std::to_string(when.frame) : number_text(when.seconds) + "s";
 }
 
+// "at WHEN set key=value ..." or "at WHEN mark \"name\"".
+std::string parse_at(const std::vector<std::string>& words, const std::vector<bool>& quoted, int line,
+                     Scenario* scenario) {
+    Step step{};
+    step.line = line;
+    std::size_t i = 1;
+    std::string error = parse_when(words, &i, &step.at);
+    if (!error.empty()) return "at: " + error;
+    if (i >= words.size()) return "at: missing action (set key=value ... or mark \"name\")";
+    const std::string& action = words[i++];
+    if (action == "set" && !quoted[i - 1]) {
+        if (i >= words.size()) return "set: no settings (write key=value)";
+        std::vector<std::string_view> seen;
+        for (; i < words.size(); ++i) {
+            const std::string& word = words[i];
+            const std::size_t eq = word.find('=');
+            if (quoted[i] || eq == std::string::npos || eq == 0)
+                return "set: '" + shown(word) + "' is not key=value";
+            const std::string_view key = std::string_view(word).substr(0, eq);
+            // A key twice on one line is almost surely a typo: refuse it.
+            for (std::string_view earlier : seen)
+                if (earlier == key) return "set: " + std::string(key) + " given twice";
+            seen.push_back(key);
+            error = parse_setting(key, std::string_view(word).substr(eq + 1), &step.settings);
+            if (!error.empty()) return error;
+        }
+    } else if (action == "mark" && !quoted[i - 1]) {
+        if (i + 1 != words.size() || !quoted[i] || words[i].empty())
+            return "mark: write mark \"name\" (one non-empty quoted name)";
+        step.mark = words[i];
+    } else {
+        return "at: unknown action '" + shown(action) + "' (set or mark)";
+    }
+    scenario->steps.push_back(std::move(step));
+    return {};
+}
+
+// "expect KEY OP VALUE", the words glued ("key<=v", "key <= v").
+std::string parse_expect(const std::vector<std::string>& words, const std::vector<bool>& quoted, int line,
+                         Scenario* scenario) {
+    // Accept "key<=v", "key <= v" and anything between: glue the words.
+    std::string rest;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        if (quoted[i]) return "expect: unexpected quoted string";
+        rest += words[i];
+    }
+    const std::size_t op_at = rest.find_first_of("<>");
+    if (op_at == std::string::npos) return "expect: write expect KEY <= VALUE (ops: <= >= < >)";
+    Expectation expectation{};
+    expectation.line = line;
+    expectation.key = rest.substr(0, op_at);
+    std::size_t value_at = op_at + 1;
+    const bool or_equal = value_at < rest.size() && rest[value_at] == '=';
+    if (or_equal) ++value_at;
+    if (rest[op_at] == '<')
+        expectation.comparison = or_equal ? Comparison::LessEqual : Comparison::Less;
+    else
+        expectation.comparison = or_equal ? Comparison::GreaterEqual : Comparison::Greater;
+    if (expectation.key.empty()) return "expect: missing metric key before the comparison";
+    if (!is_metric_key(expectation.key)) return "expect: unknown metric '" + shown(expectation.key) + "'";
+    const std::string value = rest.substr(value_at);
+    if (!parse_number(value, &expectation.value))
+        return "expect: '" + shown(value) + "' is not a number";
+    scenario->expectations.push_back(std::move(expectation));
+    return {};
+}
+
 // Parses one non-empty statement into *scenario.
 std::string parse_statement(const std::vector<std::string>& words, const std::vector<bool>& quoted, int line,
                             Scenario* scenario, int* end_line) {
@@ -125,40 +192,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         return {};
     }
 
-    if (verb == "at") {
-        Step step{};
-        step.line = line;
-        std::size_t i = 1;
-        std::string error = parse_when(words, &i, &step.at);
-        if (!error.empty()) return "at: " + error;
-        if (i >= words.size()) return "at: missing action (set key=value ... or mark \"name\")";
-        const std::string& action = words[i++];
-        if (action == "set" && !quoted[i - 1]) {
-            if (i >= words.size()) return "set: no settings (write key=value)";
-            std::vector<std::string_view> seen;
-            for (; i < words.size(); ++i) {
-                const std::string& word = words[i];
-                const std::size_t eq = word.find('=');
-                if (quoted[i] || eq == std::string::npos || eq == 0)
-                    return "set: '" + shown(word) + "' is not key=value";
-                const std::string_view key = std::string_view(word).substr(0, eq);
-                // A key twice on one line is almost surely a typo: refuse it.
-                for (std::string_view earlier : seen)
-                    if (earlier == key) return "set: " + std::string(key) + " given twice";
-                seen.push_back(key);
-                error = parse_setting(key, std::string_view(word).substr(eq + 1), &step.settings);
-                if (!error.empty()) return error;
-            }
-        } else if (action == "mark" && !quoted[i - 1]) {
-            if (i + 1 != words.size() || !quoted[i] || words[i].empty())
-                return "mark: write mark \"name\" (one non-empty quoted name)";
-            step.mark = words[i];
-        } else {
-            return "at: unknown action '" + shown(action) + "' (set or mark)";
-        }
-        scenario->steps.push_back(std::move(step));
-        return {};
-    }
+    if (verb == "at") return parse_at(words, quoted, line, scenario);
 
     if (verb == "end") {
         if (scenario->end) return "end given twice (first on line " + std::to_string(*end_line) + ")";
@@ -195,33 +229,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         return {};
     }
 
-    if (verb == "expect") {
-        // Accept "key<=v", "key <= v" and anything between: glue the words.
-        std::string rest;
-        for (std::size_t i = 1; i < words.size(); ++i) {
-            if (quoted[i]) return "expect: unexpected quoted string";
-            rest += words[i];
-        }
-        const std::size_t op_at = rest.find_first_of("<>");
-        if (op_at == std::string::npos) return "expect: write expect KEY <= VALUE (ops: <= >= < >)";
-        Expectation expectation{};
-        expectation.line = line;
-        expectation.key = rest.substr(0, op_at);
-        std::size_t value_at = op_at + 1;
-        const bool or_equal = value_at < rest.size() && rest[value_at] == '=';
-        if (or_equal) ++value_at;
-        if (rest[op_at] == '<')
-            expectation.comparison = or_equal ? Comparison::LessEqual : Comparison::Less;
-        else
-            expectation.comparison = or_equal ? Comparison::GreaterEqual : Comparison::Greater;
-        if (expectation.key.empty()) return "expect: missing metric key before the comparison";
-        if (!is_metric_key(expectation.key)) return "expect: unknown metric '" + shown(expectation.key) + "'";
-        const std::string value = rest.substr(value_at);
-        if (!parse_number(value, &expectation.value))
-            return "expect: '" + shown(value) + "' is not a number";
-        scenario->expectations.push_back(std::move(expectation));
-        return {};
-    }
+    if (verb == "expect") return parse_expect(words, quoted, line, scenario);
 
     return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, screenshot, expect)";
 }
