@@ -3,7 +3,7 @@
 // at a steady speed, which jumps where frames come unevenly.
 //   glfw_opengl3 [--hz N] [--frames N]
 // At the end (the window closed, or N frames) it prints what auto chose and why,
-// the median frame interval, and the frames the compositor reported shown
+// how steady the presents were, the median frame interval, and the frames the compositor reported shown
 // (weston), or that none are (X11). The backend's five lines are marked "pacer".
 #include <GLFW/glfw3.h>   // with GL/gl.h: glClear and glScissor are all it draws with
 
@@ -48,15 +48,15 @@ bool parse(int argc, char** argv, Options* options) {
     return true;
 }
 
-// A white bar crossing a dark window at 400 px/s, from the frame's wake time.
-void draw(GLFWwindow* window, int64_t wake_ns) {
+// A white bar crossing a dark window at 400 px/s, at the game's time.
+void draw(GLFWwindow* window, int64_t game_ns) {
     int width = 0, height = 0;
     glfwGetFramebufferSize(window, &width, &height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(0.08f, 0.09f, 0.12f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     const int bar = 40, travel = width > bar ? width - bar : 1;
-    const int x = static_cast<int>(std::fmod(static_cast<double>(wake_ns) * 4e-7, travel));
+    const int x = static_cast<int>(std::fmod(static_cast<double>(game_ns) * 4e-7, travel));
     glEnable(GL_SCISSOR_TEST);
     glScissor(x, 0, bar, height);
     glClearColor(0.95f, 0.95f, 0.95f, 1);
@@ -95,18 +95,22 @@ int paced_loop(GLFWwindow* window, const Options& options) {
     Shown shown;
     host.on_presented(note_shown, &shown);
 
+    int64_t game_ns = 0;   // the game's time: the sum of the pacer's steady steps
     for (long i = 0; !glfwWindowShouldClose(window) && (options.frames == 0 || i < options.frames); ++i) {
-        const pacer::Frame frame = pacer->wait();   // pacer: to this frame's deadline
         glfwPollEvents();
-        draw(window, frame.wake_ns);
+        draw(window, game_ns);                       // input, simulate, render
+        const pacer::Frame frame = pacer->wait();   // pacer: its GL work done, then the deadline
         host.before_swap(frame.index);               // pacer: ask when it is shown
         glfwSwapBuffers(window);
         pacer->mark_present();                       // pacer: the swap returned
+        game_ns += frame.dt_ns;                      // the next frame's steady step
     }
 
     const pacer::Summary summary = pacer->stats().summarize();
     const pacer::DisplayClock display = pacer->display();
     std::printf("decision: %s\n", pacer->decision().reason.c_str());
+    std::printf("presents: %.2f %% off by > 0.5 ms, p99 %.3f ms\n", summary.presents.off_pct,
+                summary.presents.p99_us / 1e3);
     std::printf("frames: %lld, median interval %.3f ms, target %.3f ms\n", static_cast<long long>(summary.frames),
                 summary.interval.p50_us / 1e3, summary.target_period_us / 1e3);
     std::printf("present feedback: %s\n", host.present_feedback());

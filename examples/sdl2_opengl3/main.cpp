@@ -3,7 +3,7 @@
 // at a steady speed, which jumps where frames come unevenly.
 //   sdl2_opengl3 [--hz N] [--frames N]
 // At the end (the window closed, or N frames) it prints what auto chose and why,
-// the median frame interval, and the frames the compositor reported shown
+// how steady the presents were, the median frame interval, and the frames the compositor reported shown
 // (weston), or that none are (X11). The backend's five lines are marked "pacer".
 #include <SDL.h>
 #include <SDL_opengl.h>   // GL 1.x: glClear and glScissor are all it draws with
@@ -49,15 +49,15 @@ bool parse(int argc, char** argv, Options* options) {
     return true;
 }
 
-// A white bar crossing a dark window at 400 px/s, from the frame's wake time.
-void draw(SDL_Window* window, int64_t wake_ns) {
+// A white bar crossing a dark window at 400 px/s, at the game's time.
+void draw(SDL_Window* window, int64_t game_ns) {
     int width = 0, height = 0;
     SDL_GL_GetDrawableSize(window, &width, &height);
     glDisable(GL_SCISSOR_TEST);
     glClearColor(0.08f, 0.09f, 0.12f, 1);
     glClear(GL_COLOR_BUFFER_BIT);
     const int bar = 40, travel = width > bar ? width - bar : 1;
-    const int x = static_cast<int>(std::fmod(static_cast<double>(wake_ns) * 4e-7, travel));
+    const int x = static_cast<int>(std::fmod(static_cast<double>(game_ns) * 4e-7, travel));
     glEnable(GL_SCISSOR_TEST);
     glScissor(x, 0, bar, height);
     glClearColor(0.95f, 0.95f, 0.95f, 1);
@@ -97,18 +97,22 @@ int paced_loop(SDL_Window* window, const Options& options) {
     host.on_presented(note_shown, &shown);
 
     bool quit = false;
+    int64_t game_ns = 0;   // the game's time: the sum of the pacer's steady steps
     for (long i = 0; !quit && (options.frames == 0 || i < options.frames); ++i) {
-        const pacer::Frame frame = pacer->wait();   // pacer: to this frame's deadline
         for (SDL_Event event; SDL_PollEvent(&event);) quit = quit || event.type == SDL_QUIT;
-        draw(window, frame.wake_ns);
+        draw(window, game_ns);                       // input, simulate, render
+        const pacer::Frame frame = pacer->wait();   // pacer: its GL work done, then the deadline
         host.before_swap(frame.index);               // pacer: ask when it is shown
         SDL_GL_SwapWindow(window);
         pacer->mark_present();                       // pacer: the swap returned
+        game_ns += frame.dt_ns;                      // the next frame's steady step
     }
 
     const pacer::Summary summary = pacer->stats().summarize();
     const pacer::DisplayClock display = pacer->display();
     std::printf("decision: %s\n", pacer->decision().reason.c_str());
+    std::printf("presents: %.2f %% off by > 0.5 ms, p99 %.3f ms\n", summary.presents.off_pct,
+                summary.presents.p99_us / 1e3);
     std::printf("frames: %lld, median interval %.3f ms, target %.3f ms\n", static_cast<long long>(summary.frames),
                 summary.interval.p50_us / 1e3, summary.target_period_us / 1e3);
     std::printf("present feedback: %s\n", host.present_feedback());

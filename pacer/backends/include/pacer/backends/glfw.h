@@ -1,14 +1,17 @@
 // pacer/backends/glfw.h: a pacer::Host for a GLFW window (target pacer::glfw,
-// pkg-config pacer-glfw). With it, vsync, auto and display_lock work:
+// pkg-config pacer-glfw). With it, vsync, auto and display_lock work, and
+// every strategy presents on time:
 //
 //   pacer::glfw::Host host(window);           // its GL context current here
 //   config.strategy = pacer::Strategy::Auto;
 //   config.host = &host;
 //   ...
-//   pacer::Frame frame = pacer.wait();  draw();
+//   draw();  pacer::Frame frame = pacer.wait();   // the GL work finished, then the deadline
 //   host.before_swap(frame.index);  glfwSwapBuffers(window);  pacer.mark_present();
 //
 // What it does:
+// - before a before_present wait, the frame's GL work finished (finish_gpu,
+//   window_host.h), so that the swap after the deadline presents at once.
 // - the swap interval, with glfwSwapInterval on the current context. GLFW
 //   cannot say whether the driver took it: the answer is Unconfirmed (auto
 //   then measures the swaps), or Refused where the swap-control extension

@@ -1,14 +1,17 @@
 // pacer/backends/sdl2.h: a pacer::Host for an SDL2 window (target pacer::sdl2,
-// pkg-config pacer-sdl2). With it, vsync, auto and display_lock work:
+// pkg-config pacer-sdl2). With it, vsync, auto and display_lock work, and
+// every strategy presents on time:
 //
 //   pacer::sdl2::Host host(window);           // its GL context current here
 //   config.strategy = pacer::Strategy::Auto;
 //   config.host = &host;
 //   ...
-//   pacer::Frame frame = pacer.wait();  draw();
+//   draw();  pacer::Frame frame = pacer.wait();   // the GL work finished, then the deadline
 //   host.before_swap(frame.index);  SDL_GL_SwapWindow(window);  pacer.mark_present();
 //
 // What it does:
+// - before a before_present wait, the frame's GL work finished (finish_gpu,
+//   window_host.h), so that the swap after the deadline presents at once.
 // - the swap interval, with SDL_GL_SetSwapInterval on the current context:
 //   Accepted when SDL returns 0, else Refused (Xvfb refuses every interval;
 //   adaptive, -1, where late swap tearing is missing).
