@@ -10,7 +10,7 @@
 //   pacer::Pacer pacer(config);                  // or Pacer::create(config, &error)
 //   while (running) {
 //       render();
-//       pacer::Frame frame = pacer.wait();       // sleep to the next deadline
+//       pacer::Frame frame = pacer.wait();       // with a Host, its GPU work done; then the deadline
 //       swap_buffers();
 //       pacer.mark_present();                    // optional: when the swap returned
 //       simulate(frame.dt_ns * 1e-9);            // the steady dt, not the measured one
@@ -73,7 +73,8 @@ enum class MissPolicy : int {
 
 // Where in its frame the engine calls wait(); changes Frame::predicted_present_ns.
 enum class WaitPoint : int {
-    BeforePresent,   // "before_present": render, wait, swap: the steadiest presents
+    BeforePresent,   // "before_present": render, wait, swap: the steadiest presents, once the
+                     // frame's GPU work is done at the wait (Host::finish_gpu, or the engine's own)
     FrameStart,      // "frame_start": wait, input, render, swap: the lowest latency
 };
 
@@ -162,7 +163,8 @@ struct Config {
     // Injection; not owned, must outlive the Pacer. Null: the OS's own.
     Clock* clock = nullptr;                     // fixed at construction
     Sleeper* sleeper = nullptr;                 // an injected one keeps its own wait settings
-    Host* host = nullptr;                       // none: vsync and auto act as timer
+    Host* host = nullptr;                       // none: vsync and auto act as timer, and
+                                                // wait() finishes no GPU work (Host::finish_gpu)
 };
 
 bool operator==(const Config::StatsWindow& a, const Config::StatsWindow& b);
