@@ -79,7 +79,7 @@ std::vector<FrameView::Bar> FrameView::bars_of(const std::vector<pacer::Frame>& 
         const pacer::Frame& before = frames[i - 1];
         const pacer::Frame& frame = frames[i];
         // frame.present_ns is the swap after before's wake (pacer.h).
-        if (frame.index == before.index + 1 && before.present_ns >= 0 && frame.present_ns > before.present_ns) {
+        if (frame.index > before.index && frame.index - 1 == before.index && before.present_ns >= 0 && frame.present_ns > before.present_ns) {
             bars[i] = {frame.present_ns - before.present_ns, before.period_ns, 0};
             *presents = true;
         }

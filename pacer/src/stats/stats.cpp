@@ -55,17 +55,23 @@ void detail::set_rates(Summary& s, int64_t wall_ns, int64_t frames, int64_t spun
     }
 }
 
+namespace {
+// b follows a by one, without overflow for any pair of values.
+bool one_apart(int64_t a, int64_t b) { return b > a && b - 1 == a; }
+}  // namespace
+
 bool detail::present_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
     // frame.present_ns is the swap after before's wake, before.present_ns the one ahead of it.
-    if (frame.index != before.index + 1 || before.present_ns < 0 || frame.present_ns <= before.present_ns) return false;
+    if (!one_apart(before.index, frame.index) || before.present_ns < 0 || frame.present_ns <= before.present_ns)
+        return false;
     *interval_ns = frame.present_ns - before.present_ns;
     *period_ns = before.period_ns;
     return true;
 }
 
 bool detail::shown_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
-    if (frame.index != before.index + 1 || before.displayed_index < 0 || before.displayed_ns < 0 ||
-        frame.displayed_index != before.displayed_index + 1 || frame.displayed_ns <= before.displayed_ns)
+    if (!one_apart(before.index, frame.index) || before.displayed_index < 0 || before.displayed_ns < 0 ||
+        !one_apart(before.displayed_index, frame.displayed_index) || frame.displayed_ns <= before.displayed_ns)
         return false;
     *interval_ns = frame.displayed_ns - before.displayed_ns;
     *period_ns = frame.period_ns;
