@@ -1,5 +1,6 @@
 // controls.cpp: applying settings to the pacer, the scheduler and the load.
 #include "controls.h"
+#include "core/format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,15 +8,6 @@
 #include <utility>
 
 namespace pacer_demo {
-namespace {
-
-std::string format(const char* fmt, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, fmt, value);
-    return text;
-}
-
-}  // namespace
 
 std::string thread_timing_text(const pacer::ThreadTiming::Report& r, bool with_refused) {
     std::string text = r.timer_slack_supported ? "slack " + std::to_string(r.timer_slack_ns) + " ns"

@@ -8,21 +8,12 @@
 
 #include "core/atomic_file.h"
 #include "core/files.h"
+#include "core/format.h"
 #include "core/run_record.h"
 #include "core/summary.h"
 #include "ui/overlay.h"
 
 namespace pacer_demo {
-namespace {
-
-template <class... Args>
-std::string format(const char* fmt, Args... args) {
-    char text[192];
-    std::snprintf(text, sizeof text, fmt, args...);
-    return text;
-}
-
-}  // namespace
 
 RunScript::RunScript(const AppOptions& options) : options_(options) {
     if (options_.scenario) cursor_.emplace(*options_.scenario);

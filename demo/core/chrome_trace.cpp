@@ -1,6 +1,7 @@
 // chrome_trace.cpp: Chrome trace-event JSON of a run (layout in chrome_trace.h).
 #include "core/chrome_trace.h"
 #include "core/files.h"
+#include "core/format.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -58,12 +59,6 @@ std::string instant(std::string_view name, const char* category, int64_t at_ns) 
            "\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":" + us_text(at_ns) + "}";
 }
 
-template <class... Args>
-std::string format(const char* fmt, Args... args) {
-    char text[256];
-    std::snprintf(text, sizeof text, fmt, args...);
-    return text;
-}
 
 }  // namespace
 

@@ -2,19 +2,13 @@
 #include "core/run_record.h"
 
 #include "core/display_figures.h"
+#include "core/format.h"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace pacer_demo {
 namespace {
-
-template <class... Args>
-std::string format(const char* fmt, Args... args) {
-    char text[192];
-    std::snprintf(text, sizeof text, fmt, args...);
-    return text;
-}
 
 // The q-quantile of binned values (rank round(q * (n - 1)), 0-based), in ms; 0 when none.
 double quantile_ms(const pacer::LogHistogram& values_ns, double q) {
