@@ -76,13 +76,8 @@ std::vector<FrameView::Bar> FrameView::bars_of(const std::vector<pacer::Frame>& 
     std::vector<Bar> bars(frames.size());
     *presents = false;
     for (std::size_t i = 1; i < frames.size(); ++i) {
-        const pacer::Frame& before = frames[i - 1];
-        const pacer::Frame& frame = frames[i];
-        // frame.present_ns is the swap after before's wake (pacer.h).
-        if (frame.index > before.index && frame.index - 1 == before.index && before.present_ns >= 0 && frame.present_ns > before.present_ns) {
-            bars[i] = {frame.present_ns - before.present_ns, before.period_ns, 0};
-            *presents = true;
-        }
+        Bar& bar = bars[i];
+        if (pacer::present_interval(frames[i - 1], frames[i], &bar.interval_ns, &bar.period_ns)) *presents = true;
     }
     if (*presents) return bars;
     for (std::size_t i = 0; i < frames.size(); ++i) {

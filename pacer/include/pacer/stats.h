@@ -44,6 +44,11 @@ struct Cadence {
     double p50_us, p99_us;
     double off_pct;        // % off the period by more than off_tolerance_ns
 };
+// The interval each cadence takes from a frame and the one before it, with
+// the period it is judged against (for a graph of them); false where the
+// pair gives none (not one index apart, a time unknown, not later).
+bool present_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns);
+bool shown_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns);
 
 // The frames in the statistics window. Frame 0 (index 0) has no interval and
 // is left out of interval figures (after reset() the first frame kept has

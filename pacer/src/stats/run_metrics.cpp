@@ -126,9 +126,9 @@ void RunMetrics::add(const Frame& f) {
     using detail::sat_add;
     if (frames_ > 0) {   // what reached the screen, from this frame and the one before
         int64_t interval_ns = 0, period_ns = 0;
-        if (detail::present_interval(previous_, f, &interval_ns, &period_ns))
+        if (present_interval(previous_, f, &interval_ns, &period_ns))
             presents_.add(interval_ns, period_ns, off_tolerance_ns_);
-        if (detail::shown_interval(previous_, f, &interval_ns, &period_ns))
+        if (shown_interval(previous_, f, &interval_ns, &period_ns))
             shown_.add(interval_ns, period_ns, off_tolerance_ns_);
     }
     previous_ = f;

@@ -60,7 +60,7 @@ namespace {
 bool one_apart(int64_t a, int64_t b) { return b > a && b - 1 == a; }
 }  // namespace
 
-bool detail::present_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
+bool present_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
     // frame.present_ns is the swap after before's wake, before.present_ns the one ahead of it.
     if (!one_apart(before.index, frame.index) || before.present_ns < 0 || frame.present_ns <= before.present_ns)
         return false;
@@ -69,7 +69,7 @@ bool detail::present_interval(const Frame& before, const Frame& frame, int64_t* 
     return true;
 }
 
-bool detail::shown_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
+bool shown_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns) {
     if (!one_apart(before.index, frame.index) || before.displayed_index < 0 || before.displayed_ns < 0 ||
         !one_apart(before.displayed_index, frame.displayed_index) || frame.displayed_ns <= before.displayed_ns)
         return false;
@@ -201,8 +201,8 @@ Summary Stats::summarize() const {
 
     detail::set_rates(s, detail::sat_sub(newest.wake_ns, oldest.wake_ns), static_cast<int64_t>(count_), spun_ns,
                       cpu_ns, cpu_known);
-    s.presents = cadence_of(*this, detail::present_interval);
-    s.shown = cadence_of(*this, detail::shown_interval);
+    s.presents = cadence_of(*this, present_interval);
+    s.shown = cadence_of(*this, shown_interval);
     return s;
 }
 

@@ -11,12 +11,6 @@ namespace pacer::detail {
 // reset_stats() the first frame kept has an index above 0 and does have one.
 inline bool has_interval(const Frame& frame) { return frame.index != 0; }
 
-// The interval each cadence (Summary::presents, ::shown) takes from a frame
-// and the one added before it, with the period it is judged against; false
-// where the pair gives none (not one index apart, a time unknown, not later).
-bool present_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns);
-bool shown_interval(const Frame& before, const Frame& frame, int64_t* interval_ns, int64_t* period_ns);
-
 // percentiles() in the sample's own unit (ms for the metrics, % in the bench).
 struct Spread {
     double mean, sd, p50, p95, p99, max;
