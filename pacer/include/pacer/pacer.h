@@ -152,6 +152,10 @@ struct Config {
                                                 // frame's work and the compositor's latch), or fixed,
                                                 // [0, 1 s], which also slides another waiter's grid onto
                                                 // the display at refresh / n; kLeadOff: auto never locks
+        double hitches_per_1000 = 1;            // the learned lead's budget: at most this many frames
+                                                // per 1,000 refreshes may miss their refresh (the last
+                                                // frame shows again: a hitch) because the lead was short
+                                                // of the work; more saves latency, (0, 1000]
     } display;
     struct StatsWindow {                        // Pacer::stats()
         int64_t off_tolerance_ns = 500'000;     // interval off by more is "off", [0, 1 s]
@@ -243,6 +247,10 @@ struct WaitStatus {
     int64_t runqueue_wait_ns;      // run-queue wait per frame, last read (-1 unknown)
     int64_t timer_sleep_cpu_ns;    // a calm timer wait's CPU before its spin, recent mean (-1 unknown)
     int64_t display_lead_ns;       // display_lock: deadlines this long before their refresh (-1: not locked)
+    int64_t display_work_tail_ns;  // display_lock: of the lead, the frames' work it covers (their
+                                   // tail at Config::display.hitches_per_1000), -1 when not locked
+    int64_t display_latch_ns;      // ... the compositor's latch, as learned, -1 when not locked
+    int64_t display_pad_ns;        // ... the predicted refresh's error, as learned, -1 when not locked
     int32_t display_refreshes;     // display_lock: refreshes per frame (n), 0 when not locked
     int64_t display_judged;        // display_lock: frames reported shown or discarded since the pacer began
     int64_t display_missed;        // ... of those, shown over a quarter refresh after the refresh they

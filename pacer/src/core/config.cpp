@@ -173,6 +173,9 @@ std::string validate(const Config& c) {
         first(out_of("display.lead_ns", i(c.display.lead_ns),
                      "kLeadAuto (-2), kLeadOff (-1) or [0, " + i(kNsPerSecond) + "]"));
 
+    if (!(c.display.hitches_per_1000 > 0 && c.display.hitches_per_1000 <= 1000))
+        first(out_of("display.hitches_per_1000", d(c.display.hitches_per_1000), "(0, 1000]"));
+
     first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kNsPerSecond));
     first(check("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames));
     return problem;

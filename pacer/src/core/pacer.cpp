@@ -398,6 +398,10 @@ WaitStatus Pacer::status() const noexcept {
     status.strategy = impl_->arbiter.in_force();
     const bool locked = status.strategy == Strategy::DisplayLock;
     status.display_lead_ns = locked ? impl_->present.lead_ns() : -1;
+    const bool learned = locked && impl_->cfg.display.lead_ns == kLeadAuto;
+    status.display_work_tail_ns = learned ? impl_->present.lead().tail_ns() : -1;
+    status.display_latch_ns = learned ? impl_->present.lead().latch_ns() : -1;
+    status.display_pad_ns = learned ? impl_->present.lead().pad_ns() : -1;
     status.display_refreshes = locked ? impl_->arbiter.display_refreshes() : 0;
     status.display_judged = impl_->present.lead().judged();
     status.display_missed = impl_->present.lead().missed();

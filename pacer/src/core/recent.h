@@ -54,6 +54,8 @@ public:
         std::nth_element(sorted.begin(), sorted.begin() + (rank - 1), sorted.begin() + count_);
         return sorted[static_cast<std::size_t>(rank - 1)];
     }
+    // The back-th newest value (1: the newest), back in [1, count()].
+    int64_t newest(int back) const { return ring_[slot_back(back)]; }
     // The median of the newest `newest` values (at most count()).
     int64_t median_of_last(int newest) const {
         std::array<int64_t, N> last{};

@@ -2,6 +2,7 @@
 #include "display/display_lead.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace pacer::detail {
@@ -18,28 +19,74 @@ void DisplayLead::start(int64_t step_ns) {
     step_ns_ = step_ns;
     if (same) return;
     work_.clear();
+    history_.clear();
+    tail_ns_ = 0;
+    since_tail_ = 0;
+    over_room_run_ = 0;
     latch_ns_ = 0;
     landed_slack_.clear();
+    error_.clear();
     lead_ns_ = step_ns_ / 2;
     misses_in_a_row_ = 0;
+}
+
+void DisplayLead::set_budget(double miss_share) {
+    miss_share = std::clamp(miss_share, 1e-9, 1.0);
+    if (miss_share == miss_share_) return;
+    miss_share_ = miss_share;
+    since_tail_ = kTailEvery;   // recomputed at the next frame
+}
+
+int64_t DisplayLead::pad_ns() const {
+    if (error_.count() < kPadSamples) return kPadNs;
+    return std::clamp<int64_t>(2 * error_.quantile(0.95), kMinPadNs, kMaxPadNs);
+}
+
+// The work's tail at the budget, over the window; the window starts over
+// from the newest frames when their median falls below its lower quartile
+// (the work calmed: a change of regime, not a spike).
+// Every kTailEvery frames (each frame while the window is short): the
+// quantiles of 2,048 values cost microseconds.
+void DisplayLead::update_tail() {
+    if (++since_tail_ < kTailEvery && history_.count() > kTailEvery) return;
+    since_tail_ = 0;
+    if (calmed()) history_.clear();   // the tail is the new regime's, from here
+    tail_ns_ = history_.quantile(1.0 - miss_share_);
+}
+
+// The work calmed: the newest 64 frames' median lies below the lower
+// quartile of the 64 before them. A spike moves no median; a drop in the
+// work's level moves it past the old spread within 33 frames.
+bool DisplayLead::calmed() const {
+    const int block = work_.count();
+    if (!work_.full() || history_.count() < 2 * block) return false;
+    std::array<int64_t, 64> before{};
+    for (int i = 0; i < block; ++i) before[static_cast<std::size_t>(i)] = history_.newest(block + 1 + i);
+    const std::size_t quartile = static_cast<std::size_t>(block / 4);
+    std::nth_element(before.begin(), before.begin() + static_cast<std::ptrdiff_t>(quartile), before.end());
+    return work_.median_of_last(block) < before[quartile];
 }
 
 void DisplayLead::add_work(int64_t work_ns) {
     if (work_ns < 0) return;
     work_.push(work_ns);
-    // A frame slower than the lead has room for is known at its swap, two or
-    // three frames before the display can say it missed: the next frames get
-    // its room at once, instead of missing in the meantime.
-    if (latch_ns_ > 0) bound(std::max(lead_ns_, work_ns + latch_ns_ + kPadNs));
+    history_.push(work_ns);
+    update_tail();
+    // Two frames in a row slower than the lead has room for are known at
+    // their swaps, two or three frames before the display can say they
+    // missed: the next frames get the room at once, instead of missing in
+    // the meantime. One alone is a spike, which the tail answers for.
+    const bool over = latch_ns_ > 0 && work_ns + latch_ns_ + pad_ns() > lead_ns_;
+    over_room_run_ = over ? over_room_run_ + 1 : 0;
+    if (over_room_run_ >= 2) bound(std::max(lead_ns_, work_ns + latch_ns_ + pad_ns()));
 }
-
-int64_t DisplayLead::work_quantile_ns() const { return work_.quantile(kWorkQuantile); }
 
 void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns) {
     ++judged_;
     const bool landed = late_ns != kDiscarded && !late(late_ns, refresh_ns);
     if (landed) {
         misses_in_a_row_ = 0;
+        error_.push(late_ns < 0 ? -late_ns : late_ns);
         // Landed with less room than the bound: the latch is no longer than
         // that. An eighth of the way there per frame: the slack is measured
         // against a predicted refresh, whose error (about half a millisecond
@@ -63,17 +110,22 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
     if (slack_ns != kUnknown && landed_slack_.count() > 0 && slack_ns >= landed_slack_.quantile(0) + kRoomNoiseNs)
         return;
     // A miss its own work explains (slower than its lead had room for, by
-    // the latch known before it) asks for that room and 1 ms; one it does
-    // not says the latch is further than thought, and the extra doubles
-    // while such misses go on.
+    // the latch known before it) asks for that room and 1 ms, unless that
+    // work lies past the tail: a miss the budget allows. One the work does
+    // not explain says the latch is further than thought, and the extra
+    // doubles while such misses go on.
     const bool explained = work_ns != kUnknown && work_ns + latch_ns_ > lead_ns;
-    // Shown late (not merely discarded, which a frame swapped in time but
-    // replaced by the next says nothing of): the latch is past its slack.
-    if (late_ns != kDiscarded && slack_ns != kUnknown && slack_ns >= 0)
+    // Shown late, or discarded with less room than any recent landing had
+    // (a display that keeps its cadence replaces a frame that missed its
+    // refresh with the next; one swapped in time and replaced anyway had
+    // room that others landed with): the latch is past its slack.
+    const bool short_of_landings = landed_slack_.count() > 0 && slack_ns < landed_slack_.quantile(0);
+    if (slack_ns != kUnknown && slack_ns >= 0 && (late_ns != kDiscarded || short_of_landings))
         latch_ns_ = std::max(latch_ns_, slack_ns + kLatchStepNs);
     // Placed before the lead last grew: that growth already answered it.
     if (lead_ns < lead_ns_) return;
-    const int64_t needed = work_ns != kUnknown ? work_ns + latch_ns_ + kPadNs : 0;
+    if (explained && work_ns > tail_ns_) return;
+    const int64_t needed = work_ns != kUnknown ? work_ns + latch_ns_ + pad_ns() : 0;
     const int64_t extra = explained ? kGrowNs : kGrowNs << std::min(misses_in_a_row_, 20);
     if (!explained) ++misses_in_a_row_;
     bound(std::max({lead_ns_, needed, required_ns()}) + extra);

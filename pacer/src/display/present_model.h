@@ -37,7 +37,11 @@ public:
 
     // Config::display, read here and nowhere else: the lead the engine
     // fixed (>= 0), or kLeadAuto (learned) or kLeadOff.
-    void configure(const Config::Display& display) { lead_setting_ns_ = display.lead_ns; }
+    void configure(const Config::Display& display) {
+        lead_setting_ns_ = display.lead_ns;
+        hitches_per_1000_ = display.hitches_per_1000;
+        if (locked_) lead_.set_budget(hitches_per_1000_ * 1e-3 * locked_n_);
+    }
     // display_lock's lead in force: the fixed one, else the learned one.
     int64_t lead_ns() const { return lead_setting_ns_ >= 0 ? lead_setting_ns_ : lead_.lead_ns(); }
 
@@ -120,6 +124,7 @@ private:
     int locked_n_ = 0;                           // ... in steps of this many refreshes
     int64_t last_aim_ns_ = -1;                   // the refresh the newest frame aimed at
     int64_t lead_setting_ns_ = kLeadAuto;        // Config::display.lead_ns (configure)
+    double hitches_per_1000_ = 1;                // Config::display.hitches_per_1000 (configure)
     DisplayLead lead_;
 };
 
