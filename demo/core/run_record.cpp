@@ -115,6 +115,15 @@ void RunRecord::add_display_figures_(RunReport* report, const pacer::Pacer& pace
     info("display_lead_ms", state.display_lead_ns < 0 ? std::string("off")
                                                       : format("%.3f", static_cast<double>(state.display_lead_ns) * 1e-6));
     info("display_refreshes_per_frame", std::to_string(state.display_refreshes));
+    // display_lock's hitches (frames that missed their refresh, the one
+    // before shown again) per 1,000 refreshes, and what its lead is made of.
+    info("display_hitches_per_1000", format("%.2f", state.display_hitches_per_1000));
+    info("display_lead_parts_ms", state.display_work_tail_ns < 0
+                                      ? std::string("none")
+                                      : format("tail %.3f latch %.3f pad %.3f",
+                                               static_cast<double>(state.display_work_tail_ns) * 1e-6,
+                                               static_cast<double>(state.display_latch_ns) * 1e-6,
+                                               static_cast<double>(state.display_pad_ns) * 1e-6));
     info("animation_error_abs_p50_p95_ms", format("%.3f %.3f", quantile_ms(abs_animation_error_ns, 0.5),
                                                   quantile_ms(abs_animation_error_ns, 0.95)));
     info("present_prediction_error_p5_p50_p95_ms", spread_ms(d.prediction_error_ns));
@@ -179,7 +188,11 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
                                " shown, " + std::to_string(discarded_frames_) + " discarded; every " +
                                format("%.3f ms (p50)", quantile_ms(shown_intervals_ns_, 0.5)) + "; clock " +
                                (clock.locked ? format("locked, %.4f ms", static_cast<double>(clock.period_ns) * 1e-6)
-                                             : std::string("not locked")));
+                                             : std::string("not locked")) +
+                               (pacer.status().display_judged > 0
+                                    ? format("; hitches %.2f per 1000 refreshes",
+                                             pacer.status().display_hitches_per_1000)
+                                    : std::string()));
     } else if (facts.refresh_hz > 0) {
         report.brief.push_back(format("display: refresh %g Hz stated; ", facts.refresh_hz) + facts.present_feedback);
     }

@@ -82,6 +82,11 @@ const Row kTable[] = {
       "or off (auto never locks to the display)",
       "pacer::Config::display.lead_ns"},
      &Settings::display_lead, kAny},
+    {{"hitches_per_1000", "N",
+      "display_lock's learned lead: at most N frames in 1,000 refreshes may miss their refresh for want of lead "
+      "(the last frame shows again); more saves latency, (0, 1000]",
+      "pacer::Config::display.hitches_per_1000"},
+     &Settings::hitches_per_1000, kAny},
     {{"work_ms", "MS", "in-frame CPU work per frame in ms", "LoadConfig::work_ms"}, &Settings::work_ms, kAny},
     {{"jitter_ms", "MS", "uniform +- jitter on the work in ms", "LoadConfig::jitter_ms"}, &Settings::jitter_ms, kAny},
     {{"spike_ms", "MS", "extra work on spike frames in ms", "LoadConfig::spike_ms"}, &Settings::spike_ms, kAny},
@@ -373,6 +378,7 @@ const Settings& default_settings() {
                          : library.display.lead_ns == pacer::kLeadAuto ? LeadSetting{}
                                                                        : LeadSetting{LeadSetting::Kind::Fixed,
                                                                                      static_cast<double>(library.display.lead_ns) * 1e-6};
+        s.hitches_per_1000 = library.display.hitches_per_1000;
         // The load's: LoadConfig's.
         const LoadConfig load = resolve(LoadConfig{});
         s.work_ms = load.work_ms;
@@ -409,6 +415,7 @@ pacer::Config to_pacer_config(const Settings& s, pacer::Config c) {
     c.tuning.wait.sched_slice_ns = *s.wait_slice_ns;
     c.wait_point = *s.wait_point;
     c.display.lead_ns = display_lead_ns(*s.display_lead);
+    c.display.hitches_per_1000 = *s.hitches_per_1000;
     return c;
 }
 

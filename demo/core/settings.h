@@ -76,6 +76,7 @@ struct Settings {
     std::optional<DtMode> dt_mode;
     std::optional<pacer::WaitPoint> wait_point;
     std::optional<LeadSetting> display_lead;
+    std::optional<double> hitches_per_1000;      // display_lock's learned lead: its hitch budget
     std::optional<double> work_ms;
     std::optional<double> jitter_ms;
     std::optional<double> spike_ms;

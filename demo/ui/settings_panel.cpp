@@ -212,14 +212,23 @@ void SettingsPanel::draw_display_lead_(Controls& controls, const pacer::WaitStat
             change_.display_lead = LeadSetting{LeadSetting::Kind::Fixed, ms_value};
         }
     }
+    if (lead.kind == LeadSetting::Kind::Auto) {
+        // The trade a player feels: fewer hitches, or less latency.
+        double budget = *controls.current().hitches_per_1000;
+        if (slider_released("hitches / 1000", &budget, 0.1, 100, "%.1f", ImGuiSliderFlags_Logarithmic))
+            change_.hitches_per_1000 = budget;
+        setting_tip("hitches_per_1000");
+    }
     if (state.strategy == pacer::Strategy::DisplayLock) {
-        const double missed_pct = state.display_judged == 0 ? 0.0
-                                                            : 100.0 * static_cast<double>(state.display_missed) /
-                                                                  static_cast<double>(state.display_judged);
         ImGui::Text("locked to the display: 1 frame / %d refresh%s, lead %.2f ms", state.display_refreshes,
-                    state.display_refreshes == 1 ? "" : "es", static_cast<double>(state.display_lead_ns) * 1e-6);
-        ImGui::Text("missed their refresh: %lld of %lld (%.2f %%)", static_cast<long long>(state.display_missed),
-                    static_cast<long long>(state.display_judged), missed_pct);
+                    state.display_refreshes == 1 ? "" : "es", ms(state.display_lead_ns));
+        if (state.display_work_tail_ns >= 0) {
+            ImGui::Text("= work tail %.2f + latch %.2f + pad %.2f ms", ms(state.display_work_tail_ns),
+                        ms(state.display_latch_ns), ms(state.display_pad_ns));
+        }
+        ImGui::Text("hitches: %.2f per 1000 refreshes (%lld of %lld frames missed their refresh)",
+                    state.display_hitches_per_1000, static_cast<long long>(state.display_missed),
+                    static_cast<long long>(state.display_judged));
     } else {
         ImGui::TextDisabled("not locked to the display: no reports, or no fit yet");
     }

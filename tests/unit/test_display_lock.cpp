@@ -215,18 +215,23 @@ TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
     EXPECT_EQ(rig.pacer->status().display_lead_ns, 8 * kMs);
 }
 
-TEST(DisplayLock, ALostClockFallsBackWithinTheHeadersBound) {
+TEST(DisplayLock, ALostClockReDecidesWithinTheHeadersBound) {
     Rig rig(kWeston, 60, 60);
     rig.run_for(3 * kSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     // The display changes rate under the pacer: its old clock no longer
-    // holds, and display_lock ends until the new one locks.
+    // holds, and display_lock waits as timer until the new one locks.
     rig.display.change_period(k60);
     const int64_t changed = rig.clock.now_ns();
     const size_t at = rig.frames.size();
-    while (rig.clock.now_ns() - changed < 2 * kSecond && rig.decision().in_force == Strategy::DisplayLock &&
-           rig.decision().reason.find("39.7") != std::string::npos)
-        rig.frame();
+    const int32_t seq = rig.decision().seq;
+    // Held through the loss (the timer at the target meanwhile) and
+    // re-decided once the new clock locks: straight from one display_lock to
+    // the other, no detour through vsync.
+    while (rig.clock.now_ns() - changed < 2 * kSecond && rig.decision().seq == seq) rig.frame();
+    EXPECT_EQ(rig.decision().seq, seq + 1);
+    EXPECT_TRUE(contains(rig.decision().reason, "display refresh 39.7 Hz -> 60 Hz: auto -> display_lock"))
+        << rig.decision().reason;
     // pacer.h: 24 shown frames where the display reports them (the frames in
     // flight on top).
     EXPECT_LE(rig.frames.size() - at, 24u + 4u);
@@ -253,4 +258,43 @@ TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
     Pacer alone(fake_config(clock, sleeper, 60, Strategy::DisplayLock));
     EXPECT_EQ(alone.decision().in_force, Strategy::Timer);
     EXPECT_EQ(alone.decision().reason, "display_lock -> timer: no host to report shown frames");
+}
+
+TEST(DisplayLock, AFitThatWobblesStaysPutAndALastingChangeReDecides) {
+    Rig rig(kWeston, 60, 60);
+    rig.display.latch_ns = 7 * kMs;
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    const int32_t seq = rig.decision().seq;
+    // The display's period wanders 2 % off and back, 0.6 s at a time: the
+    // fit follows it past the rate tolerance, but not for a whole second.
+    for (int i = 0; i < 8; ++i) {
+        rig.display.change_period(i % 2 == 0 ? kWeston * 1.02 : kWeston);
+        rig.run_for(600 * kMs);
+    }
+    EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
+    // 2 % off for good: re-decided, once, within 3 s.
+    rig.display.change_period(kWeston * 1.02);
+    rig.run_for(3 * kSecond);
+    EXPECT_EQ(rig.decision().seq, seq + 1) << rig.decision().reason;
+    EXPECT_TRUE(contains(rig.decision().reason, "display refresh 39.7 Hz -> 38.9 Hz")) << rig.decision().reason;
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+}
+
+TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
+    Rig rig(kWeston, 60, 60);
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+    const int32_t seq = rig.decision().seq;
+    // The display moves by 10 % and its reports turn to noise (6 ms either
+    // way): the fit starts over and cannot lock again.
+    rig.display.change_period(kWeston * 1.1);
+    rig.display.jitter_ns = 6 * kMs;
+    const int64_t changed = rig.clock.now_ns();
+    while (rig.clock.now_ns() - changed < 3 * kSecond && rig.decision().seq == seq) rig.frame();
+    EXPECT_TRUE(contains(rig.decision().reason, "display clock lost")) << rig.decision().reason;
+    // After the hold (1 s), within the reports it takes to see the loss.
+    const double after_s = static_cast<double>(rig.clock.now_ns() - changed) * 1e-9;
+    EXPECT_GE(after_s, 1.0);
+    EXPECT_LE(after_s, 1.6);
 }

@@ -255,6 +255,8 @@ struct WaitStatus {
     int64_t display_judged;        // display_lock: frames reported shown or discarded since the pacer began
     int64_t display_missed;        // ... of those, shown over a quarter refresh after the refresh they
                                    // aimed at, or discarded
+    double display_hitches_per_1000;   // display_lock: those misses per 1,000 refreshes (each showed the
+                                       // frame before again), against Config::display.hitches_per_1000
 };
 
 class Pacer {

@@ -277,14 +277,32 @@ void Arbiter::check_display(int64_t index) {
     if (!listens || cfg_.host == nullptr) return;
     // display_lock begins once the clock locks, and ends when it is lost
     // (the fit restarts after kResetRun reports off it: a changed display).
+    const int64_t now = waiter_.clock().now_ns();
     if (can_lock() != display_locked_) {
+        if (display_locked_) {   // lost: held a while, on the timer at the last step
+            if (lost_since_ns_ < 0) lost_since_ns_ = now;
+            if (sat_sub(now, lost_since_ns_) < kLostHoldNs) return;
+        }
+        lost_since_ns_ = -1;
         backoff_ns_ = kFirstBackoffNs;
         choose(display_locked_ ? "display clock lost" : "", index);
         return;
     }
+    lost_since_ns_ = -1;
     if (!display.locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
     const double hz = 1e9 / display.period_ns();
-    if (decided_hz_ > 0 && std::fabs(hz - decided_hz_) <= kRateTolerance * decided_hz_) return;
+    const double off = decided_hz_ > 0 ? std::fabs(hz - decided_hz_) / decided_hz_ : 1.0;
+    if (off <= kRateTolerance) {
+        refresh_off_since_ns_ = -1;
+        return;
+    }
+    // A small change must last (a wobbling fit re-decided 16 times in 600
+    // frames under weston); a large one is a new mode.
+    if (off < kRefreshJump) {
+        if (refresh_off_since_ns_ < 0) refresh_off_since_ns_ = now;
+        if (sat_sub(now, refresh_off_since_ns_) < kRefreshHoldNs) return;
+    }
+    refresh_off_since_ns_ = -1;
     backoff_ns_ = kFirstBackoffNs;
     choose(decided_hz_ > 0 ? "display refresh " + hz_rounded(decided_hz_) + " -> " + hz_rounded(hz) : std::string(),
            index);

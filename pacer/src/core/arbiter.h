@@ -99,6 +99,8 @@ private:
     int64_t vsync_since_index_ = 0;   // the frame index when vsync (re)started
     int64_t probe_started_index_ = 0;
     double decided_hz_ = 0;   // auto: the refresh its decision rests on (0 none)
+    int64_t lost_since_ns_ = -1;          // display_lock's clock has been lost since (-1: it is not)
+    int64_t refresh_off_since_ns_ = -1;   // the fitted refresh has been off decided_hz_ since (-1: it is not)
     double shown_hz_ = 0;     // auto: the fitted refresh it used, 0 when the stated one
     bool display_locked_ = false;   // display_lock in force
     int display_refreshes_ = 0;     // ... one frame every this many refreshes

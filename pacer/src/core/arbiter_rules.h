@@ -19,6 +19,17 @@ inline constexpr double kSlowFraction = 1.5;            // over 1.5 periods: a r
 inline constexpr int64_t kFirstBackoffNs = 2'000'000'000;    // auto re-probes after 2 s ...
 inline constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
 inline constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
+// A fitted refresh off the one a decision rests on by more than the rate
+// tolerance but under kRefreshJump (a fit that wobbles, as weston's headless
+// output does around 39.5 Hz) re-decides only once it has stayed off for
+// kRefreshHoldNs; a larger change at once (a new mode).
+inline constexpr double kRefreshJump = 0.05;
+inline constexpr int64_t kRefreshHoldNs = 1'000'000'000;
+// display_lock holds through a lost display clock this long, pacing with the
+// timer on its last step, while the fit starts over: a display that moved
+// (weston's repaint loop, a 2 % change) relocks within it, and a new rate
+// re-decides at once when it does.
+inline constexpr int64_t kLostHoldNs = 1'000'000'000;
 inline constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 inline constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or
 inline constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken as unknown (0)

@@ -262,7 +262,9 @@ struct Pacer::Impl {
         if (frame.present_ns >= 0 && index > 0 && frame.present_ns >= last_wake_ns)
             build_ns = sat_sub(frame.present_ns, last_wake_ns);
 
-        const bool locked = arbiter.in_force() == Strategy::DisplayLock;
+        // display_lock paces on the display's clock while it holds; through a
+        // loss (Arbiter's hold) the grid keeps the last step, as timer.
+        const bool locked = arbiter.in_force() == Strategy::DisplayLock && present.display().locked();
         Step step = place(t, locked);
 
         const bool vsync = arbiter.vsync_interval() != 0;
@@ -405,6 +407,11 @@ WaitStatus Pacer::status() const noexcept {
     status.display_refreshes = locked ? impl_->arbiter.display_refreshes() : 0;
     status.display_judged = impl_->present.lead().judged();
     status.display_missed = impl_->present.lead().missed();
+    const int32_t n = std::max(impl_->arbiter.display_refreshes(), 1);
+    status.display_hitches_per_1000 =
+        status.display_judged == 0 ? 0.0
+                                   : 1000.0 * static_cast<double>(status.display_missed) /
+                                         (static_cast<double>(status.display_judged) * n);
     return status;
 }
 
