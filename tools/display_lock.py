@@ -12,6 +12,9 @@ Each line of the output table is one demo run; the figures come from its
 trace, over the frames paced by display_lock (or, for vsync, all of them):
   latency p50     wake to shown (the trace's MsDisplayLatency), median
   work p50        wake to the swap's return (MsWakeToPresent), median
+  work tail       ... its 99.9th percentile (nearest rank; the longest under
+                  1,000 frames): what the lead covers at the default hitch
+                  budget (Config::display.hitches_per_1000 = 1)
   discarded       frames never shown
   missed          shown over a quarter refresh after the one aimed at
                   (MsPresentPredictionError; the library's rule)
@@ -21,7 +24,7 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
   lead            the lead in force at the end (the summary's display_lead_ms)
   room            latency p50 less work p50: what the lead adds to the work
 and each run ends with a verdict against issue 27's bounds:
-  latency p50 <= work p50 + weston's window + 3 ms (the window: --window-ms,
+  latency p50 <= work tail + weston's window + 3 ms (the window: --window-ms,
       or measured, the shortest swap return to shown of auto's run),
   vsync's latency p50 >= 3 x auto's, 0 discarded (after --settle-s), <= 1 % a refresh late, auto's
   room within 1.5 ms of the oracle's (the oracle: the fixed lead with the
@@ -38,6 +41,7 @@ packages. Takes about 35 minutes with the defaults.
 """
 
 import argparse
+import math
 import csv
 import datetime
 import json
@@ -101,6 +105,8 @@ def figures(trace_path, summary_path, strategy, settle_s):
         "judged": len(judged),
         "latency_p50": p50,
         "work_p50": statistics.median(work) if work else float("nan"),
+        # Nearest rank 99.9 %: the smooth-first lead waits for the work's tail.
+        "work_tail": sorted(work)[max(0, math.ceil(0.999 * len(work)) - 1)] if work else float("nan"),
         "discarded": len(judged) - len(shown),
         "discarded_all": discarded_all,
         "missed": missed,
@@ -202,7 +208,7 @@ def main():
     p.add_argument("--max-off-pct", type=float, default=1.0, help="the oracle's fixed leads: off frames, at most")
     p.add_argument("--vsync-ratio", type=float, default=3.0, help="vsync's latency p50 over auto's, at least")
     p.add_argument("--latency-slack-ms", type=float, default=3.0,
-                   help="auto's latency p50 at most its work p50 + weston's window + this")
+                   help="auto's latency p50 at most its work tail + weston's window + this")
     p.add_argument("--max-discarded", type=int, default=0, help="auto's discarded frames after --settle-s, at most")
     p.add_argument("--settle-s", type=float, default=2.0, help="auto's figures from this long after it locked")
     p.add_argument("--vsync-frames", type=int, default=0, help="vsync's run length (default --frames)")
@@ -250,7 +256,7 @@ def main():
                 best_lead, best = oracle(sweep, args.max_off_pct)
                 window = args.window_ms or auto["window"]
                 checks = {
-                    "latency bound": auto["latency_p50"] <= auto["work_p50"] + window + args.latency_slack_ms,
+                    "latency bound": auto["latency_p50"] <= auto["work_tail"] + window + args.latency_slack_ms,
                     f"{args.vsync_ratio:g}x below vsync": vsync["latency_p50"] >= args.vsync_ratio * auto["latency_p50"],
                     f"<= {args.max_discarded} discarded": auto["discarded"] <= args.max_discarded,
                     "<= 1 % a refresh late": auto["refresh_late_pct"] <= 1.0,
@@ -272,8 +278,8 @@ def main():
                                             f"room {room(best):.1f} ms (auto's {room(auto):.1f}); "
                                             if best else ("none; " if sweep else "no sweep; "))
                           + f"vsync / auto latency: {vsync['latency_p50'] / auto['latency_p50']:.2f}x; "
-                          + f"latency bound {auto['work_p50']:.1f} + {window:.1f} + {args.latency_slack_ms:g} = "
-                          + f"{auto['work_p50'] + window + args.latency_slack_ms:.1f} ms; "
+                          + f"latency bound {auto['work_tail']:.1f} (work tail) + {window:.1f} + "
+                          + f"{args.latency_slack_ms:g} = {auto['work_tail'] + window + args.latency_slack_ms:.1f} ms; "
                           + f"auto's decision: \"{auto['decision']}\"", "",
                           "verdict: " + ", ".join(f"{k} {'ok' if ok else 'FAIL'}" for k, ok in checks.items()), ""]
                 print("\n".join(lines[-(len(sweep) + 9):]), flush=True)
