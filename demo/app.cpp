@@ -77,13 +77,14 @@ struct Painters {
 };
 
 // Draws the scene and, with ImGui, the overlay into the back buffer; returns
-// where the scene went.
-Stage render(const Painters& p, const Scene& scene, bool overlay) {
+// where the scene went. rate_hz: the rate in force (the frame's period: the
+// display's under display_lock), which the motion strip judges steps by.
+Stage render(const Painters& p, const Scene& scene, bool overlay, double rate_hz) {
     int width = 0, height = 0;
     p.window.framebuffer_size(&width, &height);
     const Stage stage = stage_for(width, height, overlay);
     p.renderer.begin_frame(width, height);
-    p.renderer.draw(scene.draw(stage, p.pacer.config().target_hz));
+    p.renderer.draw(scene.draw(stage, rate_hz));
     if (p.imgui != nullptr) {
         p.imgui->begin_frame();
         p.overlay.draw(p.controls, {&p.window, &p.pacer, &p.pacer.stats(), &p.change, &p.renderer.gl_renderer(),
@@ -151,8 +152,9 @@ int run_app(const AppOptions& options) {
         scene.update(static_cast<double>(step.dt_ns) * 1e-9);
 
         // 3. Render the scene and the overlay (which reads pacer->stats()).
+        const double rate_hz = frame.period_ns > 0 ? 1e9 / static_cast<double>(frame.period_ns) : pacer->config().target_hz;
         const Stage stage = render({*window, renderer, imgui ? &*imgui : nullptr, overlay, controls, *pacer, change},
-                                   scene, options.overlay);
+                                   scene, options.overlay, rate_hz);
         if (error = outputs.screenshot_if_due(frame.index, renderer, scene, stage); !error.empty()) {
             return fail(error);
         }

@@ -5,6 +5,7 @@
 #include "core/format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace pacer_demo {
@@ -173,6 +174,10 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     // The first wake on the pacer's clock (CLOCK_MONOTONIC on Linux):
     // tests/wayland/check_auto.py times an output change against the trace with it.
     info("first_wake_ns", std::to_string(first_wake_ns_));
+    // The rate in force at the end: the grid's (display_lock: the display's refresh / n).
+    info("rate_in_force_hz", recent_frames_.empty() || recent_frames_.back().period_ns <= 0
+                                 ? std::string("0")
+                                 : format("%.3f", 1e9 / static_cast<double>(recent_frames_.back().period_ns)));
     // "dt" names the modes the run used, in order ("raw, paced, fixed").
     std::string modes;
     for (const std::string& mode : dt_modes_) modes += (modes.empty() ? "" : ", ") + mode;
@@ -193,7 +198,16 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
                                     ? format("; hitches %.2f per 1000 refreshes",
                                              pacer.status().display_hitches_per_1000)
                                     : std::string()));
-    } else if (facts.refresh_hz > 0) {
+    }
+    const double target_hz = pacer.config().target_hz;
+    const int64_t period_ns = recent_frames_.empty() ? 0 : recent_frames_.back().period_ns;
+    const double rate_hz = period_ns > 0 ? 1e9 / static_cast<double>(period_ns) : 0;
+    if (rate_hz > 0 && std::fabs(rate_hz - target_hz) > 0.005 * target_hz) {
+        report.brief.push_back(format("rate in force: %.3f Hz, not the %g Hz target (", rate_hz, target_hz) +
+                               std::string(pacer::strategy_name(pacer.status().strategy)) +
+                               "); frames are judged against it");
+    }
+    if (presented_frames_ == 0 && facts.refresh_hz > 0) {
         report.brief.push_back(format("display: refresh %g Hz stated; ", facts.refresh_hz) + facts.present_feedback);
     }
     report.stats = run_stats(*run_metrics_, success_tolerance_ms_);

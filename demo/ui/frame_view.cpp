@@ -99,8 +99,10 @@ void FrameView::draw_status(const Controls& controls, const OverlayView& view, c
     const SwapIntervalState swap = view.window->swap_interval_state();
     ImGui::Text("swap interval: last asked %d, %s%s", swap.requested, swap_answer_name(swap.answer),
                 controls.pacer_owns_swap_interval() ? " (the pacer asks)" : "");
-    ImGui::Text("strategy %s -> in force: %s", pacer::strategy_name(*s.strategy),
-                pacer::strategy_name(state.strategy));
+    const std::size_t frames = view.stats->size();
+    const int64_t period_ns = frames > 0 ? view.stats->at(frames - 1).period_ns : 0;
+    ImGui::Text("strategy %s -> in force: %s at %.2f Hz", pacer::strategy_name(*s.strategy),
+                pacer::strategy_name(state.strategy), period_ns > 0 ? 1e9 / static_cast<double>(period_ns) : *s.hz);
     const pacer::Decision& decision = view.pacer->decision();
     ImGui::TextWrapped("decision #%d: %s", static_cast<int>(decision.seq), decision.reason.c_str());
     if (!last_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error.c_str());
@@ -271,7 +273,11 @@ void FrameView::draw_scene_labels(const OverlayView& view) {
                             Scene::kStripHeightPx + 4;
     const MovingObject& below = view.scene->objects()[Scene::kTrailObject + 1];
     const float below_label_y = view.stage.y + below.row_y * view.stage.height - ImGui::GetTextLineHeight() - 4;
-    const int stride = Scene::strip_stride(view.pacer->config().target_hz);
+    // The rate in force (the newest frame's period), as the strip is drawn.
+    const std::size_t frames = view.stats->size();
+    const int64_t period_ns = frames > 0 ? view.stats->at(frames - 1).period_ns : 0;
+    const int stride = Scene::strip_stride(period_ns > 0 ? 1e9 / static_cast<double>(period_ns)
+                                                         : view.pacer->config().target_hz);
     char caption[160];
     if (stride == 1) {
         std::snprintf(caption, sizeof caption, "motion strip - grey: even steps at the target rate; colour: the last %d frames",

@@ -71,6 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     config.resync_after_periods = in.or_default(config.resync_after_periods);
     config.max_dt_ns = in.or_default(config.max_dt_ns);
     config.display.lead_ns = in.or_default(config.display.lead_ns);
+    config.display.hitches_per_1000 = in.or_default(config.display.hitches_per_1000);
     config.stats.off_tolerance_ns = in.or_default(config.stats.off_tolerance_ns);
     config.stats.history_frames = in.or_default<uint16_t>(1024);   // bounded: memory, not arithmetic
     config.tuning.scheduler_period_ns = in.or_default(config.tuning.scheduler_period_ns);

@@ -86,6 +86,7 @@ TEST(ConfigDefaults, EveryDefaultAsDeclared) {
     EXPECT_EQ(r.tuning.wait.timer_slack_ns, 1);
     EXPECT_EQ(r.tuning.wait.sched_slice_ns, 100'000);
     EXPECT_EQ(r.display.lead_ns, kLeadAuto);
+    EXPECT_EQ(r.display.hitches_per_1000, 1.0);
     EXPECT_EQ(r.stats.off_tolerance_ns, 500'000);
     EXPECT_EQ(r.stats.history_frames, 1024);
     EXPECT_EQ(r.clock, nullptr);
@@ -261,6 +262,17 @@ TEST(ConfigValidate, BoundariesAreAccepted) {
     EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = 1'000'000'000; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = kLeadOff; }), "");
     EXPECT_EQ(error_with([](Config& c) { c.display.lead_ns = kLeadAuto; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.hitches_per_1000 = 1000; }), "");
+    EXPECT_EQ(error_with([](Config& c) { c.display.hitches_per_1000 = 0.01; }), "");
+}
+
+TEST(Config, TheHitchBudgetIsAShareAboveZero) {
+    EXPECT_EQ(error_with([](Config& c) { c.display.hitches_per_1000 = 0; }),
+              "display.hitches_per_1000: 0 is out of range (0, 1000]");
+    EXPECT_EQ(error_with([](Config& c) { c.display.hitches_per_1000 = 1000.5; }),
+              "display.hitches_per_1000: 1000.5 is out of range (0, 1000]");
+    EXPECT_EQ(error_with([](Config& c) { c.display.hitches_per_1000 = std::nan(""); }),
+              "display.hitches_per_1000: nan is out of range (0, 1000]");
 }
 
 // Every field where 0 is legal takes 0 as given (no "zero means default").

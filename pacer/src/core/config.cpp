@@ -97,6 +97,23 @@ bool parse_wait_point(std::string_view name, WaitPoint* out) {
     return false;
 }
 
+namespace {
+
+// The enum fields hold one of their values; "" or the first that does not.
+std::string enum_problem(const Config& c) {
+    const auto i = [](auto value) { return std::to_string(static_cast<int>(value)); };
+    if (static_cast<int>(c.strategy) < static_cast<int>(Strategy::Sleep) ||
+        static_cast<int>(c.strategy) > static_cast<int>(Strategy::DisplayLock))
+        return "strategy: " + i(c.strategy) + " is not a Strategy";
+    if (c.miss_policy != MissPolicy::Skip && c.miss_policy != MissPolicy::CatchUp)
+        return "miss_policy: " + i(c.miss_policy) + " is not a MissPolicy";
+    if (c.wait_point != WaitPoint::BeforePresent && c.wait_point != WaitPoint::FrameStart)
+        return "wait_point: " + i(c.wait_point) + " is not a WaitPoint";
+    return "";
+}
+
+}  // namespace
+
 std::string validate(const Config& c) {
     const auto d = detail::number_text;
     const auto i = [](int64_t value) { return std::to_string(value); };
@@ -120,13 +137,7 @@ std::string validate(const Config& c) {
 
     if (!(c.target_hz >= kMinTargetHz && c.target_hz <= kMaxTargetHz))
         first(out_of("target_hz", d(c.target_hz), "[" + d(kMinTargetHz) + ", " + d(kMaxTargetHz) + "]"));
-    if (static_cast<int>(c.strategy) < static_cast<int>(Strategy::Sleep) ||
-        static_cast<int>(c.strategy) > static_cast<int>(Strategy::DisplayLock))
-        first("strategy: " + i(static_cast<int>(c.strategy)) + " is not a Strategy");
-    if (c.miss_policy != MissPolicy::Skip && c.miss_policy != MissPolicy::CatchUp)
-        first("miss_policy: " + i(static_cast<int>(c.miss_policy)) + " is not a MissPolicy");
-    if (c.wait_point != WaitPoint::BeforePresent && c.wait_point != WaitPoint::FrameStart)
-        first("wait_point: " + i(static_cast<int>(c.wait_point)) + " is not a WaitPoint");
+    first(enum_problem(c));
     first(check("resync_after_periods", c.resync_after_periods, 1, kMaxResyncPeriods));
     first(check("tuning.scheduler_period_ns", c.tuning.scheduler_period_ns, 0, kNsPerSecond));
     first(check("max_dt_ns", c.max_dt_ns, 1, kMaxDtNs));
