@@ -54,7 +54,8 @@ enum class Strategy : int {
     Auto,           // "auto": display_lock where the Host reports shown frames and their clock
                     // locks; else vsync when the Host proves it paces (by shown frames where it
                     // reports them); else timer. Re-decides within 1 s of a refresh change, or
-                    // 24 shown frames where reported; see docs/design.md
+                    // 24 shown frames where reported (a fitted change under 5 % must last 1 s; a
+                    // lost display clock is held 1 s as timer); see docs/design.md
     DisplayLock,    // "display_lock": the timer on the display's own clock (Host::take_presented):
                     // swap interval 0, one frame every n refreshes (the fewest that do not exceed
                     // target_hz), each deadline display.lead_ns before its refresh, so the frame
