@@ -43,11 +43,13 @@ uint64_t mix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-// Burns CPU until the steady clock passes `until`, or *stop turns true.
-void burn_until(SteadyClock::time_point until, const std::atomic<bool>* stop = nullptr) {
+// Burns CPU until the steady clock passes `until`, or *stop turns true, or
+// stopped() says so.
+void burn_until(SteadyClock::time_point until, const std::atomic<bool>* stop, bool (*stopped)() = nullptr) {
     uint64_t x = g_sink.load(std::memory_order_relaxed) | 1;
     while (SteadyClock::now() < until) {
         if (stop != nullptr && stop->load(std::memory_order_relaxed)) break;
+        if (stopped != nullptr && stopped()) break;
         for (int i = 0; i < 256; ++i) x = x * 6364136223846793005ull + 1442695040888963407ull;
     }
     g_sink.fetch_xor(x, std::memory_order_relaxed);
@@ -184,7 +186,7 @@ FrameWork LoadGenerator::do_frame_work(int64_t frame_index) {
     }
     work.requested_ns = std::max<int64_t>(ms_to_ns(ms), 0);
     const SteadyClock::time_point start = SteadyClock::now();
-    if (work.requested_ns > 0) burn_until(start + std::chrono::nanoseconds(work.requested_ns));
+    if (work.requested_ns > 0) burn_until(start + std::chrono::nanoseconds(work.requested_ns), nullptr, stopped_);
     work.done_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(SteadyClock::now() - start).count();
     return work;
 }

@@ -70,6 +70,10 @@ public:
     // Burns this frame's in-frame work on the calling thread. The jitter of a
     // frame depends only on the seed and frame_index.
     FrameWork do_frame_work(int64_t frame_index);
+    // Cuts the in-frame work short once stopped() says so (a close signal:
+    // the run ends within a few microseconds of the work, not after it).
+    // It is called in the burn loop: a flag read. Null: never.
+    void stop_when(bool (*stopped)()) { stopped_ = stopped; }
 
     // Applies a new config live: threads beyond the new count are stopped and
     // joined here, missing ones started; duty changes reach running threads
@@ -86,6 +90,7 @@ private:
     void resize_workers_(int32_t count);
 
     LoadConfig config_{};
+    bool (*stopped_)() = nullptr;
     std::shared_ptr<Shared> shared_;
     std::vector<std::unique_ptr<Worker>> workers_;
 };

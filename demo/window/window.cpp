@@ -26,6 +26,14 @@ extern "C" void on_close_signal(int signal) {
 void install_close_signal_handlers() {
     std::signal(SIGINT, on_close_signal);
     std::signal(SIGTERM, on_close_signal);
+#ifdef SIGHUP   // POSIX: a closed terminal, kill -QUIT and kill -USR1 end the run as TERM does
+    std::signal(SIGHUP, on_close_signal);
+    std::signal(SIGQUIT, on_close_signal);
+    std::signal(SIGUSR1, on_close_signal);
+    // A reader that went away (pacer-demo ... | head -1) fails the write
+    // (EPIPE) instead of killing the run and its files.
+    std::signal(SIGPIPE, SIG_IGN);
+#endif
 }
 
 int close_signal() { return g_close_signal; }
@@ -37,6 +45,11 @@ const char* close_signal_name() {
         case 0: return "";
         case SIGINT: return "SIGINT";
         case SIGTERM: return "SIGTERM";
+#ifdef SIGHUP
+        case SIGHUP: return "SIGHUP";
+        case SIGQUIT: return "SIGQUIT";
+        case SIGUSR1: return "SIGUSR1";
+#endif
         default: return "a signal";
     }
 }

@@ -87,7 +87,8 @@ private:
     std::vector<pacer::Presented> reports_;
 };
 
-// SIGINT and SIGTERM as close requests, the same on every backend: the first
+// SIGINT and SIGTERM (and on POSIX SIGHUP, SIGQUIT and SIGUSR1) as close
+// requests, the same on every backend, and SIGPIPE ignored: the first
 // one makes should_close() true and cuts the wait of the pacer named by
 // interrupt_on_close() short (the run ends at once, at any rate, and writes
 // its files and summary); a second one ends the process at once.
@@ -95,7 +96,7 @@ private:
 void install_close_signal_handlers();
 void interrupt_on_close(pacer::Pacer* pacer);   // nullptr: none (before the pacer goes)
 int close_signal();                // the signal received, 0 while none
-const char* close_signal_name();   // "SIGINT", "SIGTERM", "" while none
+const char* close_signal_name();   // "SIGINT", "SIGTERM", "SIGHUP" ..., "" while none
 
 std::unique_ptr<Window> create_sdl2_window(const WindowConfig& config, std::string* error);
 std::unique_ptr<Window> create_glfw_window(const WindowConfig& config, std::string* error);

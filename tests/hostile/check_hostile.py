@@ -237,9 +237,65 @@ def wait_for_handlers(proc, timeout_s=20):
         time.sleep(0.02)
 
 
+def outputs_written(d, proc):
+    """The run's trace and summary are whole, and no temporary file is left."""
+    for name in ("t.csv", "s.json"):
+        if not os.path.isfile(os.path.join(d, name)):
+            return f"{name} not written"
+    with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
+        json.load(f)
+    return None
+
+
 def signal_cases():
     cases = []
     for backend in ("sdl2", "glfw"):
+        # HUP (a closed terminal), QUIT and USR1 end a run as TERM does: its
+        # trace and summary written, no temporary file left.
+        for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1):
+            def ended(proc, d, sig=sig):
+                wait_for_handlers(proc)
+                time.sleep(1.0)
+                proc.send_signal(sig)
+                return time.monotonic()
+
+            def ended_by(d, proc, sig=sig):
+                problem = outputs_written(d, proc)
+                if problem:
+                    return problem
+                with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
+                    by = json.load(f)["run"].get("ended_by")
+                return None if by == sig.name else f"ended_by {by!r}, not {sig.name}"
+            cases.append(Case(f"demo {backend} {sig.name} keeps the trace and summary", "demo",
+                              ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240",
+                               "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"], action=ended,
+                              check=ended_by, timeout=20))
+
+        # A reader that goes away (pacer-demo ... | head -1): the summary's
+        # print fails, the files do not.
+        def close_reader(proc, d):
+            proc.stdout.close()
+            return None
+
+        def pipe_check(d, proc):
+            return outputs_written(d, proc)
+        cases.append(Case(f"demo {backend} with its stdout's reader gone keeps its files", "demo",
+                          ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240", "--frames",
+                           "60", "--summary", "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"],
+                          action=close_reader, check=pipe_check, timeout=30))
+
+        # A signal during a frame's 11 s of synthetic work: the work stops at
+        # once (the timing bound below), not after it.
+        def spike_signal(proc, d):
+            wait_for_handlers(proc)
+            time.sleep(2.0)
+            proc.send_signal(signal.SIGTERM)
+            return time.monotonic()
+        cases.append(Case(f"demo {backend} SIGTERM during 11 s of frame work ends at once", "demo",
+                          ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240", "--work-ms",
+                           "1000", "--spike-ms", "10000", "--spike-every", "1", "--trace", "{d}/t.csv",
+                           "--summary-json", "{d}/s.json"], action=spike_signal, check=outputs_written, timeout=30))
+
         for sig in (signal.SIGTERM, signal.SIGINT):
             def action(proc, d, sig=sig):
                 wait_for_handlers(proc)

@@ -70,6 +70,7 @@ struct Pacer::Impl {
           arbiter(cfg, waiter, present) {
         grid.anchor(0, cfg.target_hz);
         present.configure(cfg.display);
+        waiter.stop_on(&interrupt_requested);   // a stopped clock cannot hold a wait past interrupt()
     }
 
     // Drains the host's reports into the present model (and, under vsync,
@@ -110,6 +111,13 @@ struct Pacer::Impl {
         if (late >= resync_after_ns()) {
             grid.anchor(t, cfg.target_hz);
             return {t, clamp_count(ceil_div(late, period)), true};
+        }
+        // The clock went back (a hostile or adjusted Clock): the grid lies as
+        // far ahead. Re-anchored here as a forward jump is, rather than a wait
+        // of the whole jump.
+        if (sat_sub(next, t) >= sat_add(resync_after_ns(), period)) {
+            grid.anchor(t, cfg.target_hz);
+            return {t, 0, true};
         }
         if (relative) {
             // No waiting happens for vsync; sleep sleeps what is left, if anything.
@@ -208,10 +216,13 @@ struct Pacer::Impl {
     WaitResult wait_until(int64_t deadline_ns) {
         Clock& clock = waiter.clock();
         int64_t now = clock.now_ns();
+        const int64_t began = now;
         WaitResult sliced{now, 0, 0, 0};
         int64_t cpu_before = 0;   // read at the first slice only: a wait that is not sliced pays nothing
         bool slices = false;
-        while (!interrupt_requested.load(std::memory_order_relaxed) && sat_sub(deadline_ns, now) > 2 * kSliceNs) {
+        bool went_back = false;   // the clock went back mid-wait: it ends here (the next wait re-anchors)
+        while (!interrupt_requested.load(std::memory_order_relaxed) && !went_back &&
+               sat_sub(deadline_ns, now) > 2 * kSliceNs) {
             if (!slices) cpu_before = clock.thread_cpu_ns();
             slices = true;
             if (arbiter.waiter_strategy() == Strategy::Spin) {
@@ -221,9 +232,10 @@ struct Pacer::Impl {
                 sliced.slept_ns = sat_add(sliced.slept_ns, sat_sub(clock.now_ns(), now));
             }
             now = clock.now_ns();
+            went_back = now < began;
         }
         WaitResult result = sliced;
-        if (interrupt_requested.load(std::memory_order_relaxed)) {
+        if (interrupt_requested.load(std::memory_order_relaxed) || went_back) {
             result.wake_ns = now;
         } else {
             result = waiter.wait_until(deadline_ns);

@@ -5,6 +5,7 @@
 #include "core/saturate.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 
 namespace pacer::detail {
@@ -69,6 +70,8 @@ void PresentModel::note_swap(int64_t index, int64_t swap_ns) {
 // frame built after wait f is swapped after wake f, or f + 1 where the
 // engine waits before its present; that wake's aim is the frame's.
 void PresentModel::judge(const Presented& report, bool swap_follows_wait) {
+    // A hostile index at the int64 limit names no frame of ours.
+    if (report.frame_index == INT64_MAX) return;
     const Wake* wake = wake_of(report.frame_index + (swap_follows_wait ? 1 : 0));
     if (wake == nullptr || wake->aim_ns < 0 || !(display_.period_ns() > 0)) return;
     if (!report.discarded && report.displayed_ns < 0) return;

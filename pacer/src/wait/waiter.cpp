@@ -14,6 +14,7 @@
 #include "wait/timer_margin.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -109,7 +110,7 @@ struct Waiter::Impl {
     int64_t spin_until(int64_t deadline_ns, WaitResult& result, int64_t* stalled_ns = nullptr) {
         const int64_t start = clock->now_ns();
         int64_t now = start;
-        while (now < deadline_ns) {
+        while (now < deadline_ns && !stopped()) {
             sleeper->pause();
             const int64_t before = now;
             now = clock->now_ns();
@@ -142,7 +143,7 @@ struct Waiter::Impl {
     // is why one long first real sleep inflates sigma for good.
     void wait_precise(int64_t deadline_ns, WaitResult& result) {
         int64_t now = clock->now_ns();
-        while (static_cast<double>(sat_sub(deadline_ns, now)) > estimate_ns) {
+        while (static_cast<double>(sat_sub(deadline_ns, now)) > estimate_ns && !stopped()) {
             const int64_t start = now;
             now = timed_sleep(kOneMsNs, result);
             const double observed = static_cast<double>(sat_sub(now, start));
@@ -184,7 +185,7 @@ struct Waiter::Impl {
     // has lost its timer.
     bool sleep_on_timer(int64_t target_ns, bool contended) {
         if (contended) {
-            for (int64_t now = clock->now_ns(); sat_sub(target_ns, now) > detail::kContendedStepNs;
+            for (int64_t now = clock->now_ns(); sat_sub(target_ns, now) > detail::kContendedStepNs && !stopped();
                  now = clock->now_ns()) {
                 if (!sleeper->sleep_until_ns(now + detail::kContendedStepNs)) return false;
             }
@@ -287,6 +288,10 @@ struct Waiter::Impl {
 
     static constexpr int64_t kOneMsNs = detail::kNsPerMs;
 
+    // The Pacer's interrupt flag (stop_on): a loop that waits on the clock
+    // ends when it is set, whatever the clock does (a stopped one, too).
+    bool stopped() const { return stop != nullptr && stop->load(std::memory_order_relaxed); }
+    const std::atomic<bool>* stop = nullptr;
     std::unique_ptr<OsClock> own_clock;
     std::unique_ptr<OsSleeper> own_sleeper;
     Clock* clock = nullptr;
@@ -313,6 +318,8 @@ Waiter::~Waiter() = default;
 WaitResult Waiter::wait_until(int64_t deadline_ns) { return impl_->wait_until(deadline_ns); }
 
 void Waiter::set_strategy(Strategy strategy) { impl_->set_strategy(strategy); }
+
+void Waiter::stop_on(const std::atomic<bool>* flag) { impl_->stop = flag; }
 
 void Waiter::reconfigure(const Config& config) { impl_->reconfigure(config); }
 

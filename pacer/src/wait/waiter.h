@@ -5,6 +5,7 @@
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 
@@ -30,6 +31,10 @@ public:
     // passed. Vsync and Auto wait as Timer here.
     WaitResult wait_until(int64_t deadline_ns);
     void set_strategy(Strategy strategy);   // every strategy's state is kept
+    // A flag that ends a wait early when set (Pacer::interrupt): every loop
+    // that waits on the clock checks it, so a clock that stops cannot hold
+    // a wait. Null: none. Not owned; must outlive the Waiter's waits.
+    void stop_on(const std::atomic<bool>* flag);
     // Takes a valid config's parameters, sleeper and wait settings (not its
     // clock or strategy). An owned OsSleeper is made anew when its options
     // change; the timer's margin restarts when its margin settings change.

@@ -1,0 +1,154 @@
+// test_hostile_clock.cpp: what a Clock or a Host may do to the library and
+// must not break: a clock that jumps back (between waits and mid-wait), one
+// that stops while interrupt() is called, and shown-frame reports with any
+// field at its extreme (UBSan checks the arithmetic in CI's sanitizer run).
+#include "fakes.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
+
+using namespace pacer;
+using pacer::testing::fake_config;
+using pacer::testing::FakeClock;
+using pacer::testing::FakeSleeper;
+using pacer::testing::kMs;
+
+namespace {
+
+constexpr int64_t kSecondNs = 1'000'000'000;
+
+// Sleeps as the fake does; a spin turn runs a hook and moves no time (a
+// clock that has stopped).
+class StoppedSpin final : public Sleeper {
+public:
+    explicit StoppedSpin(FakeSleeper& sleeps) : sleeps_(sleeps) {}
+    void sleep_ns(int64_t duration_ns) override { sleeps_.sleep_ns(duration_ns); }
+    bool sleep_until_ns(int64_t deadline_ns) override { return sleeps_.sleep_until_ns(deadline_ns); }
+    bool has_high_res_timer() const override { return true; }
+    void pause() override {
+        ++pauses;
+        if (on_pause) on_pause();
+    }
+    int64_t scheduler_period_ns() const override { return 0; }
+    std::function<void()> on_pause;
+    int64_t pauses = 0;
+
+private:
+    FakeSleeper& sleeps_;
+};
+
+// A host whose every report is hostile: each field from a list of extremes.
+class HostileReports final : public Host {
+public:
+    bool set_swap_interval(int) override { return true; }
+    double refresh_rate_hz() override { return 60; }
+    bool take_presented(Presented* out) override {
+        if (given_ % 4 == 3) {   // a few a wait, then none
+            ++given_;
+            return false;
+        }
+        const int64_t extremes[] = {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(), -1, 0,
+                                    1, std::numeric_limits<int64_t>::max() - 1, 16'666'667};
+        const std::size_t n = std::size(extremes);
+        Presented p;
+        p.frame_index = extremes[given_ % n];
+        p.displayed_ns = extremes[(given_ / n) % n];
+        p.refresh_ns = extremes[(given_ / (n * n)) % n];
+        p.seq = given_ % 2 == 0 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(given_);
+        p.discarded = given_ % 5 == 0;
+        p.flags = static_cast<uint32_t>(given_);
+        ++given_;
+        *out = p;
+        return true;
+    }
+
+private:
+    int64_t given_ = 0;
+};
+
+}  // namespace
+
+TEST(HostileClock, AJumpBackBetweenWaitsReAnchorsTheGridAtOnce) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 60, Strategy::Timer));
+    for (int i = 0; i < 5; ++i) pacer.wait();
+    for (const int64_t back : {kSecondNs, 1000 * kSecondNs}) {
+        clock.set(clock.now_ns() - back);
+        const int64_t called = clock.now_ns();
+        const Frame jumped = pacer.wait();
+        EXPECT_TRUE(jumped.resynced) << back;
+        EXPECT_EQ(jumped.wake_ns, called) << "no wait of the jump";
+        const Frame next = pacer.wait();   // then on the new grid, a period on
+        EXPECT_EQ(next.deadline_ns, jumped.deadline_ns + 16'666'667) << back;
+        EXPECT_LE(next.wake_ns - called, 17 * kMs) << back;
+    }
+}
+
+TEST(HostileClock, AJumpBackMidWaitEndsTheWait) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    Pacer pacer(fake_config(clock, sleeper, 1, Strategy::Timer));   // waits of 1 s, in 20 ms slices
+    pacer.wait();
+    int sleeps = 0;
+    sleeper.after_sleep = [&] {
+        if (++sleeps == 2) clock.set(clock.now_ns() - 1000 * kSecondNs);
+    };
+    const int64_t called = clock.now_ns();
+    const Frame cut = pacer.wait();
+    sleeper.after_sleep = nullptr;
+    // Two slices in, then the clock read 1000 s earlier: the wait ended there.
+    EXPECT_EQ(sleeps, 2);
+    EXPECT_LT(cut.wake_ns, called);
+    const Frame next = pacer.wait();
+    EXPECT_TRUE(next.resynced);
+}
+
+TEST(HostileClock, InterruptEndsASpinOnAStoppedClock) {
+    FakeClock clock;
+    FakeSleeper sleeps(clock);
+    StoppedSpin sleeper(sleeps);
+    for (const Strategy strategy : {Strategy::Spin, Strategy::Timer, Strategy::RobustSleep, Strategy::PreciseSleep}) {
+        Config config = fake_config(clock, sleeps, 60, strategy);
+        config.sleeper = &sleeper;
+        Pacer pacer(config);
+        pacer.wait();
+        sleeper.pauses = 0;
+        // The clock stops (no spin turn moves it); a signal comes 1,000 turns in.
+        sleeper.on_pause = [&] {
+            if (sleeper.pauses == 1000) pacer.interrupt();
+        };
+        const Frame cut = pacer.wait();
+        sleeper.on_pause = nullptr;
+        EXPECT_TRUE(cut.interrupted) << strategy_name(strategy);
+        EXPECT_LE(sleeper.pauses, 1001) << strategy_name(strategy);
+    }
+}
+
+TEST(HostileHost, ReportsAtEveryExtremeLeaveNoHarm) {
+    for (const Strategy strategy : {Strategy::Auto, Strategy::DisplayLock, Strategy::Vsync}) {
+        for (const WaitPoint point : {WaitPoint::BeforePresent, WaitPoint::FrameStart}) {
+            FakeClock clock;
+            FakeSleeper sleeper(clock);
+            HostileReports host;
+            Config config = fake_config(clock, sleeper, 60, strategy);
+            config.host = &host;
+            config.wait_point = point;
+            Pacer pacer(config);
+            for (int i = 0; i < 400; ++i) {
+                const Frame f = pacer.wait();
+                clock.advance_busy(3 * kMs);
+                pacer.mark_present();
+                EXPECT_GE(f.interval_ns, 0);
+            }
+            (void)pacer.stats().summarize();
+            (void)pacer.status();
+            const DisplayClock display = pacer.display();
+            EXPECT_GE(display.period_ns, 0);
+        }
+    }
+}
