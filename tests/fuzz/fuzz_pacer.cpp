@@ -5,7 +5,8 @@
 // validate() must accept or refuse with a line; a valid one drives a Pacer on
 // the unit tests' fake clock, sleeper and compositor (a stated refresh that
 // may be NaN or lie) through frames whose work, timer lateness and swap
-// report times also come from the input; then its statistics. Nothing may
+// report times also come from the input, and, through WildReports, shown-frame
+// reports whose every field is the input's; then its statistics. Nothing may
 // crash, hang or trip a sanitizer.
 #include "../unit/fakes.h"
 
@@ -46,6 +47,30 @@ public:
 private:
     const uint8_t* data_;
     size_t left_;
+};
+
+// The compositor's reports, with wild ones from the input among them: any
+// frame index, time, refresh, seq or flags a Host could report.
+class WildReports final : public pacer::Host {
+public:
+    WildReports(pacer::Host& real, Input& in) : real_(real), in_(in) {}
+    bool set_swap_interval(int interval) override { return real_.set_swap_interval(interval); }
+    double refresh_rate_hz() override { return real_.refresh_rate_hz(); }
+    bool take_presented(pacer::Presented* out) override {
+        if ((in_.take<uint8_t>() & 3) != 0) return real_.take_presented(out);
+        if (in_.empty()) return false;
+        out->frame_index = in_.take<int64_t>();
+        out->discarded = in_.flag();
+        out->displayed_ns = in_.take<int64_t>();
+        out->refresh_ns = in_.take<int64_t>();
+        out->seq = in_.take<uint64_t>();
+        out->flags = in_.take<uint32_t>();
+        return true;
+    }
+
+private:
+    pacer::Host& real_;
+    Input& in_;
 };
 
 }  // namespace
@@ -89,7 +114,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     config.tuning.timer.max_wait_cpu_pct = in.or_default(config.tuning.timer.max_wait_cpu_pct);
     config.tuning.timer.contention_wait_ns = in.or_default(config.tuning.timer.contention_wait_ns);
     config.tuning.timer.last_sleep_ns = in.or_default(config.tuning.timer.last_sleep_ns);
-    if (in.flag()) config.host = &compositor;
+    WildReports wild(compositor, in);
+    if (in.flag()) config.host = in.flag() ? static_cast<Host*>(&wild) : &compositor;
     if (!validate(config).empty()) return 0;
 
     std::unique_ptr<Pacer> pacer = Pacer::create(config);
