@@ -34,10 +34,15 @@ import argparse
 import csv
 import math
 import os
+import stat
 import sys
 
-import matplotlib
-
+try:
+    import matplotlib
+except ImportError:   # a Python without it (a pyenv one): say which to run
+    print(f"plots.py: this Python ({sys.executable}) has no matplotlib: run tools/plots.py with Debian's "
+          "/usr/bin/python3 (package python3-matplotlib; tools/setup.sh demo installs it)", file=sys.stderr)
+    sys.exit(2)
 matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors as mcolors  # noqa: E402
@@ -58,6 +63,9 @@ STRATEGY_COLOURS = {
 
 MAX_ABS_VALUE = 1e12          # the largest magnitude a CSV value may have (µs: 11 days)
 MAX_CSV_BYTES = 512 << 20     # a CSV is refused past this, before it is read (a 1 kHz trace: ~0.3 MB a s)
+MAX_ACCURACY_CONDITIONS = 64  # accuracy.csv: one panel row each; past this the figure cannot be drawn
+MAX_HEATMAP_CELLS = 40        # heatmap.csv: periods and intervals a grid may have, each
+MAX_NAME_BYTES = 200          # trace --name: a file name prefix (the suffixes take the rest of 255)
 
 
 class InputError(Exception):
@@ -72,12 +80,16 @@ class Table:
 
     def __init__(self, path, required):
         self.path = path
-        if not os.path.isfile(path):
-            raise InputError(f"{path}: no such file")
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as e:
+            raise InputError(f"{path}: {e.strerror.lower() if e.strerror else 'cannot read'}") from None
+        if not stat.S_ISREG(mode):
+            raise InputError(f"{path}: not a regular file (a folder, a device or a pipe)")
         if os.path.getsize(path) > MAX_CSV_BYTES:
             raise InputError(f"{path}: more than the {MAX_CSV_BYTES >> 20} MiB a CSV may have")
         try:
-            with open(path, newline="", encoding="utf-8") as f:
+            with open(path, newline="", encoding="utf-8-sig") as f:   # a byte order mark is no column
                 reader = csv.DictReader(f)
                 self.columns = reader.fieldnames or []
                 self.rows = list(reader)
@@ -127,13 +139,32 @@ def colour(strategy):
 
 
 def save(fig, out_dir, name):
-    os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, name)
     tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=DPI)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        fig.savefig(tmp, dpi=DPI)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise InputError(f"{path}: cannot write: {e.strerror or e}") from None
+    finally:
+        plt.close(fig)
     return path
+
+
+def check_out_dir(out_dir):
+    """--out: a folder that exists or can be made, and can be written."""
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise InputError(f"--out {out_dir}: not a folder")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"--out {out_dir}: cannot make it: {e.strerror or e}") from None
+    if not os.access(out_dir, os.W_OK | os.X_OK):
+        raise InputError(f"--out {out_dir}: cannot write into it")
 
 
 # --- bench figures -----------------------------------------------------------
@@ -157,6 +188,8 @@ def plot_accuracy(path, out_dir):
     top = t.numbers("wake_max_us")
     cond = t.texts("condition")
     strat = t.texts("strategy")
+    if len(conditions) > MAX_ACCURACY_CONDITIONS:
+        raise InputError(f"{path}: {len(conditions)} conditions; a figure draws at most {MAX_ACCURACY_CONDITIONS}")
 
     fig, axes = plt.subplots(len(conditions), 1, figsize=(13.5, 3.4 * len(conditions) + 1.2), squeeze=False,
                              layout="constrained")
@@ -210,6 +243,13 @@ def plot_sleep(path, out_dir):
     req = t.numbers("requested_us")
     mean = t.numbers("actual_mean_us")
     p99 = t.numbers("actual_p99_us")
+    # Log axes: every duration must be above zero (and a float's smallest
+    # normal number is no duration either).
+    for column, values in (("requested_us", req), ("actual_mean_us", mean), ("actual_p99_us", p99)):
+        for i, v in enumerate(values):
+            if not v >= 1e-6:
+                raise InputError(f"{path}:{i + 2}: column '{column}': {v:g} is not a duration above 0 "
+                                 "(the sleep figure's axes are logarithmic)")
     fig, (ax, ax_over) = plt.subplots(1, 2, figsize=(12, 5))
     for strategy in strategies_in_order(strat):
         rows = sorted((req[i], mean[i], p99[i]) for i in range(len(t.rows)) if strat[i] == strategy)
@@ -276,6 +316,9 @@ def plot_heatmap(path, out_dir):
     strategies = strategies_in_order(strat)
     periods = sorted(set(period))
     intervals = sorted(set(interval))
+    if len(periods) > MAX_HEATMAP_CELLS or len(intervals) > MAX_HEATMAP_CELLS:
+        raise InputError(f"{path}: a grid of {len(periods)} periods x {len(intervals)} intervals; a heatmap "
+                         f"draws at most {MAX_HEATMAP_CELLS} of each")
     cols = min(3, len(strategies))
     rows_n = math.ceil(len(strategies) / cols)
     fig, axes = plt.subplots(rows_n, cols, figsize=(4.6 * cols + 1.4, 3.9 * rows_n + 0.7), squeeze=False,
@@ -429,6 +472,10 @@ TRACE_COLUMNS = ["Frame", "TimeInSeconds", "MsBetweenSimulationStart", "MsWakeLa
 class Trace:
     def __init__(self, path):
         t = Table(path, TRACE_COLUMNS)
+        # The display figure needs both display columns: checked before any
+        # figure is drawn, so that a bad trace writes none.
+        if "MsBetweenDisplayChange" in t.columns and "MsDisplayLatency" not in t.columns:
+            raise InputError(f"{path}: missing column 'MsDisplayLatency' (it has MsBetweenDisplayChange)")
         self.path = path
         self.time_s = t.numbers("TimeInSeconds")
         self.interval_ms = t.numbers("MsBetweenSimulationStart", allow_missing=True)
@@ -624,11 +671,13 @@ def plot_display(path, out_dir, name, title):
     time_s = t.numbers("TimeInSeconds")
     wake = t.numbers("MsBetweenSimulationStart", allow_missing=True)
     shown = t.numbers("MsBetweenDisplayChange", allow_missing=True)
-    latency = t.numbers("MsDisplayLatency", allow_missing=True)
+    latency = t.numbers("MsDisplayLatency", allow_missing=True)   # present: Trace checked it
     shown_points = [(time_s[i], shown[i]) for i in range(len(time_s)) if shown[i] is not None]
     if len(shown_points) < 2:
         return None
     wake_points = [(time_s[i], wake[i]) for i in range(len(time_s)) if wake[i] is not None]
+    if not wake_points:
+        return None
 
     def median(values):
         values = sorted(values)
@@ -642,7 +691,8 @@ def plot_display(path, out_dir, name, title):
     ax.plot([p[0] for p in shown_points], shown_ms, "-", color="#c020c0", linewidth=1.1,
             label=f"between frames on screen (MsBetweenDisplayChange), median {median(shown_ms):.2f} ms")
     lat = [v for v in latency if v is not None]
-    ax.plot([], [], " ", label=f"wake to on screen (MsDisplayLatency), median {median(lat):.1f} ms")
+    ax.plot([], [], " ", label="wake to on screen (MsDisplayLatency), " +
+            (f"median {median(lat):.1f} ms" if lat else "none reported"))
     values = sorted(wake_ms + shown_ms)
     top = values[min(len(values) - 1, int(0.995 * len(values)))] * 1.3
     ax.set_ylim(0, top)
@@ -696,6 +746,12 @@ def main(argv=None):
     p.add_argument("--title", help="title suffix (default: the name)")
     args = parser.parse_args(argv)
     try:
+        check_out_dir(args.out)
+        if args.command == "trace" and args.name is not None:
+            if not args.name or "/" in args.name or "\0" in args.name or args.name in (".", ".."):
+                raise InputError(f"--name '{args.name[:40]}': a file name prefix, without '/'")
+            if len(os.fsencode(args.name)) > MAX_NAME_BYTES:
+                raise InputError(f"--name: {len(os.fsencode(args.name))} bytes; at most {MAX_NAME_BYTES}")
         if args.command == "bench":
             written = plot_bench_dir(args.csv_dir, args.out)
         elif args.command == "trace":
@@ -704,6 +760,10 @@ def main(argv=None):
             written = flatten([dict((n[:-4], fn) for n, fn in BENCH_FILES)[args.command](args.file, args.out)])
     except InputError as e:
         print(f"plots.py: {e}", file=sys.stderr)
+        return 2
+    except (ValueError, OverflowError, MemoryError) as e:   # what the drawing itself refused
+        print(f"plots.py: cannot draw this input: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
+              file=sys.stderr)
         return 2
     for path in written:
         print(path)

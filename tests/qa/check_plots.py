@@ -5,8 +5,10 @@ Good inputs (a synthetic trace with two phases and a missed frame, whose
 per-phase figures are checked exactly; tiny bench
 CSVs of every experiment, the trade-off with two cells) must give non-empty
 PNGs, one per trade-off cell. Bad inputs (a missing
-file, a missing column, a value that is not a number) must give exit status 2
-and one stderr line naming the file (and the column), and write no PNG.
+file, a missing column, a value that is not a number, and the hostile ones:
+a byte order mark, a folder or a device as a file, a --name or --out that
+cannot be one, zeros on a log axis, sizes no figure can draw) must give exit
+status 2 and one stderr line naming what is wrong, and write no PNG.
 
 Usage: check_plots.py WORK_DIR
 """
@@ -182,7 +184,49 @@ def main():
     expect_error("tradeoff not a number", ["tradeoff", bad_cpu, "--out", bench_out],
                  ["bad-cpu-tradeoff.csv:2", "cpu_pct", "lots"], bench_out)
     expect_error("empty bench dir", ["bench", out, "--out", bench_out], [out, "accuracy.csv"], bench_out)
+    hostile_inputs(work, bench_out)
     print("check_plots: ok")
+
+
+def hostile_inputs(work, bench_out):
+    """Inputs that gave tracebacks (issue 35): one line, exit 2, no PNG."""
+    trace = os.path.join(work, "hostile-trace.csv")
+    write(trace, trace_text())
+    bom = os.path.join(work, "bom-trace.csv")
+    write(bom, "\ufeff" + trace_text())
+    # A byte order mark before the header (a spreadsheet's save) is read past.
+    proc = run("trace", bom, "--out", os.path.join(work, "bom-out"))
+    if proc.returncode != 0:
+        fail(f"a trace with a byte order mark: exit {proc.returncode}: {proc.stderr!r}")
+    expect_error("a folder as a trace", ["trace", work, "--out", bench_out], [work, "not a regular file"], bench_out)
+    expect_error("a device as a trace", ["trace", "/dev/zero", "--out", bench_out], ["/dev/zero", "not a regular"],
+                 bench_out)
+    expect_error("--name with a folder", ["trace", trace, "--out", bench_out, "--name", "sub/dir/x"], ["--name"],
+                 bench_out)
+    expect_error("--name of 300 bytes", ["trace", trace, "--out", bench_out, "--name", "a" * 300], ["--name", "200"],
+                 bench_out)
+    expect_error("--out a file", ["trace", trace, "--out", trace], ["--out", "not a folder"], bench_out)
+    expect_error("--out /dev/full", ["trace", trace, "--out", "/dev/full"], ["--out", "not a folder"], bench_out)
+    display = os.path.join(work, "display-no-latency.csv")
+    lines = trace_text().splitlines()
+    write(display, "\n".join([lines[0] + ",MsBetweenDisplayChange"] + [l + ",16.7" for l in lines[1:]]) + "\n")
+    expect_error("MsBetweenDisplayChange without MsDisplayLatency", ["trace", display, "--out", bench_out],
+                 ["MsDisplayLatency"], bench_out)
+    for value in ("0", "-3", "1e-300"):
+        sleep = os.path.join(work, "hostile-sleep.csv")
+        write(sleep, f"strategy,requested_us,actual_mean_us,actual_p99_us\ntimer,1000,{value},1100\n")
+        expect_error(f"sleep with {value}", ["sleep", sleep, "--out", bench_out], ["hostile-sleep.csv:2", "above 0"],
+                     bench_out)
+    accuracy = os.path.join(work, "hostile-accuracy.csv")
+    write(accuracy, "condition,strategy,hz,wake_mean_us,wake_p99_us,wake_max_us,off_pct\n" +
+          "".join(f"c{i},timer,60,1,2,3,0\n" for i in range(2000)))
+    expect_error("accuracy of 2,000 conditions", ["accuracy", accuracy, "--out", bench_out], ["2000 conditions"],
+                 bench_out)
+    heatmap = os.path.join(work, "hostile-heatmap.csv")
+    write(heatmap, "strategy,period_ms,interval_ms,rel_err_mean_pct\n" +
+          "".join(f"sleep,{p},{i},1\n" for p in range(1, 501) for i in range(1, 3)))
+    expect_error("heatmap of 500 periods", ["heatmap", heatmap, "--out", bench_out], ["500 periods", "at most"],
+                 bench_out)
 
 
 if __name__ == "__main__":
