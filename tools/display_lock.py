@@ -41,11 +41,12 @@ packages. Takes about 35 minutes with the defaults.
 """
 
 import argparse
-import math
 import csv
+import math
 import datetime
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -53,6 +54,17 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 import wayland_session  # noqa: E402  (the compositor and client helpers, shared with the tests)
+
+REPLAY_NAME = re.compile(r"^(sdl2|glfw)-[0-9.]+ms-[0-9]{3}-")   # a --keep run's folder name
+
+
+class InputError(Exception):
+    """A bad flag or file: the message is the one line to print (exit 2)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    def error(self, message):
+        raise InputError(f"{message} (see --help)")
 
 
 def number(text):
@@ -65,10 +77,19 @@ def number(text):
 def figures(trace_path, summary_path, strategy, settle_s):
     """One run's figures over the frames paced by `strategy`, from settle_s
     after the first of them (the lead's learning, at most 2 s by its design)."""
-    with open(trace_path, newline="") as f:
-        every = list(csv.DictReader(f))
-    with open(summary_path) as f:
-        run = json.load(f)["run"]
+    try:
+        with open(trace_path, newline="", encoding="utf-8") as f:
+            every = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise InputError(f"{trace_path}: cannot read the trace: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        with open(summary_path, encoding="utf-8") as f:
+            summary = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise InputError(f"{summary_path}: cannot read the summary: {getattr(e, 'strerror', None) or e}") from None
+    if not isinstance(summary, dict) or not isinstance(summary.get("run"), dict):
+        raise InputError(f"{summary_path}: not a pacer-demo summary (no \"run\" object)")
+    run = {k: v for k, v in summary["run"].items() if isinstance(v, str)}   # the demo writes strings only
     rows = [r for r in every if r.get("Strategy") == strategy]
     locked_at = number(rows[0].get("TimeInSeconds")) if rows else None
     discarded_all = sum(1 for r in rows if r.get("DisplayedFrame") == "0")
@@ -145,6 +166,8 @@ class Weston:
 
 def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, settle_s=0.0):
     if args.replay:   # the next kept run, in the order they were made
+        if not args.replay_names:
+            raise InputError(f"--replay {args.replay}: fewer runs kept than these arguments make")
         name = args.replay_names.pop(0)
         expected = f"{backend}-{work_ms:g}ms-"
         tail = "-".join(a.lstrip("-") for a in extra)
@@ -172,6 +195,11 @@ def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, sett
         return figures(trace, summary, strategy_shown, settle_s)
 
 
+def ratio(a, b):
+    """'2.75x', or 'n/a' where b is 0 or not a number."""
+    return f"{a / b:.2f}x" if b == b and b > 0 else "n/a"
+
+
 def oracle(sweep, max_off_pct):
     """The fixed lead with the lowest latency whose frames all showed, at
     most max_off_pct of them off the run's usual refresh. A lead and the
@@ -197,8 +225,52 @@ def row(label, f):
             f"{f['refresh_late']} ({f['refresh_late_pct']:.2f} %) | {f['off']} | {f['lead']} |")
 
 
+def positive_list(flag, text, most):
+    """'3,8' as floats, each in (0, most]; InputError naming the flag otherwise."""
+    values = []
+    for part in text.split(","):
+        try:
+            value = float(part)
+        except ValueError:
+            raise InputError(f"{flag}: '{part[:40]}' is not a number") from None
+        if not (0 < value <= most):
+            raise InputError(f"{flag}: {part[:40]} is out of range (0, {most:g}]")
+        values.append(value)
+    return values
+
+
+def check_paths(args):
+    """--out, --keep and --replay, before anything runs."""
+    if args.out:
+        parent = os.path.dirname(os.path.abspath(args.out))
+        if os.path.isdir(args.out):
+            raise InputError(f"--out {args.out}: a folder, not a file to write")
+        if not os.path.isdir(parent):
+            raise InputError(f"--out {args.out}: no folder {parent}")
+    if args.keep and os.path.exists(args.keep) and not os.path.isdir(args.keep):
+        raise InputError(f"--keep {args.keep}: not a folder")
+    if args.replay:
+        if not os.path.isdir(args.replay):
+            raise InputError(f"--replay {args.replay}: not a folder (a --keep folder)")
+        names = os.listdir(args.replay)
+        stray = [n for n in names if not REPLAY_NAME.match(n)]
+        if stray:
+            raise InputError(f"--replay {args.replay}: '{stray[0][:40]}' is not a run of --keep's")
+        if not names:
+            raise InputError(f"--replay {args.replay}: empty (no run kept there)")
+        args.replay_names = sorted(names, key=lambda n: int(n.split("-")[2]))
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    try:
+        return run_main()
+    except InputError as e:
+        print(f"display_lock: {e}", file=sys.stderr)
+        return 2
+
+
+def run_main():
+    p = OneLineParser(prog="display_lock.py", description=__doc__.splitlines()[0])
     p.add_argument("--backends", default="sdl2,glfw")
     p.add_argument("--work-ms", default="3,8")
     p.add_argument("--runs", type=int, default=3)
@@ -223,16 +295,15 @@ def main():
     p.add_argument("--replay", default="", help="judge the runs a --keep folder holds again, with the same "
                                                  "arguments, instead of running the demo")
     args = p.parse_args()
+    works = positive_list("--work-ms", args.work_ms, 1000)
+    check_paths(args)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    if args.replay:
-        args.replay_names = sorted(os.listdir(args.replay), key=lambda n: int(n.split("-")[2]))
     skip = "" if args.replay else wayland_session.skip_reason("weston")
     if skip:
         print("display_lock: SKIP: " + skip)
         return wayland_session.SKIP
     backends = [b for b in args.backends.split(",") if b]
-    works = [float(w) for w in args.work_ms.split(",") if w]
 
     lines = [f"# display_lock on headless weston ({datetime.date.today()}, `tools/display_lock.py "
              f"--backends {args.backends} --work-ms {args.work_ms} --runs {args.runs} --frames {args.frames} "
@@ -277,7 +348,7 @@ def main():
                 lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms, "
                                             f"room {room(best):.1f} ms (auto's {room(auto):.1f}); "
                                             if best else ("none; " if sweep else "no sweep; "))
-                          + f"vsync / auto latency: {vsync['latency_p50'] / auto['latency_p50']:.2f}x; "
+                          + f"vsync / auto latency: {ratio(vsync['latency_p50'], auto['latency_p50'])}; "
                           + f"latency bound {auto['work_tail']:.1f} (work tail) + {window:.1f} + "
                           + f"{args.latency_slack_ms:g} = {auto['work_tail'] + window + args.latency_slack_ms:.1f} ms; "
                           + f"auto's decision: \"{auto['decision']}\"", "",
@@ -286,9 +357,14 @@ def main():
     text = "\n".join(lines) + "\n"
     if args.out:
         tmp = args.out + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, args.out)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, args.out)
+        except OSError as e:
+            if os.path.isfile(tmp):
+                os.remove(tmp)
+            raise InputError(f"--out {args.out}: cannot write: {e.strerror or e}") from None
     print(f"display_lock: {failures} failed check(s)")
     return 1 if failures else 0
 

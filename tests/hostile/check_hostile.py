@@ -421,6 +421,44 @@ def bench_cases():
     return cases
 
 
+def display_lock_cases():
+    """tools/display_lock.py's bad flags and kept runs: one line, exit 2."""
+    kept = "sdl2-3ms-000-strategy-vsync"
+
+    def replay_with(trace, summary):
+        def setup(d):
+            os.makedirs(os.path.join(d, "r", kept))
+            write(os.path.join(d, "r", kept, "trace.csv"), trace)
+            write(os.path.join(d, "r", kept, "summary.json"), summary)
+        return setup
+
+    def folder(name):
+        return lambda d: os.makedirs(os.path.join(d, name))
+    replay = ["--backends", "sdl2", "--work-ms", "3", "--runs", "1", "--step-ms", "0", "--replay", "{d}/r"]
+    cases = [
+        Case("display_lock --replay a missing folder", "display_lock", ["--replay", "{d}/none"],
+             refuse="not a folder", code=2),
+        Case("display_lock --replay an empty folder", "display_lock", ["--replay", "{d}/r"], setup=folder("r"),
+             refuse="empty", code=2),
+        Case("display_lock --replay a file", "display_lock", ["--replay", "{d}/f"],
+             setup=lambda d: write(os.path.join(d, "f"), "x"), refuse="not a folder", code=2),
+        Case("display_lock --replay stray names", "display_lock", ["--replay", "{d}/r"],
+             setup=lambda d: os.makedirs(os.path.join(d, "r", "hello")), refuse="'hello' is not a run", code=2),
+        Case("display_lock --work-ms abc", "display_lock", ["--work-ms", "abc"], refuse="--work-ms: 'abc'", code=2),
+        Case("display_lock --out a folder", "display_lock", ["--out", "{d}/o"], setup=folder("o"),
+             refuse="--out {d}/o: a folder", code=2),
+        Case("display_lock --out in a missing folder", "display_lock", ["--out", "{d}/none/x.md"],
+             refuse="no folder", code=2),
+        Case("display_lock --keep a file", "display_lock", ["--keep", "{d}/f"],
+             setup=lambda d: write(os.path.join(d, "f"), "x"), refuse="--keep {d}/f: not a folder", code=2),
+        Case("display_lock a binary kept trace", "display_lock", replay,
+             setup=replay_with(b"\x00\xff\xfe", "{}"), refuse="cannot read the trace", code=2),
+        Case("display_lock a kept summary that is a list", "display_lock", replay,
+             setup=replay_with("Frame,Strategy\n", "[]"), refuse="not a pacer-demo summary", code=2),
+    ]
+    return cases
+
+
 def qa_cases():
     cases = []
 
@@ -571,8 +609,10 @@ def main():
     os.makedirs(args.tmp, exist_ok=True)
     args.demo, args.bench, args.qa = (os.path.abspath(p) for p in (args.demo, args.bench, args.qa))
     tools = {"demo": [args.demo], "bench": [args.bench],
-             "qa": ["/usr/bin/python3", args.qa, "--demo", args.demo]}
-    cases = demo_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases()
+             "qa": ["/usr/bin/python3", args.qa, "--demo", args.demo],
+             "display_lock": ["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(args.qa)),
+                                                               "display_lock.py")]}
+    cases = demo_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases() + display_lock_cases()
     if args.only:
         cases = [c for c in cases if args.only in c.name]
     failed = 0
