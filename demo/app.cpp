@@ -115,6 +115,7 @@ int run_app(const AppOptions& options) {
     std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(controls.pacer_config(), &error);
     if (!pacer) return fail(error);
     const CloseInterrupts close_interrupts(pacer.get());
+    const ExitGuard exit_guard(outputs, *pacer, controls, *window, renderer);   // a lost X server leaves the files
     controls.load().stop_when([] { return close_signal() != 0; });   // a signal cuts the frame's work short
     const ChangeSettings change = settings_path(controls, *pacer);
     RunScript script(options);

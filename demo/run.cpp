@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <utility>
 
@@ -161,15 +162,17 @@ int RunOutputs::close_files_() {
 
 // What ran: the window, the settings and what the system gave for them.
 RunFacts RunOutputs::facts_(const pacer::Pacer& pacer, Controls& controls, Window& window,
-                            const Renderer& renderer) const {
+                            const Renderer& renderer, bool display_lost) const {
     RunFacts facts;
+    // With the display's connection gone, the window system is not asked again.
+    const double refresh_hz = display_lost ? 0 : window.refresh_rate_hz();
     const Settings& s = controls.current();
     const SwapIntervalState swap = window.swap_interval_state();
     const pacer::Decision& decision = pacer.decision();
     auto info = [&](const char* key, const std::string& value) { facts.info.emplace_back(key, value); };
     info("backend", backend_name(window.backend()));
     info("gl_renderer", renderer.gl_renderer());
-    info("refresh_hz", format("%g", window.refresh_rate_hz()));
+    info("refresh_hz", format("%g", refresh_hz));
     info("swap_interval", "last asked " + std::to_string(swap.requested) + ": " + swap_answer_name(swap.answer) +
                               (controls.pacer_owns_swap_interval() ? " (the pacer asks, strategy " +
                                                                          std::string(pacer::strategy_name(*s.strategy)) + ")"
@@ -200,8 +203,9 @@ RunFacts RunOutputs::facts_(const pacer::Pacer& pacer, Controls& controls, Windo
                           "; target " + format("%g Hz", *s.hz) + "; swap interval: last asked " +
                           std::to_string(swap.requested) + ", " + swap_answer_name(swap.answer));
     facts.present_feedback = window.present_feedback_source();
-    facts.refresh_hz = window.refresh_rate_hz();
+    facts.refresh_hz = refresh_hz;
     if (close_signal() != 0) facts.ended_by = close_signal_name();
+    if (display_lost) facts.ended_by = "the display server's connection was lost";
     if (options_->scenario) facts.expectations = &options_->scenario->expectations;
     return facts;
 }
@@ -227,10 +231,42 @@ void RunOutputs::add_picture_(RunFacts* facts) const {
     }
 }
 
-int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer) {
+namespace {
+
+// The run ExitGuard watches; null while none.
+struct RunInProgress {
+    RunOutputs* outputs = nullptr;
+    const pacer::Pacer* pacer = nullptr;
+    Controls* controls = nullptr;
+    Window* window = nullptr;
+    const Renderer* renderer = nullptr;
+};
+RunInProgress g_run;
+
+extern "C" void finish_at_exit() {
+    const RunInProgress run = std::exchange(g_run, {});
+    if (run.outputs == nullptr) return;
+    std::fprintf(stderr, "pacer-demo: the display server's connection was lost; writing what the run measured\n");
+    run.outputs->finish(*run.pacer, *run.controls, *run.window, *run.renderer, true);
+}
+
+}  // namespace
+
+ExitGuard::ExitGuard(RunOutputs& outputs, const pacer::Pacer& pacer, Controls& controls, Window& window,
+                     const Renderer& renderer) {
+    static const bool registered = std::atexit(finish_at_exit) == 0;
+    (void)registered;
+    g_run = {&outputs, &pacer, &controls, &window, &renderer};
+}
+
+ExitGuard::~ExitGuard() { g_run = {}; }
+
+int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer,
+                       bool display_lost) {
+    g_run = {};   // finished once: the exit guard has nothing left to do
     int code = close_files_();
     if (!options_->summary && options_->summary_json_path.empty() && !options_->scenario) return code;
-    const RunReport report = record_->report(facts_(pacer, controls, window, renderer), pacer);
+    const RunReport report = record_->report(facts_(pacer, controls, window, renderer, display_lost), pacer);
     if (options_->summary) std::fputs(summary_text(report).c_str(), stdout);
     if (!options_->summary_json_path.empty()) {
         if (std::string problem = write_file_atomically(options_->summary_json_path, summary_json(report));

@@ -56,6 +56,22 @@ struct SceneRecord {
     std::array<MovingObject, 3> objects{};
 };
 
+class RunOutputs;
+
+// While it lives, a process that exits from inside the window system (Xlib
+// calls exit(1) when the X server's connection breaks) still writes the
+// run's trace and summary, from an atexit handler: exit() does not unwind
+// run_app's stack, so the objects named here are alive then. Make it after
+// them, so that it goes first.
+class ExitGuard {
+public:
+    ExitGuard(RunOutputs& outputs, const pacer::Pacer& pacer, Controls& controls, Window& window,
+              const Renderer& renderer);
+    ~ExitGuard();
+    ExitGuard(const ExitGuard&) = delete;
+    ExitGuard& operator=(const ExitGuard&) = delete;
+};
+
 class RunOutputs {
 public:
     // Opens the trace and checks that the screenshot and summary paths can be
@@ -77,12 +93,16 @@ public:
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
     // Closes the trace, prints and writes the summary. Returns the exit code.
-    int finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer);
+    // display_lost: the display server's connection broke (ExitGuard); the
+    // window system is asked nothing more.
+    int finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer,
+               bool display_lost = false);
 
 private:
     std::string open_(const AppOptions& options);
     int close_files_();   // the exit code so far
-    RunFacts facts_(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer) const;
+    RunFacts facts_(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer,
+                    bool display_lost) const;
     void add_picture_(RunFacts* facts) const;
     const AppOptions* options_ = nullptr;
     std::unique_ptr<TraceWriter> trace_;

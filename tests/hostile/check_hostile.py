@@ -58,7 +58,7 @@ def write(path, data):
 
 class Case:
     def __init__(self, name, tool, args, *, setup=None, refuse=None, guard=(), check=None, timeout=30,
-                 action=None, code=None, teardown=None):
+                 action=None, code=None, teardown=None, ends_with=0):
         self.name, self.tool, self.args = name, tool, args
         self.setup = setup          # fn(dir) before the run
         self.refuse = refuse        # text the one stderr line must hold; None: the run must succeed
@@ -68,6 +68,7 @@ class Case:
         self.action = action        # fn(popen, dir) while it runs (signals)
         self.code = code            # the refusal's exit code, where it must be one (2: bad input)
         self.teardown = teardown    # fn(dir) after the run, whatever happened
+        self.ends_with = ends_with  # a run that is not refused: its exit status (1: the display was lost)
 
 
 def make_devices(d):
@@ -270,6 +271,27 @@ def signal_cases():
                               ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240",
                                "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"], action=ended,
                               check=ended_by, timeout=20))
+
+        # The X server dies mid-run: Xlib ends the process (exit 1), and the
+        # run's trace and summary are still written (its exit guard).
+        def kill_x(proc, d):
+            time.sleep(4.0)   # the demo up and running on headless.sh's own Xvfb
+            found = subprocess.run(["pgrep", "-P", str(proc.pid), "Xvfb"], capture_output=True, text=True)
+            for pid in found.stdout.split():
+                os.kill(int(pid), signal.SIGTERM)
+            return None
+
+        def display_lost(d, proc):
+            problem = outputs_written(d, proc)
+            if problem:
+                return problem
+            with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
+                by = json.load(f)["run"].get("ended_by")
+            return None if by == "the display server's connection was lost" else f"ended_by {by!r}"
+        cases.append(Case(f"demo {backend} whose X server dies keeps the trace and summary", "headless_demo",
+                          ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240",
+                           "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"], action=kill_x,
+                          check=display_lost, ends_with=1, timeout=30))
 
         # A reader that goes away (pacer-demo ... | head -1): the summary's
         # print fails, the files do not.
@@ -577,8 +599,8 @@ def run_case(case, tools, tmp):
             if "\x1b" in proc.stderr:
                 problems.append("a raw control byte on stderr")
     else:
-        if proc.returncode != 0:
-            problems.append(f"exit {proc.returncode}: {lines[-1:] if lines else ''}")
+        if proc.returncode != case.ends_with:
+            problems.append(f"exit {proc.returncode}, expected {case.ends_with}: {lines[-1:] if lines else ''}")
         elif case.check:
             problem = case.check(d, proc)
             if problem:
@@ -610,6 +632,8 @@ def main():
     args.demo, args.bench, args.qa = (os.path.abspath(p) for p in (args.demo, args.bench, args.qa))
     tools = {"demo": [args.demo], "bench": [args.bench],
              "qa": ["/usr/bin/python3", args.qa, "--demo", args.demo],
+             "headless_demo": ["bash", os.path.join(os.path.dirname(os.path.abspath(args.qa)), "headless.sh"),
+                               args.demo],
              "display_lock": ["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(args.qa)),
                                                                "display_lock.py")]}
     cases = demo_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases() + display_lock_cases()
