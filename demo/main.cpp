@@ -48,11 +48,11 @@ void add_flags(CLI::App& cli, Given& given, pacer_demo::AppOptions& options) {
         ->check(whole_in(1, INT64_MAX))
         ->type_name("N");
     cli.add_option("--seconds", given.seconds, "stop after S seconds since the first frame, (0, 1e9]")->type_name("S");
-    cli.add_option("--width", options.width, "window width in px (default 1280)")
-        ->check(CLI::Range(320, 8192))
+    cli.add_option("--width", options.width, "window width in px, [320, 8192] (default 1280)")
+        ->check(whole_in(320, 8192))
         ->type_name("PX");
-    cli.add_option("--height", options.height, "window height in px (default 720)")
-        ->check(CLI::Range(240, 8192))
+    cli.add_option("--height", options.height, "window height in px, [240, 8192] (default 720)")
+        ->check(whole_in(240, 8192))
         ->type_name("PX");
     // --hz takes what a scenario's hz= takes, and says its default.
     for (const pacer_demo::SettingInfo* info : pacer_demo::all_settings()) given.setting_values.emplace_back(info, "");

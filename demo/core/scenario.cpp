@@ -215,6 +215,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         if (words.size() != 3 || quoted[1] || words[1] != "frame" || !parse_when(words, &i, &when).empty())
             return "screenshot: write screenshot frame N (a frame index)";
         scenario->screenshot_frame = when.frame;
+        scenario->screenshot_line = line;
         return {};
     }
 
@@ -264,8 +265,10 @@ std::string parse_scenario_text(std::string_view text, const std::string& name, 
     int line_number = 0;
     std::size_t start = 0;
     while (start <= text.size()) {
-        std::size_t stop = text.find('\n', start);
+        // Lines end in LF, CR LF, or a lone CR (an old Mac editor's).
+        std::size_t stop = text.find_first_of("\r\n", start);
         if (stop == std::string_view::npos) stop = text.size();
+        const std::size_t next = stop + (text.compare(stop, 2, "\r\n") == 0 ? 2 : 1);
         const std::string_view line = text.substr(start, stop - start);
         ++line_number;
         std::vector<std::string> words;
@@ -274,7 +277,7 @@ std::string parse_scenario_text(std::string_view text, const std::string& name, 
         if (error.empty() && !words.empty()) error = parse_statement(words, quoted, line_number, &scenario, &end_line);
         if (!error.empty()) return name + ":" + std::to_string(line_number) + ": " + error;
         if (stop == text.size()) break;
-        start = stop + 1;
+        start = next;
     }
     // A step at or after the end would never run: say so rather than skip it.
     if (scenario.end) {
@@ -285,7 +288,8 @@ std::string parse_scenario_text(std::string_view text, const std::string& name, 
                        ")";
         }
         if (scenario.screenshot_frame && after_end(When{When::Unit::Frame, 0, *scenario.screenshot_frame}, *scenario.end))
-            return name + ": screenshot frame " + std::to_string(*scenario.screenshot_frame) + " is not before the end (" +
+            return name + ":" + std::to_string(scenario.screenshot_line) + ": screenshot frame " +
+                   std::to_string(*scenario.screenshot_frame) + " is not before the end (" +
                    when_text(*scenario.end) + ", line " + std::to_string(end_line) + ")";
     }
     *out = std::move(scenario);

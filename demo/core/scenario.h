@@ -78,6 +78,7 @@ struct Scenario {
     std::optional<When> end;
     double success_tolerance_ms = 1;   // "tolerance"; the Windows-timers article's ± 1 ms
     std::optional<int64_t> screenshot_frame;   // "screenshot frame N"
+    int screenshot_line = 0;                   // ... on this line
     std::vector<Expectation> expectations;
 };
 

@@ -444,6 +444,13 @@ std::string check(const Settings& full) {
                 rest.erase(rest.rfind('[', named), named + 4 - rest.rfind('[', named));
             problem = field + ": " + rest;
             if (rest.rfind(value + " ", 0) == 0) return std::string(row.info.key) + ": " + rest;
+            // A value past what the unit conversion holds (us_to_ns stops at
+            // 1e18 ns): the clamped number would be no value the user gave.
+            const std::size_t range_at = rest.find("out of range");
+            if ((rest.rfind("1000000000000000000 ", 0) == 0 || rest.rfind("-1000000000000000000 ", 0) == 0) &&
+                range_at != std::string::npos)
+                return std::string(row.info.key) + ": " + value + " is too large for " + field + " (" +
+                       rest.substr(range_at) + ")";
             return std::string(row.info.key) + ": " + value + " -> " + problem;
         }
         return problem;

@@ -98,7 +98,21 @@ TEST(ScenarioParse, ScreenshotNamesAFrameBeforeTheEnd) {
     EXPECT_EQ(parse_ok("screenshot frame 0\nend frame 1\n").screenshot_frame, 0);
     Scenario s;
     EXPECT_EQ(parse_scenario_text("screenshot frame 10\nend frame 10\n", "s.txt", &s),
-              "s.txt: screenshot frame 10 is not before the end (frame 10, line 2)");
+              "s.txt:1: screenshot frame 10 is not before the end (frame 10, line 2)");
+}
+
+TEST(ScenarioParse, LinesEndInLfCrLfOrALoneCr) {
+    for (const char* text : {"at 0s set hz=30\nend frame 5\n", "at 0s set hz=30\r\nend frame 5\r\n",
+                             "at 0s set hz=30\rend frame 5\r"}) {
+        const Scenario s = parse_ok(text);
+        ASSERT_TRUE(s.end.has_value()) << text;
+        EXPECT_EQ(s.end->frame, 5) << text;
+        ASSERT_EQ(s.steps.size(), 1u) << text;
+        EXPECT_EQ(*s.steps[0].settings.hz, 30) << text;
+    }
+    Scenario s;   // the line numbers count a lone CR as a line end too
+    EXPECT_EQ(parse_scenario_text("end frame 5\rend frame 6\r", "s.txt", &s),
+              "s.txt:2: end given twice (first on line 1)");
 }
 
 TEST(ScenarioParse, EmptyTextIsAnEmptyScenario) {
