@@ -84,6 +84,7 @@ std::string join(const std::vector<std::string>& names) {
 }
 
 // Every number on the command line goes through cli/checks.h.
+using pacer_cli::not_zero;
 using pacer_cli::number_in;
 using pacer_cli::shown;
 using pacer_cli::whole_in;
@@ -219,14 +220,17 @@ int parse(int argc, char** argv, Args& args) {
     app.add_option("--wait-slack-ns", args.options.wait_timer_slack_ns,
                    "Config::tuning.wait.timer_slack_ns: the timer slack each timer wait runs with "
                    "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
-        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}));
+        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}))
+        ->check(not_zero());
     app.add_option("--wait-slice-ns", args.options.wait_sched_slice_ns,
                    "Config::tuning.wait.sched_slice_ns: the EEVDF slice each timer wait runs with "
                    "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
-        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}));
+        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}))
+        ->check(not_zero());
     app.add_option("--timer-quantile", args.options.timer_quantile,
                    "Config::tuning.timer.margin_quantile for timer and auto (default: the library's)")
-        ->check(number_in(0.0, 1.0));
+        ->check(number_in(0.0, 1.0))
+        ->check(not_zero());
     app.add_option("--timer-min-margin-ns", args.options.timer_min_margin_ns,
                    "Config::tuning.timer.min_margin_ns for timer and auto (default: the library's)")
         ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
@@ -255,7 +259,8 @@ int parse(int argc, char** argv, Args& args) {
                    "heatmap: probability of an extra simulated tick per sleep (default: 0.05, "
                    "as in the 2020 article)")
         ->check(number_in(0.0, 0.99));
-    app.add_option("--seed", args.options.seed, "heatmap: random seed (default: 1)");
+    app.add_option("--seed", args.options.seed, "heatmap: random seed, [0, 2^63 - 1] (default: 1)")
+        ->check(whole_in(0, INT64_MAX));
     // An empty path would be taken for "not given"; say so instead.
     const CLI::Validator non_empty(
         [](std::string& value) -> std::string { return value.empty() ? "empty path" : ""; }, "PATH");
@@ -282,6 +287,24 @@ int parse(int argc, char** argv, Args& args) {
         if (!problem.empty()) return fail(problem);
     return -1;
 
+}
+
+// The flag that set the library field a validate() line names first.
+std::string flag_of_field(const std::string& problem) {
+    static const std::pair<const char*, const char*> kFlags[] = {
+        {"target_hz", "--hz"},
+        {"stats.history_frames", "--frames"},
+        {"tuning.timer.margin_quantile", "--timer-quantile"},
+        {"tuning.timer.min_margin_ns", "--timer-min-margin-ns"},
+        {"tuning.timer.max_margin_ns", "--timer-max-margin-ns"},
+        {"tuning.timer.margin_ns", "--timer-min-margin-ns/--timer-max-margin-ns"},
+        {"tuning.wait.timer_slack_ns", "--wait-slack-ns"},
+        {"tuning.wait.sched_slice_ns", "--wait-slice-ns"},
+    };
+    const std::string field = problem.substr(0, problem.find(':'));
+    for (const auto& [name, flag] : kFlags)
+        if (field == name) return flag;
+    return "the flags";
 }
 
 // Fills in the defaults that depend on --quick and on what was given, and
@@ -330,7 +353,7 @@ std::string resolve(Args& args) {
         probe.target_hz = hz;
         probe.stats.history_frames = args.options.frames;
         const std::string problem = pacer::validate(probe);
-        if (!problem.empty()) return "--hz/--frames/--timer-*/--wait-*: " + problem;
+        if (!problem.empty()) return flag_of_field(problem) + ": " + problem;
     }
 
     return {};

@@ -257,10 +257,12 @@ int main(int argc, char** argv) {
     app.add_option("--threads", threads, "busy threads (default: one per CPU)")->check(pacer_cli::whole_in(0, 1024));
     app.add_option("--only", only, "variants to run, by name (default: all)")->delimiter(',');
     app.add_flag("--bare", bare, "no schedstat reads: CPU figures of the waits alone, no breakdown");
-    CLI11_PARSE(app, argc, argv);
-    // CLI::Range lets NaN through (every comparison with it is false).
-    if (!std::isfinite(hz) || !std::isfinite(seconds)) {
-        std::cerr << "pacer-wake-probe: --hz and --run-s take finite numbers\n";
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {   // one line and 2, as pacer-bench
+        std::cerr << "pacer-wake-probe: " << e.what() << " (see --help)\n";
         return 2;
     }
 

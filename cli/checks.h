@@ -54,4 +54,20 @@ inline CLI::Validator whole_in(int64_t lo, int64_t hi) {
         "INT in " + range);
 }
 
+// Not 0: for a flag whose default is left out rather than written as 0, so
+// that a 0 given is refused, not silently the default. Chain it after the
+// flag's range check.
+inline CLI::Validator not_zero() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            double number = 1;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, number);
+            if (error == std::errc() && stop == end && number == 0)
+                return "0 is no value here (leave the flag out for the default)";
+            return {};
+        },
+        "");
+}
+
 }  // namespace pacer_cli

@@ -248,6 +248,26 @@ def outputs_written(d, proc):
     return None
 
 
+def message_cases():
+    """Refusals that named the wrong thing (issue 35): the flag, the value, the line."""
+    cases = []
+    for value, says in (("5abc", "--width: '5abc' is not a decimal whole number"),
+                        ("nan", "--width: 'nan' is not a decimal whole number")):
+        cases.append(Case(f"demo --width {value}", "demo", ["--width", value], refuse=says, code=2))
+    cases.append(Case("demo --timer-margin-us 1e+23", "demo", ["--timer-margin-us", "1e+23"],
+                      refuse="--timer-margin-us: 1e+23 is too large for tuning.timer.margin_ns", code=2))
+    cases.append(Case("demo scenario screenshot past its end names the line", "demo",
+                      ["--scenario", "{d}/s.txt"], setup=scenario("screenshot frame 50\nend frame 5\n"),
+                      refuse="s.txt:1: screenshot frame 50 is not before the end", code=2))
+
+    def cr_only(d, proc):
+        return None if '"end":{"frame":5}' in proc.stdout.replace(" ", "") else f"not read as lines: {proc.stdout!r}"
+    cases.append(Case("demo scenario with CR-only line ends", "demo", ["--scenario", "{d}/s.txt",
+                                                                         "--describe-scenario"],
+                      setup=scenario("title \"cr\"\rat 0s set hz=60\rend frame 5\r"), check=cr_only))
+    return cases
+
+
 def signal_cases():
     cases = []
     for backend in ("sdl2", "glfw"):
@@ -388,6 +408,18 @@ def bench_cases():
                         ("--run-s", "nan"), ("--settle-s", "nan"), ("--hz", "0x3e8"), ("--hz", " 1000"),
                         ("--frames", "0x64"), ("--rounds", "18446744073709551617")):
         cases.append(Case(f"bench {flag} {value!r}", "bench", quick + [flag, value], refuse=flag))
+    # 0 is no value for a flag whose default is left out; the seed is a
+    # non-negative int64; the library's refusal names the flag that set it.
+    for flag, value, says in (("--timer-quantile", "0", "--timer-quantile: 0 is no value"),
+                              ("--wait-slack-ns", "0", "--wait-slack-ns: 0 is no value"),
+                              ("--wait-slice-ns", "0", "--wait-slice-ns: 0 is no value"),
+                              ("--seed", "-1", "--seed: -1 is out of range"),
+                              ("--seed", "18446744073709551616", "--seed: 18446744073709551616 is out of range"),
+                              ("--wait-slice-ns", "50", "--wait-slice-ns: tuning.wait.sched_slice_ns")):
+        cases.append(Case(f"bench {flag} {value}", "bench", quick + [flag, value], refuse=says, code=2))
+    for args, says in ((["--bogus"], "not expected"), (["--threads", "0x10"], "--threads: '0x10'"),
+                       (["--hz", "nan"], "--hz: 'nan'")):
+        cases.append(Case(f"wake probe {' '.join(args)}", "probe", args, refuse=says, code=2))
     # A list names each run once: a repeat would measure it twice and print its rows twice.
     for flag, value in (("--experiments", "1,1"), ("--experiments", "accuracy,1"), ("--hz", "1000,,1000"),
                         ("--hz", "1000,1000"), ("--strategies", "sleep,sleep")):
@@ -632,11 +664,12 @@ def main():
     args.demo, args.bench, args.qa = (os.path.abspath(p) for p in (args.demo, args.bench, args.qa))
     tools = {"demo": [args.demo], "bench": [args.bench],
              "qa": ["/usr/bin/python3", args.qa, "--demo", args.demo],
+             "probe": [os.path.join(os.path.dirname(args.bench), "pacer-wake-probe")],
              "headless_demo": ["bash", os.path.join(os.path.dirname(os.path.abspath(args.qa)), "headless.sh"),
                                args.demo],
              "display_lock": ["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(args.qa)),
                                                                "display_lock.py")]}
-    cases = demo_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases() + display_lock_cases()
+    cases = demo_cases() + message_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases() + display_lock_cases()
     if args.only:
         cases = [c for c in cases if args.only in c.name]
     failed = 0
