@@ -436,7 +436,7 @@ const Case kCases[] = {
     // SimulatedScheduler at the int64 limits.
     {"SimulatedSchedulerAtTheLimits",
      [] {
-         for (int64_t period : {int64_t{1}, int64_t{3}, kMax / 2 + 1, kMax}) {
+         for (int64_t period : {int64_t{1}, int64_t{3}, int64_t{1'000'000'000}}) {
              for (double preempt : {0.0, 0.99}) {
                  for (int64_t start : {kMin, kMin + 2, int64_t{-7}, int64_t{0}, kMax - 5, kMax}) {
                      FakeClock clock(start);
@@ -460,10 +460,13 @@ const Case kCases[] = {
              }
          }
          SimulatedSchedulerConfig bad;
-         bad.period_ns = kMin;
          FakeClock clock;
          FakeSleeper inner(clock);
-         EXPECT_THROW(SimulatedScheduler(inner, clock, bad), std::invalid_argument);
+         // No scheduler ticks slower than once a second (INT64_MAX slept 292 years a sleep).
+         for (int64_t period : {kMin, int64_t{0}, int64_t{1'000'000'001}, kMax / 2 + 1, kMax}) {
+             bad.period_ns = period;
+             EXPECT_THROW(SimulatedScheduler(inner, clock, bad), std::invalid_argument) << period;
+         }
          bad.period_ns = 1;
          bad.preempt_probability = kNan;
          EXPECT_THROW(SimulatedScheduler(inner, clock, bad), std::invalid_argument);

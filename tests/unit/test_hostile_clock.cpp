@@ -152,3 +152,29 @@ TEST(HostileHost, ReportsAtEveryExtremeLeaveNoHarm) {
         }
     }
 }
+
+TEST(HostileHost, ARefreshNoDisplayHasIsNoStatement) {
+    // The host states 1e9 Hz and reports a 1 ns refresh: neither is a rate
+    // any display has. The clock is fitted from the shown frames alone.
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    pacer::testing::FakeCompositor display(clock, 1e9 / 60, 1e9);
+    display.nonblocking_ns = 100'000;
+    Config config = fake_config(clock, sleeper, 60, Strategy::Auto);
+    config.host = &display;
+    config.wait_point = WaitPoint::FrameStart;
+    Pacer pacer(config);
+    for (int i = 0; i < 240; ++i) {
+        const Frame f = pacer.wait();
+        clock.advance_busy(3 * kMs);
+        display.swap(f.index);
+        pacer.mark_present();
+    }
+    const DisplayClock fitted = pacer.display();
+    ASSERT_TRUE(fitted.locked);
+    EXPECT_NEAR(static_cast<double>(fitted.period_ns), 1e9 / 60, 1e3);
+    EXPECT_EQ(pacer.decision().in_force, Strategy::DisplayLock) << pacer.decision().reason;
+    EXPECT_NE(pacer.decision().reason.find("display states no refresh rate but shows frames every 16.7 ms"),
+              std::string::npos)
+        << pacer.decision().reason;
+}

@@ -9,6 +9,8 @@
 #include "fakes.h"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -167,4 +169,24 @@ TEST(OsPacer, SimulatedTickOverTheRealSleeperWakesOnTicks) {
         const int64_t first_tick = (start + 1 * kMs + 5 * kMs - 1) / (5 * kMs) * (5 * kMs);
         ASSERT_GE(woke, first_tick);   // never before the tick the sleep rounds up to
     }
+}
+
+TEST(OsSleeper, OptionsOutOfRangeAreRefusedNotLeftAlone) {
+    // -1 leaves the thread's own; 0 and other negatives were silently "leave",
+    // and a slice past 100 ms silently clamped.
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min(), kMax = std::numeric_limits<int64_t>::max();
+    for (int64_t slack : {int64_t{0}, int64_t{-2}, kMin, int64_t{100'000'001}}) {
+        OsSleeper::Options options{};
+        options.wait_timer_slack_ns = slack;
+        EXPECT_THROW(OsSleeper{options}, std::invalid_argument) << slack;
+    }
+    for (int64_t slice : {int64_t{0}, int64_t{-5}, int64_t{99'999}, kMax}) {
+        OsSleeper::Options options{};
+        options.wait_sched_slice_ns = slice;
+        EXPECT_THROW(OsSleeper{options}, std::invalid_argument) << slice;
+    }
+    OsSleeper::Options leave{};
+    leave.wait_timer_slack_ns = -1;
+    leave.wait_sched_slice_ns = -1;
+    EXPECT_NO_THROW(OsSleeper{leave});
 }

@@ -62,11 +62,11 @@ public:
     struct Options {
         int64_t scheduler_period_ns = 0;       // ns; 0: the OS's stated period, else 1 ms
         bool refuse_high_res_timer = false;    // test seam: act as if the OS refused it
-        int64_t wait_timer_slack_ns = 1;       // Linux slack during timer waits, <= 100 ms; -1: leave
-        int64_t wait_sched_slice_ns = 100'000; // Linux (>= 6.12) slice while held; -1: leave
+        int64_t wait_timer_slack_ns = 1;       // Linux slack during timer waits, [1 ns, 100 ms]; -1: leave
+        int64_t wait_sched_slice_ns = 100'000; // Linux (>= 6.12) slice while held, [100 us, 100 ms]; -1: leave
     };
     OsSleeper();
-    explicit OsSleeper(const Options& options);   // throws std::invalid_argument for a slack over 100 ms
+    explicit OsSleeper(const Options& options);   // throws std::invalid_argument for a value out of range
     ~OsSleeper() override;
     OsSleeper(const OsSleeper&) = delete;
     OsSleeper& operator=(const OsSleeper&) = delete;
@@ -91,7 +91,7 @@ private:
 // High-resolution timer waits are not quantised but are preempted alike. It
 // really sleeps, through the inner sleeper, so CPU figures stay honest.
 struct SimulatedSchedulerConfig {
-    int64_t period_ns = 15'625'000;     // the tick, > 0 (default: Windows' 64 Hz)
+    int64_t period_ns = 15'625'000;     // the tick, (0, 1 s] (default: Windows' 64 Hz)
     double preempt_probability = 0;     // [0, 1)
     uint64_t seed = 1;                  // the random sequence
 };

@@ -126,8 +126,10 @@ bool Arbiter::can_lock() const {
 // refresh (shown_hz_) is not the stated one, else "".
 std::string Arbiter::display_says() const {
     const bool lies = shown_hz_ > 0 && !(std::fabs(shown_hz_ - refresh_hz_) <= kRateTolerance * shown_hz_);
-    return lies ? "display says " + hz_text(refresh_hz_) + " but shows frames every " + ms(1e9 / shown_hz_)
-                : std::string();
+    if (!lies) return std::string();
+    // 0: none stated, or one no display has (read_refresh_hz).
+    return (refresh_hz_ > 0 ? "display says " + hz_text(refresh_hz_) : std::string("display states no refresh rate")) +
+           " but shows frames every " + ms(1e9 / shown_hz_);
 }
 
 // display_lock: swap interval 0, one frame every n fitted refreshes (the

@@ -24,8 +24,6 @@ constexpr int32_t kMaxResyncPeriods = 1'000'000;
 constexpr double kMaxSigmaK = 100.0;
 constexpr double kMaxMarginHeadroom = 10.0;       // ten times the tail is a spin, not a margin
 constexpr int32_t kMaxMarginWindow = 1'000'000;   // two int64 vectors: 16 MB
-constexpr int64_t kMinSliceNs = 100'000;          // the kernel's own clamp for a fair slice
-constexpr int64_t kMaxSliceNs = 100'000'000;
 constexpr int32_t kMinHistoryFrames = 2;
 constexpr int32_t kMaxHistoryFrames = 1'000'000;  // about 130 MB of frames
 
@@ -177,7 +175,7 @@ std::string validate(const Config& c) {
               " is over a tenth of the frame period at target_hz " + d(c.target_hz) + " (" +
               i(static_cast<int64_t>(detail::period_ns_of(c.target_hz) / 10)) +
               " ns): each timer wait could wake that late");
-    first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, kMinSliceNs, kMaxSliceNs));
+    first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, detail::kMinSliceNs, detail::kMaxSliceNs));
 
     if (c.display.lead_ns != kLeadAuto && c.display.lead_ns != kLeadOff &&
         !(c.display.lead_ns >= 0 && c.display.lead_ns <= kNsPerSecond))

@@ -13,6 +13,9 @@ namespace pacer::detail {
 // The most timer slack anything here asks of Linux (Config, OsSleeper,
 // ThreadTiming): past it a wait is a guess, and a huge one never returns.
 inline constexpr int64_t kMaxTimerSlackNs = 100 * kNsPerMs;
+// An EEVDF slice (sched_runtime): the kernel clamps requests to these.
+inline constexpr int64_t kMinSliceNs = 100'000;
+inline constexpr int64_t kMaxSliceNs = 100'000'000;
 
 // The period of a rate, in ns (not rounded). The grid keeps the target's
 // (Grid::period_ns); this is for what has no grid, or a rate not the grid's.

@@ -11,6 +11,8 @@ namespace {
 constexpr int kMinBootstrap = 5;            // reports (4 intervals) before a first estimate
 constexpr double kStepTolerance = 0.15;     // an interval within 15 % of a whole number of steps
 constexpr double kStepAgreement = 0.8;      // ... for 80 % of the intervals
+constexpr int64_t kMinStatedNs = 100'000;        // a stated refresh period: 10 kHz at most ...
+constexpr int64_t kMaxStatedNs = 1'000'000'000;  // ... and 1 Hz at least
 constexpr double kStatedTolerance = 0.005;  // a stated period that divides the fitted one, within 0.5 %
 constexpr double kOutlierSigmas = 4.5;      // robust sigmas (1.4826 MAD) from the line
 constexpr double kOutlierFloorNs = 50'000;  // never tighter: timestamps carry some jitter
@@ -54,7 +56,10 @@ double common_step(std::array<double, N> d, int n) {
 void DisplayModel::reset() { *this = DisplayModel{}; }
 
 void DisplayModel::add(const Presented& report, double host_stated_hz) {
-    if (report.refresh_ns > 0)
+    // A stated period no display has (under 100 us or over 1 s, as the
+    // Host's rate outside [1, 10000] Hz) is no statement: a 1 ns one would
+    // split every step into a 1 ns period.
+    if (report.refresh_ns >= kMinStatedNs && report.refresh_ns <= kMaxStatedNs)
         stated_hz_ = 1e9 / static_cast<double>(report.refresh_ns);
     else if (host_stated_hz > 0)
         stated_hz_ = host_stated_hz;

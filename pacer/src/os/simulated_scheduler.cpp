@@ -15,9 +15,11 @@ namespace {
 
 SimulatedSchedulerConfig checked(const SimulatedSchedulerConfig& config) {
     const SimulatedSchedulerConfig& resolved = config;
-    if (resolved.period_ns <= 0) {
+    // Up to a second: a longer tick is no scheduler's, and INT64_MAX made
+    // every sleep last 292 years.
+    if (resolved.period_ns <= 0 || resolved.period_ns > 1'000'000'000) {
         throw std::invalid_argument("SimulatedSchedulerConfig.period_ns: " + std::to_string(resolved.period_ns) +
-                                    " must be positive");
+                                    " is out of range [1, 1000000000]");
     }
     if (!(resolved.preempt_probability >= 0.0 && resolved.preempt_probability < 1.0)) {
         throw std::invalid_argument("SimulatedSchedulerConfig.preempt_probability: " +

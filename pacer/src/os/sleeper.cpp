@@ -151,10 +151,15 @@ void hold_wait_settings(WaitControl& slack, WaitControl& slice, HeldSettings& he
 OsSleeper::OsSleeper() : OsSleeper(Options{}) {}
 
 OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
-    if (options.wait_timer_slack_ns > detail::kMaxTimerSlackNs)
-        throw std::invalid_argument("OsSleeper::Options: wait_timer_slack_ns " +
-                                    std::to_string(options.wait_timer_slack_ns) + " is out of range -1 or [1, " +
-                                    std::to_string(detail::kMaxTimerSlackNs) + "]; 0 or below leaves it");
+    // -1 leaves the thread's own; 0 and other negatives are no setting, and
+    // a slice past the kernel's bounds would be clamped without a word.
+    const auto check = [](const char* field, int64_t value, int64_t lo, int64_t hi) {
+        if (value == -1 || (value >= lo && value <= hi)) return;
+        throw std::invalid_argument(std::string("OsSleeper::Options: ") + field + " " + std::to_string(value) +
+                                    " is out of range -1 or [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    };
+    check("wait_timer_slack_ns", options.wait_timer_slack_ns, 1, detail::kMaxTimerSlackNs);
+    check("wait_sched_slice_ns", options.wait_sched_slice_ns, detail::kMinSliceNs, detail::kMaxSliceNs);
     impl_->period_ns = stated_or_one_ms(options.scheduler_period_ns, &impl_->period_stated);
     impl_->slack.wanted_ns = wanted_or_leave(options.wait_timer_slack_ns);
     impl_->slice.wanted_ns = wanted_or_leave(options.wait_sched_slice_ns);

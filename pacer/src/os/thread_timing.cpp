@@ -26,8 +26,6 @@ std::string detail::errno_name(int error) {
 
 namespace {
 
-constexpr int64_t kMinSliceNs = 100'000;        // the kernel's own clamp for sched_runtime
-constexpr int64_t kMaxSliceNs = 100'000'000;
 
 void note(std::string& refused, const std::string& what) {
     if (!refused.empty()) refused += "; ";
@@ -45,7 +43,7 @@ ThreadTiming::ThreadTiming(const Request& request) : request_(request) {
         throw std::invalid_argument("ThreadTiming: timer_slack_ns " + std::to_string(request.timer_slack_ns) +
                                     " is out of range [1, " + std::to_string(detail::kMaxTimerSlackNs) +
                                     "]; 0 leaves it alone");
-    if (request.sched_slice_ns != 0 && (request.sched_slice_ns < kMinSliceNs || request.sched_slice_ns > kMaxSliceNs))
+    if (request.sched_slice_ns != 0 && (request.sched_slice_ns < detail::kMinSliceNs || request.sched_slice_ns > detail::kMaxSliceNs))
         throw std::invalid_argument("ThreadTiming: sched_slice_ns " + std::to_string(request.sched_slice_ns) +
                                     " is out of range [100000, 100000000]; 0 leaves it alone");
     if (request.fifo_priority < 0 || request.fifo_priority > 99)
