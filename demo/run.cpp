@@ -2,8 +2,10 @@
 #include "run.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iterator>
 #include <utility>
 
@@ -15,6 +17,37 @@
 #include "ui/overlay.h"
 
 namespace pacer_demo {
+
+namespace {
+
+// Temporary files an earlier run left beside an output when it was killed
+// (kill -9, a power cut: a replaced output is whole or old, never half, but
+// its temporary stays). Named on one line, once a folder, and not deleted:
+// a .pacer-* file a minute old or less may be another run's, in progress.
+void note_stale_temporaries(const std::string& output) {
+    namespace fs = std::filesystem;
+    static std::vector<fs::path> seen;
+    std::error_code error;
+    fs::path folder = fs::path(output).parent_path();
+    if (folder.empty()) folder = ".";
+    if (std::find(seen.begin(), seen.end(), folder) != seen.end()) return;
+    seen.push_back(folder);
+    const auto old = fs::file_time_type::clock::now() - std::chrono::minutes(1);
+    std::vector<std::string> stale;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(".pacer-", 0) != 0) continue;
+        const auto written = it->last_write_time(error);
+        if (!error && written < old) stale.push_back(name);
+    }
+    if (stale.empty()) return;
+    std::fprintf(stderr, "pacer-demo: note: %s holds %zu temporary file%s an earlier run left when it was killed "
+                         "(%s%s); safe to delete\n",
+                 printable(folder.string()).c_str(), stale.size(), stale.size() == 1 ? "" : "s",
+                 printable(stale.front()).c_str(), stale.size() > 1 ? ", ..." : "");
+}
+
+}  // namespace
 
 RunScript::RunScript(const AppOptions& options) : options_(options) {
     if (options_.scenario) cursor_.emplace(*options_.scenario);
@@ -80,6 +113,8 @@ std::string RunOutputs::open_(const AppOptions& options) {
                 return std::string(out.flag) + ": " + out.path + " is also the " + outputs[k].flag + " file";
         }
     }
+    for (const Output& out : outputs)
+        if (!out.path.empty()) note_stale_temporaries(out.path);
     if (!options.trace_path.empty()) {
         trace_ = std::make_unique<TraceWriter>(options.trace_path);
         if (!trace_->ok()) return trace_->error();
