@@ -298,3 +298,32 @@ TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
     EXPECT_GE(after_s, 1.0);
     EXPECT_LE(after_s, 1.6);
 }
+
+TEST(DisplayLock, NoLeadWithinAStepStepsDownAndSaysSoAndComesBack) {
+    // 144 Hz, a 1 ms latch: 3 ms of work fits a 6.94 ms step with room.
+    Rig rig(1e9 / 144, 144, 144);
+    rig.display.latch_ns = 1 * kMs;
+    rig.work_ns = 3 * kMs;
+    rig.run_for(3 * kSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    EXPECT_FALSE(contains(rig.decision().reason, "aims a refresh later")) << rig.decision().reason;
+    // 6.5 ms of work: with the latch and the pad no lead fits the step; each
+    // frame aims a refresh further, named within 2 s.
+    rig.work_ns = 6'500 * kUs;
+    const int64_t slowed = rig.clock.now_ns();
+    const int32_t seq = rig.decision().seq;
+    while (rig.clock.now_ns() - slowed < 3 * kSecond && rig.decision().seq == seq) rig.frame();
+    EXPECT_LE(rig.clock.now_ns() - slowed, 2 * kSecond);
+    EXPECT_TRUE(contains(rig.decision().reason, "the work's tail and the latch take more than a frame step: each "
+                                                "frame aims a refresh later"))
+        << rig.decision().reason;
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
+    // The work calms: back to a lead within the step, said again.
+    rig.work_ns = 2 * kMs;
+    const int64_t calmed = rig.clock.now_ns();
+    const int32_t later = rig.decision().seq;
+    while (rig.clock.now_ns() - calmed < 6 * kSecond && rig.decision().seq == later) rig.frame();
+    EXPECT_EQ(rig.decision().seq, later + 1);
+    EXPECT_FALSE(contains(rig.decision().reason, "aims a refresh later")) << rig.decision().reason;
+    EXPECT_LT(rig.pacer->status().display_lead_ns, 7 * kMs);
+}

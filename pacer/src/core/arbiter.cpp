@@ -99,6 +99,7 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     }
     if (vsync_interval_ == 0 && !display_locked_) reason += fell_back_note();
     if (vsync_interval_ == 0) probing_ = false;
+    if (!display_locked_) aims_later_ = false;   // a new lock starts from a lead within the step
     record(why.empty() ? reason : why + ": " + reason);
 }
 
@@ -155,9 +156,36 @@ std::string Arbiter::choose_display_lock(const char* head) {
     const std::string says = display_says();
     const std::string lead = cfg_.display.lead_ns >= 0 ? "a lead of " + ms(static_cast<double>(cfg_.display.lead_ns))
                                                         : std::string("a lead learned from shown frames");
+    // The learned lead past a frame step: the work's tail and the latch take
+    // longer than a step at the hitch budget, so each frame aims a refresh
+    // further than the one after its wake (a frame more of latency).
+    const std::string later = aims_later_ ? "; the work's tail and the latch take more than a frame step: each "
+                                            "frame aims a refresh later"
+                                          : std::string();
     return std::string(head) + " -> display_lock: " + (says.empty() ? std::string() : says + "; ") +
            hz_rounded(shown_hz_) + " / " + std::to_string(display_refreshes_) + ", each deadline " + lead +
-           " before its refresh";
+           " before its refresh" + later;
+}
+
+// display_lock with a learned lead: a lead past one frame step that lasts
+// (kRefreshHoldNs) is named in a new decision, and so is its end (the work
+// calmed). True when it re-decided.
+bool Arbiter::check_lead_steps(int64_t now, int64_t index) {
+    if (!display_locked_ || cfg_.display.lead_ns != kLeadAuto || display_refreshes_ < 1) return false;
+    const double step = present_.display().period_ns() * display_refreshes_;
+    const double lead = static_cast<double>(present_.lead_ns());
+    // Hysteresis: past a step to step down, under 90 % of one to come back.
+    const bool later = aims_later_ ? lead > 0.9 * step : lead > step;
+    if (later == aims_later_) {
+        lead_change_since_ns_ = -1;
+        return false;
+    }
+    if (lead_change_since_ns_ < 0) lead_change_since_ns_ = now;
+    if (sat_sub(now, lead_change_since_ns_) < kRefreshHoldNs) return false;
+    lead_change_since_ns_ = -1;
+    aims_later_ = later;
+    choose("", index);
+    return true;
 }
 
 std::string Arbiter::choose_auto(int64_t index) {
@@ -292,6 +320,7 @@ void Arbiter::check_display(int64_t index) {
     }
     lost_since_ns_ = -1;
     if (!display.locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
+    if (check_lead_steps(now, index)) return;
     const double hz = 1e9 / display.period_ns();
     const double off = decided_hz_ > 0 ? std::fabs(hz - decided_hz_) / decided_hz_ : 1.0;
     if (off <= kRateTolerance) {

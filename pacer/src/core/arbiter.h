@@ -76,6 +76,7 @@ private:
     void check_display(int64_t index);
     void leave_vsync(const std::string& why);
     bool refresh_changed(int64_t index);
+    bool check_lead_steps(int64_t now, int64_t index);
     std::string fell_back_note() const;
 
     static constexpr int kWatchWindow = 32;     // intervals watched while on vsync
@@ -100,6 +101,8 @@ private:
     int64_t probe_started_index_ = 0;
     double decided_hz_ = 0;   // auto: the refresh its decision rests on (0 none)
     int64_t lost_since_ns_ = -1;          // display_lock's clock has been lost since (-1: it is not)
+    bool aims_later_ = false;             // display_lock: the learned lead is past a frame step (named)
+    int64_t lead_change_since_ns_ = -1;   // ... has been crossing that step since (-1: it is not)
     int64_t refresh_off_since_ns_ = -1;   // the fitted refresh has been off decided_hz_ since (-1: it is not)
     double shown_hz_ = 0;     // auto: the fitted refresh it used, 0 when the stated one
     bool display_locked_ = false;   // display_lock in force
