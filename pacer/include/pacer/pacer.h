@@ -269,10 +269,13 @@ public:
     Pacer(const Pacer&) = delete;
     Pacer& operator=(const Pacer&) = delete;
 
-    Frame wait() noexcept;                          // to the next deadline; once per frame
+    Frame wait() noexcept;                          // to the next deadline; once per frame. A clock that
+                                                    // jumps either way by resync_after_periods or more
+                                                    // re-anchors the grid (Frame::resynced)
     // Cuts the wait in progress short, or the next one where none is: it
     // returns within one 20 ms slice (at once where it was under 40 ms from
-    // its end), with Frame::interrupted set. For a signal handler (SIGTERM at
+    // its end), whatever the clock does (a stopped one too: every loop that
+    // waits on it checks the flag), with Frame::interrupted set. For a signal handler (SIGTERM at
     // 0.001 Hz) or another thread: async-signal-safe, it only sets a
     // lock-free flag. The frame is left out of stats(); the grid goes on.
     void interrupt() noexcept;
