@@ -13,8 +13,9 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
   latency p50     wake to shown (the trace's MsDisplayLatency), median
   work p50        wake to the swap's return (MsWakeToPresent), median
   work tail       ... its 99.9th percentile (nearest rank; the longest under
-                  1,000 frames): what the lead covers at the default hitch
-                  budget (Config::display.hitches_per_1000 = 1)
+                  1,000 frames) over every frame the strategy paced, the
+                  settling ones too: what the lead covers at the default
+                  hitch budget (Config::display.hitches_per_1000 = 1)
   discarded       frames never shown
   missed          shown over a quarter refresh after the one aimed at
                   (MsPresentPredictionError; the library's rule)
@@ -93,6 +94,9 @@ def figures(trace_path, summary_path, strategy, settle_s):
     rows = [r for r in every if r.get("Strategy") == strategy]
     locked_at = number(rows[0].get("TimeInSeconds")) if rows else None
     discarded_all = sum(1 for r in rows if r.get("DisplayedFrame") == "0")
+    # The work's tail over every frame paced so, the settling ones too: the
+    # frames the lead learned its tail from.
+    learned = sorted(v for v in (number(r.get("MsWakeToPresent")) for r in rows) if v is not None)
     if locked_at is not None:
         rows = [r for r in rows if (number(r.get("TimeInSeconds")) or 0) >= locked_at + settle_s]
     judged = [r for r in rows if r.get("DisplayedFrame") in ("0", "1")]
@@ -127,7 +131,7 @@ def figures(trace_path, summary_path, strategy, settle_s):
         "latency_p50": p50,
         "work_p50": statistics.median(work) if work else float("nan"),
         # Nearest rank 99.9 %: the smooth-first lead waits for the work's tail.
-        "work_tail": sorted(work)[max(0, math.ceil(0.999 * len(work)) - 1)] if work else float("nan"),
+        "work_tail": learned[max(0, math.ceil(0.999 * len(learned)) - 1)] if learned else float("nan"),
         "discarded": len(judged) - len(shown),
         "discarded_all": discarded_all,
         "missed": missed,

@@ -175,9 +175,9 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     // tests/wayland/check_auto.py times an output change against the trace with it.
     info("first_wake_ns", std::to_string(first_wake_ns_));
     // The rate in force at the end: the grid's (display_lock: the display's refresh / n).
-    info("rate_in_force_hz", recent_frames_.empty() || recent_frames_.back().period_ns <= 0
-                                 ? std::string("0")
-                                 : format("%.3f", 1e9 / static_cast<double>(recent_frames_.back().period_ns)));
+    const int64_t period_ns = recent_frames_.empty() ? 0 : recent_frames_.back().period_ns;
+    const double rate_hz = period_ns > 0 ? 1e9 / static_cast<double>(period_ns) : 0;
+    info("rate_in_force_hz", format("%.3f", rate_hz));
     // "dt" names the modes the run used, in order ("raw, paced, fixed").
     std::string modes;
     for (const std::string& mode : dt_modes_) modes += (modes.empty() ? "" : ", ") + mode;
@@ -185,7 +185,7 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     // The pacer's own window (the overlay's): one window through every live
     // change, so it holds min(frames, its history) (tests/demo/check_live.py).
     info("pacer_stats_frames", std::to_string(pacer.stats().size()));
-    if (!facts.ended_by.empty()) info("ended_by", facts.ended_by);   // SIGINT, SIGTERM
+    if (!facts.ended_by.empty()) info("ended_by", facts.ended_by);   // a signal's name, or the display lost
 
     if (presented_frames_ > 0) {
         const pacer::DisplayClock clock = pacer.display();
@@ -200,8 +200,6 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
                                     : std::string()));
     }
     const double target_hz = pacer.config().target_hz;
-    const int64_t period_ns = recent_frames_.empty() ? 0 : recent_frames_.back().period_ns;
-    const double rate_hz = period_ns > 0 ? 1e9 / static_cast<double>(period_ns) : 0;
     if (rate_hz > 0 && std::fabs(rate_hz - target_hz) > 0.005 * target_hz) {
         report.brief.push_back(format("rate in force: %.3f Hz, not the %g Hz target (", rate_hz, target_hz) +
                                std::string(pacer::strategy_name(pacer.status().strategy)) +

@@ -131,6 +131,14 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
     bound(std::max({lead_ns_, needed, required_ns()}) + extra);
 }
 
-void DisplayLead::bound(int64_t wanted_ns) { lead_ns_ = std::clamp<int64_t>(wanted_ns, 0, kMaxSteps * step_ns_); }
+// Past one frame step, a frame is swapped before the one ahead of it has
+// been shown unless its work outlasts the excess: with swap interval 0 it
+// then replaces that one (a discarded frame, a hitch the lead made). So the
+// lead stays within a step plus the least recent work, and four steps.
+void DisplayLead::bound(int64_t wanted_ns) {
+    int64_t most = kMaxSteps * step_ns_;
+    if (work_.count() > 0) most = std::min(most, step_ns_ + work_.quantile(0));
+    lead_ns_ = std::clamp<int64_t>(wanted_ns, 0, most);
+}
 
 }  // namespace pacer::detail

@@ -40,8 +40,9 @@
 // before the last lengthening add nothing. Landed frames shorten it by 1 % of
 // the frame step each, down to tail + latch + pad, so a step in the work
 // settles within 2 s from 40 frames a second up. The lead stays within
-// [0, four frame steps]: past one step, each frame aims a refresh further
-// than its wake's next (WaitStatus::display_lead_ns says so).
+// [0, four frame steps] and at most a step plus the least recent work: past
+// one step each frame aims a refresh further than its wake's next, and a
+// frame swapped before the one ahead of it is shown would replace it.
 // Internal (pacer_internal); the PresentModel feeds it.
 #pragma once
 
