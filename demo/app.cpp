@@ -168,7 +168,9 @@ int run_app(const AppOptions& options) {
 
         outputs.write_trace(frame, step, *pacer, controls, window->last_swap_return_ns());
     }
-    return outputs.finish(*pacer, controls, *window, renderer);
+    // A Wayland compositor that went away looks like a close request: say
+    // which it was, and end non-zero as a lost X server does.
+    return outputs.finish(*pacer, controls, *window, renderer, window->display_lost());
 }
 
 }  // namespace pacer_demo

@@ -281,7 +281,6 @@ RunInProgress g_run;
 extern "C" void finish_at_exit() {
     const RunInProgress run = std::exchange(g_run, {});
     if (run.outputs == nullptr) return;
-    std::fprintf(stderr, "pacer-demo: the display server's connection was lost; writing what the run measured\n");
     run.outputs->finish(*run.pacer, *run.controls, *run.window, *run.renderer, true);
 }
 
@@ -299,7 +298,10 @@ ExitGuard::~ExitGuard() { g_run = {}; }
 int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer,
                        bool display_lost) {
     g_run = {};   // finished once: the exit guard has nothing left to do
+    if (display_lost)
+        std::fprintf(stderr, "pacer-demo: the display server's connection was lost; writing what the run measured\n");
     int code = close_files_();
+    if (display_lost) code = 1;   // the run did not end as asked
     if (!options_->summary && options_->summary_json_path.empty() && !options_->scenario) return code;
     const RunReport report = record_->report(facts_(pacer, controls, window, renderer, display_lost), pacer);
     if (options_->summary) std::fputs(summary_text(report).c_str(), stdout);

@@ -93,7 +93,8 @@ public:
     std::string screenshot_if_due(int64_t frame_index, Renderer& renderer, const Scene& scene,
                                   const Stage& stage);
     // Closes the trace, prints and writes the summary. Returns the exit code.
-    // display_lost: the display server's connection broke (ExitGuard); the
+    // display_lost: the display server's connection broke (ExitGuard, or a
+    // Wayland window's display_lost): one line says so, the exit code is 1, the
     // window system is asked nothing more.
     int finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer,
                bool display_lost = false);

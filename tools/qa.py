@@ -3,7 +3,8 @@
 backends, and writes a report folder with verdicts, plots, CSVs and traces.
 
   tools/qa.sh [--quick] [--out DIR] [--backends sdl2,glfw] [--build-dir DIR]
-              [--demo PATH] [--bench-csv DIR] [--reruns N] [SCENARIO ...]
+              [--demo PATH] [--bench-csv DIR] [--reruns N]
+              [--display xvfb|weston [--seat-module PATH]] [SCENARIO ...]
 
 SCENARIO is a file, or a name in assets/scenarios/ ("steady-60" or
 "steady-60.txt"); default: every assets/scenarios/*.txt. --quick keeps the
@@ -18,7 +19,12 @@ pacing fault fails them all. The report shows every run's figures, so a
 scenario that needed a rerun reads as the spread it is.
 
 Each run is `tools/headless.sh pacer-demo --backend B --scenario S --trace ...
---summary-json ... --screenshot ... [--chrome-trace ...]`. The demo is
+--summary-json ... --screenshot ... [--chrome-trace ...]`. With --display
+weston the runs are Wayland clients of one headless weston (tools/wayland.sh,
+with the seat module SDL2 needs) that reports when frames were shown, at the
+priority the Wayland tests use (tools/wayland_session.py); only there do the
+scenarios that say "needs present_feedback" run (under Xvfb they are skipped,
+and naming one is an error). The demo is
 build-dir/demo/pacer-demo (default build/, as tools/test.sh leaves it); if it
 is missing, the pacer-demo target is configured and built there first.
 
@@ -56,6 +62,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import plots  # noqa: E402  (tools/plots.py; imports matplotlib once for every run)
+import wayland_session  # noqa: E402  (tools/wayland_session.py: the Wayland clients' environment)
 
 SCENARIO_DIR = os.path.join(ROOT, "assets", "scenarios")
 # --quick: scenarios that end within this many seconds, the part of the suite
@@ -67,11 +74,17 @@ MAX_RUN_S = 1e8        # the longest a run is waited for (3 years): threading re
 WIDTH_PX, HEIGHT_PX = (320, 8192), (240, 8192)   # --size: what the demo's --width and --height take
 SCREENSHOT_FRAME = 30       # early enough for every shipped scenario; shorter ones get an earlier frame
 MANIFEST_NAME = ".qa-report"   # in the report folder: what this tool wrote there
+WAYLAND_SH = os.path.join(ROOT, "tools", "wayland.sh")
+DISPLAYS = ("xvfb", "weston")
 BACKENDS = ("sdl2", "glfw")
 MAX_RERUNS = 8              # --reruns: a scenario runs at most 9 times
 # Headline figures for the report (metric keys of core/summary.h).
-# What reached the screen first (the presents), then the wakes' figures.
+# What reached the screen first (the presents; where the display reported:
+# the shown frames and display_lock's hitches), then the wakes' figures.
 HEADLINE = [("present_off_pct", "presents off >0.5 ms %", "{:.1f}"),
+            ("shown_off_pct", "shown off >0.5 ms %", "{:.1f}"),
+            ("shown_late_pct", "shown a refresh late %", "{:.2f}"),
+            ("hitches_per_1000", "hitches per 1000 refreshes", "{:.2f}"),
             ("fps", "avg FPS", "{:.2f}"), ("low_1pct_fps", "1 % low FPS", "{:.1f}"),
             ("low_0_1pct_fps", "0.1 % low FPS", "{:.1f}"), ("frame_time_p95_ms", "p95 frame ms", "{:.2f}"),
             ("frame_time_p99_ms", "p99 frame ms", "{:.2f}"), ("stutter_pct", "stutter %", "{:.2f}"),
@@ -114,8 +127,46 @@ def describe_scenario(demo, path):
 def headless_command(render_args):
     """tools/headless.sh with a screen the size of the window: its own Xvfb,
     stopped by PID, the demo's exit status kept."""
-    size = f"{render_args[1]}x{render_args[3]}"   # --width W --height H
-    return ["bash", os.path.join(ROOT, "tools", "headless.sh"), "--size", size]
+    return ["bash", os.path.join(ROOT, "tools", "headless.sh"), "--size", window_size(render_args)]
+
+
+def window_size(render_args):
+    return f"{render_args[1]}x{render_args[3]}"   # --width W --height H
+
+
+class Display:
+    """Where the runs show their frames: an Xvfb of each run's own
+    (tools/headless.sh), or one headless weston for the whole suite."""
+
+    def __init__(self, kind, seat_module, render_args):
+        self.kind, self.seat_module, self.render_args = kind, seat_module, render_args
+        self.name = f"qa-{os.getpid()}"
+        self.env = None
+
+    def __enter__(self):
+        if self.kind == "weston":
+            started = wayland_session.run([WAYLAND_SH, "start", "weston", "--name", self.name, "--size",
+                                           window_size(self.render_args), "--seat-module", self.seat_module])
+            if started.returncode != 0:
+                lines = [line for line in started.stdout.strip().splitlines() if line.strip()]
+                raise UsageError("--display weston: it did not start: " + (lines[-1] if lines else "no output"))
+            self.env = wayland_session.parse_env(started.stdout)
+        return self
+
+    def __exit__(self, *exc):
+        if self.kind == "weston":
+            wayland_session.run([WAYLAND_SH, "stop", "--name", self.name])
+
+    def command(self, backend):
+        """(the prefix of a run's command, its environment)."""
+        if self.kind == "xvfb":
+            return headless_command(self.render_args), None
+
+        def missing(message):
+            raise UsageError(f"--display weston: {message}")
+        env = wayland_session.client_env(argparse.Namespace(backend=backend, wayland_sh=WAYLAND_SH), missing)
+        env.update(self.env)
+        return wayland_session.priority_prefix(), env
 
 
 def screenshot_frame_for(description):
@@ -132,9 +183,10 @@ def screenshot_frame_for(description):
     return int(max(0, min(SCREENSHOT_FRAME, reachable)))
 
 
-def resolve_scenarios(names, quick, demo):
-    """[(path, description)] in order; each scenario at most once (two of one
-    name would write the same files)."""
+def resolve_scenarios(names, quick, demo, display):
+    """([(path, description)] in order, [stems skipped]); each scenario at
+    most once (two of one name would write the same files). A scenario that
+    needs present feedback is skipped under Xvfb, and an error when named."""
     if not names:
         paths = sorted(os.path.join(SCENARIO_DIR, n) for n in os.listdir(SCENARIO_DIR) if n.endswith(".txt"))
     else:
@@ -152,18 +204,24 @@ def resolve_scenarios(names, quick, demo):
             raise UsageError(f"scenario '{shown(stem)[:40]}' given twice ({shown(stems[stem])} and {shown(path)}): "
                              "both would write the same report files")
         stems[stem] = path
-    chosen = []
+    chosen, skipped = [], []
     for path in paths:
         description = describe_scenario(demo, path)
         if description["expected_s"] is None:
             raise UsageError(f"{shown(path)}: no 'end' line: a QA scenario must end on its own")
         if quick and description["expected_s"] > QUICK_MAX_S:
             continue
+        if "present_feedback" in description.get("needs", []) and display != "weston":
+            if names:
+                raise UsageError(f"{shown(path)}: needs present_feedback, which {display} does not give "
+                                 "(--display weston)")
+            skipped.append(shown(os.path.splitext(os.path.basename(path))[0]))
+            continue
         chosen.append((path, description))
     if not chosen:
         raise UsageError("no scenario to run" + (f" (--quick keeps those ending within {QUICK_MAX_S:g} s)"
                                                   if quick else ""))
-    return chosen
+    return chosen, skipped
 
 
 def render_args(args):
@@ -214,28 +272,37 @@ def demo_supports(demo, flag):
     return flag in out.stdout
 
 
-def run_judged(demo, scenario, description, backend, out, chrome, render_args, manifest, reruns):
+class Suite:
+    """What every run of one invocation shares: the demo, the report folder
+    and its manifest, the window, the display, the rerun count."""
+
+    def __init__(self, demo, out, chrome, render_args, manifest, display, reruns):
+        self.demo, self.out, self.chrome, self.render_args = demo, out, chrome, render_args
+        self.manifest, self.display, self.reruns = manifest, display, reruns
+
+
+def run_judged(suite, scenario, description, backend):
     """Runs one scenario on one backend, again while its runs fail and more
     reruns could still change the majority. Returns the first run's result
     with "reruns" (the later runs) and "status", the majority's verdict."""
-    first = run_one(demo, scenario, description, backend, out, chrome, render_args, manifest, 0)
+    first = run_one(suite, scenario, description, backend, 0)
     first["reruns"] = []
     if first["status"] != "FAIL":
         return first   # ERROR is a broken run, not noise: it is not repeated
-    runs, majority = [first], (1 + reruns) // 2 + 1
-    while (len(runs) <= reruns and sum(r["status"] == "PASS" for r in runs) < majority and
+    runs, majority = [first], (1 + suite.reruns) // 2 + 1
+    while (len(runs) <= suite.reruns and sum(r["status"] == "PASS" for r in runs) < majority and
            sum(r["status"] != "PASS" for r in runs) < majority):
-        runs.append(run_one(demo, scenario, description, backend, out, chrome, render_args, manifest,
-                            len(runs)))
+        runs.append(run_one(suite, scenario, description, backend, len(runs)))
     first["first_status"] = first["status"]
     first["reruns"] = runs[1:]
     first["status"] = "PASS" if sum(r["status"] == "PASS" for r in runs) >= majority else "FAIL"
     return first
 
 
-def run_one(demo, scenario, description, backend, out, chrome, render_args, manifest, rerun):
+def run_one(suite, scenario, description, backend, rerun):
     """Runs one scenario on one backend once (rerun 0, or the Kth rerun).
     Returns a result dict."""
+    demo, out, chrome, manifest = suite.demo, suite.out, suite.chrome, suite.manifest
     stem = shown(os.path.splitext(os.path.basename(scenario))[0])
     key = f"{stem}-{backend}" + (f"-rerun{rerun}" if rerun else "")
     files = {
@@ -254,7 +321,8 @@ def run_one(demo, scenario, description, backend, out, chrome, render_args, mani
     # screenshot_frame_for's; the demo reads the frame back (a few ms) and
     # encodes the PNG after the run.
     shot_frame = screenshot_frame_for(description)
-    command = (headless_command(render_args) + base + render_args +
+    prefix, env = suite.display.command(backend)
+    command = (prefix + base + suite.render_args +
                ["--trace", files["trace"], "--summary-json", files["summary"],
                 "--screenshot", files["screenshot"], "--screenshot-frame", str(shot_frame)])
     if chrome:
@@ -262,7 +330,7 @@ def run_one(demo, scenario, description, backend, out, chrome, render_args, mani
     # Bounded: a wait longer than threading's TIMEOUT_MAX raises OverflowError.
     timeout_s = min(3 * description["expected_s"] + 60, MAX_RUN_S)
     started = time.monotonic()
-    code, output = run_logged(command, timeout_s)
+    code, output = run_logged(command, timeout_s, env)
     wall_s = time.monotonic() - started
     with open(files["log"], "w", encoding="utf-8", errors="replace") as f:
         f.write("$ " + shown(" ".join(command)) + "\n" + output + f"\nexit status: {code}\n")
@@ -330,10 +398,10 @@ def run_line(r):
     return f"{r['wall_s']:.1f} s, {fmt(r['metrics'].get('fps'), '{:.2f}')} fps{detail}"
 
 
-def run_logged(command, timeout_s):
+def run_logged(command, timeout_s, env=None):
     """(exit status or None when killed, stdout + stderr)."""
     try:
-        proc = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout_s)
+        proc = subprocess.run(command, capture_output=True, text=True, errors="replace", timeout=timeout_s, env=env)
         return proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as e:
         def text(b):
@@ -453,6 +521,8 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
     lines += ["", f"- started {started_utc} UTC, took {elapsed_s:.0f} s; mode: {'quick' if args.quick else 'full'}",
               f"- machine: {machine_line()}", f"- commit: {git_commit()}", f"- demo: `{args.demo}`",
               f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
+              "- display: " + ("an Xvfb per run (no present feedback)" if args.display == "xvfb" else
+                               "one headless weston for the suite (reports when frames were shown)"),
               f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer CPU "
               f"that the pacer shares); each screenshot is of its measured run, at the scenario's "
               f"`screenshot frame`"]
@@ -610,6 +680,19 @@ def prepare_out(out):
     return manifest
 
 
+def run_suite(suite, scenarios, backends):
+    """Every scenario on every backend, each judged over its reruns."""
+    results = []
+    for path, description in scenarios:
+        for backend in backends:
+            r = run_judged(suite, path, description, backend)
+            results.append(r)
+            print(f"qa: {r['status']:5} {r['scenario']} on {backend} ({run_line(r)})", flush=True)
+            for rerun in r["reruns"]:
+                print(f"qa:       rerun {rerun['rerun']}: {rerun['status']} ({run_line(rerun)})", flush=True)
+    return results
+
+
 def main(argv=None):
     parser = plots.OneLineParser(prog="qa", description="Visual QA: scenarios on pacer-demo, headless, "
                                      "both backends; a report folder with verdicts, plots, CSVs and traces.")
@@ -628,6 +711,11 @@ def main(argv=None):
     parser.add_argument("--overlay", action="store_true",
                         help="draw the ImGui overlay in the measured runs (and so in their screenshots)")
     parser.add_argument("--bench-csv", metavar="DIR", help="also plot a pacer-bench --csv-dir folder")
+    parser.add_argument("--display", choices=DISPLAYS, default="xvfb",
+                        help="xvfb: an Xvfb per run (default); weston: one headless weston for the suite, "
+                        "which reports when frames were shown")
+    parser.add_argument("--seat-module", metavar="PATH", help="weston's seat module (default: "
+                        "BUILD_DIR/tests/wayland/pacer-weston-seat.so)")
     parser.add_argument("--reruns", type=parse_reruns, default=2, metavar="N",
                         help=f"run a failing scenario up to N more times; most runs decide (0 to {MAX_RERUNS}, "
                         "default 2)")
@@ -642,8 +730,19 @@ def main(argv=None):
                 raise UsageError(f"--backends: {b} given twice (both runs would write the same files)")
         if not args.backends:
             raise UsageError("--backends: empty")
-        if shutil.which("Xvfb") is None:
+        if args.display == "xvfb" and shutil.which("Xvfb") is None:
             raise UsageError("Xvfb not found (Debian package xvfb; tools/setup.sh demo installs it)")
+        if args.display == "weston":
+            reason = wayland_session.skip_reason("weston")
+            if reason:
+                raise UsageError(f"--display weston: {reason}")
+            args.seat_module = args.seat_module or os.path.join(args.build_dir, "tests", "wayland",
+                                                                "pacer-weston-seat.so")
+            if not os.path.isfile(args.seat_module):
+                raise UsageError(f"--seat-module: {shown(args.seat_module)}: no such file (build the target "
+                                 "pacer-weston-seat)")
+        elif args.seat_module:
+            raise UsageError("--seat-module: only with --display weston")
         if args.bench_csv and not os.path.isdir(args.bench_csv):
             raise UsageError(f"--bench-csv: {shown(args.bench_csv)}: no such directory")
         if args.demo:
@@ -652,7 +751,7 @@ def main(argv=None):
         else:
             args.demo = find_or_build_demo(os.path.abspath(args.build_dir))
         args.demo = os.path.abspath(args.demo)
-        scenarios = resolve_scenarios(args.scenarios, args.quick, args.demo)
+        scenarios, skipped = resolve_scenarios(args.scenarios, args.quick, args.demo, args.display)
         if args.out == "":
             raise UsageError("--out: empty path")
         out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
@@ -673,15 +772,15 @@ def main(argv=None):
         print(f"qa: warning: {load_note}", file=sys.stderr, flush=True)
     started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     t0 = time.monotonic()
-    results = []
-    for path, description in scenarios:
-        for backend in args.backends:
-            r = run_judged(args.demo, path, description, backend, out, chrome, render_args(args), manifest,
-                           args.reruns)
-            results.append(r)
-            print(f"qa: {r['status']:5} {r['scenario']} on {backend} ({run_line(r)})", flush=True)
-            for rerun in r["reruns"]:
-                print(f"qa:       rerun {rerun['rerun']}: {rerun['status']} ({run_line(rerun)})", flush=True)
+    for stem in skipped:
+        print(f"qa: skip  {stem}: needs present_feedback (--display weston)", flush=True)
+    try:
+        with Display(args.display, args.seat_module, render_args(args)) as display:
+            suite = Suite(args.demo, out, chrome, render_args(args), manifest, display, args.reruns)
+            results = run_suite(suite, scenarios, args.backends)
+    except UsageError as e:
+        print(f"qa: {e}", file=sys.stderr)
+        return 2
     bench_plots = []
     if args.bench_csv:
         try:
@@ -697,6 +796,9 @@ def main(argv=None):
     # Only the start's load: by the end the suite's own runs (and scenarios'
     # background threads) are in the load average too.
     notes = ["at the start: " + load_note] if load_note else []
+    if skipped:
+        notes.append("not run under " + args.display + ", which reports no presents: " + ", ".join(skipped) +
+                     " (needs present_feedback: --display weston)")
     write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots, notes, manifest)
     bad = [r for r in results if r["status"] != "PASS"]
     print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "

@@ -90,8 +90,24 @@ build_release() {
 }
 
 # Unit tests, and the demo's headless runs under Xvfb where the demo is built.
+# Tests labelled "timing" (the demo on weston and sway, the QA suite) judge
+# what a shared 2-core VM did in a few seconds: one that fails runs once
+# more, alone, and the log names it. Any other failure fails at once.
 ctest_release() {
-  ctest --preset release
+  ctest --preset release && return 0
+  local failed=build/Testing/Temporary/LastTestsFailed.log
+  [[ -s "$failed" ]] || return 1
+  local timing name others=""
+  timing="$(ctest --test-dir build -N -L '^timing$' | sed -n 's/^ *Test *#[0-9]*: //p')"
+  while IFS=: read -r _ name; do
+    grep -qxF "$name" <<<"$timing" || others+=" $name"
+  done <"$failed"
+  if [[ -n "$others" ]]; then
+    echo "ctest: failed, not timing tests:$others" >&2
+    return 1
+  fi
+  echo "ctest: timing tests failed once on this machine, run again alone: $(cut -d: -f2 "$failed" | tr '\n' ' ')"
+  ctest --preset release --rerun-failed -j1
 }
 
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer, library and unit
@@ -151,7 +167,7 @@ consumer_subdirectory() {
 # it paces on auto through pacer::glfw and says what it chose.
 consumer_glfw_run() {
   bash tools/headless.sh "$1" --frames 30 | tee "$1.log"
-  grep -q '^decision: auto -> ' "$1.log"
+  grep -q '^decision #[0-9]*: auto -> ' "$1.log"
 }
 
 # The README's engine loop, built from README.md against the installed

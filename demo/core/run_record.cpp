@@ -113,6 +113,8 @@ void RunRecord::add_display_figures_(RunReport* report, const pacer::Pacer& pace
     info("display_latency_p5_p50_p95_ms", spread_ms(d.latency_ns));
     // Shown over a quarter refresh after the one predicted (display_lock: aimed at).
     info("missed_refresh_pct", format("%.2f", pct(d.late, d.shown)));
+    if (d.shown > 0) report->stats.shown_late_pct = pct(d.late, d.shown);
+    if (state.display_judged > 0) report->stats.hitches_per_1000 = state.display_hitches_per_1000;
     info("display_lead_ms", state.display_lead_ns < 0 ? std::string("off")
                                                       : format("%.3f", static_cast<double>(state.display_lead_ns) * 1e-6));
     info("display_refreshes_per_frame", std::to_string(state.display_refreshes));
@@ -170,6 +172,7 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     info("present_interval_p5_p50_p95_ms", spread_ms(shown_intervals_ns_));
     info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns_, 0.5)));
     info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns_) * 1e-6));
+    report.stats = run_stats(*run_metrics_, success_tolerance_ms_);
     add_display_figures_(&report, pacer);
     // The first wake on the pacer's clock (CLOCK_MONOTONIC on Linux):
     // tests/wayland/check_auto.py times an output change against the trace with it.
@@ -208,7 +211,6 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     if (presented_frames_ == 0 && facts.refresh_hz > 0) {
         report.brief.push_back(format("display: refresh %g Hz stated; ", facts.refresh_hz) + facts.present_feedback);
     }
-    report.stats = run_stats(*run_metrics_, success_tolerance_ms_);
     add_cost_notes_(&report, report.stats.summary.target_period_us * 1e-3);
     if (!facts.ended_by.empty()) report.notes.push_back("ended by " + facts.ended_by);
     if (facts.expectations != nullptr) report.verdicts = evaluate(*facts.expectations, metric_values(report.stats));

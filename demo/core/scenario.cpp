@@ -183,7 +183,7 @@ std::string parse_expect(const std::vector<std::string>& words, const std::vecto
 std::string parse_statement(const std::vector<std::string>& words, const std::vector<bool>& quoted, int line,
                             Scenario* scenario, int* end_line) {
     const std::string& verb = words[0];
-    if (quoted[0]) return "expected a statement (title, at, end, tolerance, screenshot, expect), got a quoted string";
+    if (quoted[0]) return "expected a statement (title, at, end, tolerance, screenshot, needs, expect), got a quoted string";
 
     if (verb == "title") {
         if (words.size() != 2 || !quoted[1]) return "title: write title \"name\"";
@@ -230,9 +230,17 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         return {};
     }
 
+    if (verb == "needs") {
+        if (words.size() != 2 || quoted[1] || words[1] != "present_feedback")
+            return "needs: write needs present_feedback (the one thing a scenario can need)";
+        if (scenario->needs_present_feedback) return "needs present_feedback given twice";
+        scenario->needs_present_feedback = true;
+        return {};
+    }
+
     if (verb == "expect") return parse_expect(words, quoted, line, scenario);
 
-    return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, screenshot, expect)";
+    return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, screenshot, needs, expect)";
 }
 
 }  // namespace
@@ -332,6 +340,8 @@ std::string describe_scenario_json(const Scenario& scenario, const Settings& sta
     out["expected_frames"] = nullptr;
     out["screenshot_frame"] = nullptr;
     if (scenario.screenshot_frame) out["screenshot_frame"] = *scenario.screenshot_frame;
+    out["needs"] = nlohmann::json::array();
+    if (scenario.needs_present_feedback) out["needs"].push_back("present_feedback");
     if (scenario.end) {
         const When& end = *scenario.end;
         // Finite: times are at most 1e9 s, rates within the Config's range.

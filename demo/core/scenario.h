@@ -79,6 +79,10 @@ struct Scenario {
     double success_tolerance_ms = 1;   // "tolerance"; the Windows-timers article's ± 1 ms
     std::optional<int64_t> screenshot_frame;   // "screenshot frame N"
     int screenshot_line = 0;                   // ... on this line
+    // "needs present_feedback": the expectations judge what the display
+    // reported showing (a compositor with wp_presentation, such as weston);
+    // tools/qa.py runs it only under one.
+    bool needs_present_feedback = false;
     std::vector<Expectation> expectations;
 };
 
@@ -91,7 +95,7 @@ std::string check_steps(const Scenario& scenario, const Settings& start);
 // (tools/qa.py), so the grammar has one parser: {"title", "start_hz" (the
 // rate in force at frame 0: start, then the steps due at 0), "end": null,
 // {"frame": N} or {"seconds": S}, "expected_s" and "expected_frames" (at
-// start_hz; null without an end)}.
+// start_hz; null without an end), "needs": [] or ["present_feedback"]}.
 std::string describe_scenario_json(const Scenario& scenario, const Settings& start);
 
 // Reads and parses a scenario file. Returns "" and fills *out, or one line

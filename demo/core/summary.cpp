@@ -30,6 +30,8 @@ std::vector<std::string> build_metric_keys() {
     std::vector<std::string> keys;
     for (const char* group : {"present", "shown"})
         for (const char* name : {"off_pct", "p50_us", "p99_us", "intervals"}) keys.push_back(std::string(group) + "_" + name);
+    keys.push_back("shown_late_pct");
+    keys.push_back("hitches_per_1000");
     for (const char* key : {"frames", "fps", "target_period_us", "off_pct", "missed", "spin_pct", "cpu_pct"})
         keys.push_back(key);
     for (const char* group : {"interval", "interval_error", "lateness"})
@@ -115,6 +117,8 @@ MetricValues metric_values(const RunStats& stats) {
     MetricValues values;
     add_cadence(&values, "present", s.presents);
     add_cadence(&values, "shown", s.shown);
+    if (!std::isnan(stats.shown_late_pct)) values["shown_late_pct"] = stats.shown_late_pct;
+    if (!std::isnan(stats.hitches_per_1000)) values["hitches_per_1000"] = stats.hitches_per_1000;
     values["frames"] = static_cast<double>(s.frames);
     values["fps"] = s.fps;
     values["target_period_us"] = s.target_period_us;

@@ -10,6 +10,11 @@
 //   measured only where the run had them (else "not measured"):
 //   present_off_pct present_p50_us present_p99_us present_intervals
 //   shown_off_pct shown_p50_us shown_p99_us shown_intervals
+//   shown_late_pct    % of the newest 2,048 shown frames that came a quarter
+//                     refresh or more after the one the pacer predicted
+//                     (display_lock: aimed at)
+//   hitches_per_1000  display_lock's hitches: refreshes that showed a frame
+//                     again because the lead was too short (WaitStatus)
 //   From pacer::Summary (pacer.h), over the whole run, judging the wakes:
 //   frames fps target_period_us off_pct missed spin_pct cpu_pct
 //   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
@@ -40,6 +45,7 @@
 #include "pacer/stats.h"
 #include "pacer/pacer.h"
 
+#include <limits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -54,6 +60,10 @@ struct RunStats {
     pacer::FrameTimeMetrics metrics;   // tolerance_ms = success_tolerance_ms
     double success_tolerance_ms;       // the ± of success_pct
     double success_pct;                // metrics.success_pct; NaN with no interval
+    // The display's side, NaN where the run had none: shown frames
+    // (present feedback), display_lock's judged frames.
+    double shown_late_pct = std::numeric_limits<double>::quiet_NaN();
+    double hitches_per_1000 = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The accumulator a run feeds, frame by frame, and its figures.

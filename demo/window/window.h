@@ -67,6 +67,9 @@ public:
     virtual pacer::Host& host() = 0;
     virtual SwapIntervalState swap_interval_state() const = 0;
     virtual std::string present_feedback_source() const = 0;
+    // The display server's connection broke (a Wayland compositor that
+    // died), which the window system reports only as a close request.
+    virtual bool display_lost() const = 0;
     double refresh_rate_hz() { return host().refresh_rate_hz(); }   // 0 when unknown
     // The shown-frame reports the pacer pulled since the last call, oldest
     // first (the backend hands each to keep_report).

@@ -77,6 +77,7 @@ public:
     pacer::Host& host() override { return *host_; }
     SwapIntervalState swap_interval_state() const override { return host_->swap_interval(); }
     std::string present_feedback_source() const override { return host_->present_feedback(); }
+    bool display_lost() const override { return host_->display_connection_lost(); }
 
     void imgui_init() override {
         ImGui_ImplSDL2_InitForOpenGL(window_, context_);

@@ -108,7 +108,14 @@ int paced_loop(GLFWwindow* window, const Options& options) {
 
     const pacer::Summary summary = pacer->stats().summarize();
     const pacer::DisplayClock display = pacer->display();
-    std::printf("decision: %s\n", pacer->decision().reason.c_str());
+    const pacer::Decision decision = pacer->decision();
+    std::printf("decision #%d: %s\n", decision.seq, decision.reason.c_str());   // #1: it never changed its mind
+    const pacer::WaitStatus status = pacer->status();
+    if (status.display_judged > 0) {   // display_lock paced: how its frames landed
+        std::printf("display_lock: %lld of %lld frames late or discarded, %.2f hitches per 1000 refreshes\n",
+                    static_cast<long long>(status.display_missed), static_cast<long long>(status.display_judged),
+                    status.display_hitches_per_1000);
+    }
     std::printf("presents: %.2f %% off by > 0.5 ms, p99 %.3f ms\n", summary.presents.off_pct,
                 summary.presents.p99_us / 1e3);
     std::printf("frames: %lld, median interval %.3f ms, target %.3f ms\n", static_cast<long long>(summary.frames),

@@ -46,6 +46,7 @@ public:
     pacer::Host& host() override { return fake_host; }
     SwapIntervalState swap_interval_state() const override { return fake_host.state; }
     std::string present_feedback_source() const override { return "none: a fake"; }
+    bool display_lost() const override { return false; }
     void imgui_init() override {}
     void imgui_new_frame() override {}
     void imgui_shutdown() override {}

@@ -22,7 +22,7 @@ def judged(statuses, reruns):
     script = list(statuses)
     made = []
 
-    def scripted_run(demo, scenario, description, backend, out, chrome, render_args, manifest, rerun):
+    def scripted_run(suite, scenario, description, backend, rerun):
         if rerun != len(made):
             raise AssertionError(f"rerun {rerun} asked for after {len(made)} runs")
         made.append(script.pop(0))
@@ -30,7 +30,8 @@ def judged(statuses, reruns):
 
     real, qa.run_one = qa.run_one, scripted_run
     try:
-        r = qa.run_judged("demo", "s.txt", {}, "sdl2", "out", False, [], None, reruns)
+        suite = qa.Suite("demo", "out", False, [], None, None, reruns)
+        r = qa.run_judged(suite, "s.txt", {}, "sdl2")
     finally:
         qa.run_one = real
     return r["status"], made

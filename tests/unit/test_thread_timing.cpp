@@ -248,6 +248,15 @@ TEST(OsSleeperWaitSettings, LinuxSlackAndSliceHoldUntilTheSleeperGoes) {
     }
 }
 
+// Before its first timer wait a sleeper has put nothing in force: it says
+// what was asked, not nothing (a run whose waits all ended early).
+TEST(OsSleeperWaitSettings, LinuxSaysWhatWasAskedBeforeTheFirstWait) {
+    OsSleeper sleeper(OsSleeper::Options{});
+    if (!sleeper.has_high_res_timer()) GTEST_SKIP() << "no high-resolution timer: no timer waits";
+    EXPECT_NE(sleeper.describe().find("waits with slack 1 ns asked (no timer wait yet)"), std::string::npos)
+        << sleeper.describe();
+}
+
 TEST(OsSleeperWaitSettings, LinuxWaiterPassesItsConfigToTheSleeperItOwns) {
     Config config{};
     config.strategy = Strategy::Timer;

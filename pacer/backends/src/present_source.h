@@ -23,5 +23,8 @@ public:
 // wl_display and wl_surface may be null (not on Wayland). nullptr and *why
 // when there is no feedback.
 std::unique_ptr<PresentSource> open_present_source(void* wl_display, void* wl_surface, std::string* why);
+// Whether the connection of wl_display (null: not on Wayland) has failed:
+// the compositor died or closed the client. False without Wayland.
+bool display_connection_broken(void* wl_display);
 
 }  // namespace pacer::backends::detail

@@ -9,4 +9,6 @@ std::unique_ptr<PresentSource> open_present_source(void*, void*, std::string* wh
     return nullptr;
 }
 
+bool display_connection_broken(void*) { return false; }
+
 }  // namespace pacer::backends::detail

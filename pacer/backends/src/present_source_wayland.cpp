@@ -4,6 +4,8 @@
 #include "present_source.h"
 
 #include <pacer/backends/wayland.h>
+#include <poll.h>
+#include <wayland-client-core.h>
 
 namespace pacer::backends::detail {
 namespace {
@@ -30,6 +32,18 @@ std::unique_ptr<PresentSource> open_present_source(void* display, void* surface,
         static_cast<wl_display*>(display), static_cast<wl_surface*>(surface), why);
     if (!feedback) return nullptr;
     return std::make_unique<WaylandSource>(std::move(feedback));
+}
+
+// libwayland keeps the first fatal error of a connection (a protocol error,
+// a failed read) and fails every call after it, but a flush that met EPIPE
+// records none (GLFW 3.3 then only closes its windows): the socket's hang-up,
+// asked without reading, covers that.
+bool display_connection_broken(void* display) {
+    if (display == nullptr) return false;
+    auto* d = static_cast<wl_display*>(display);
+    if (wl_display_get_error(d) != 0) return true;
+    pollfd fd{wl_display_get_fd(d), 0, 0};   // POLLHUP and POLLERR come unasked
+    return poll(&fd, 1, 0) == 1 && (fd.revents & (POLLHUP | POLLERR)) != 0;
 }
 
 }  // namespace pacer::backends::detail

@@ -38,6 +38,7 @@ struct WindowHost::Support {
     GlSync gl;
     std::unique_ptr<detail::PresentSource> source;
     std::string feedback_text = "none: not asked";
+    void* wl_display = nullptr;   // the window system's; null: not on Wayland
     PresentedCallback callback = nullptr;
     void* user = nullptr;
     SwapIntervalState swap;
@@ -47,10 +48,13 @@ WindowHost::WindowHost() : support_(std::make_unique<Support>()) {}
 WindowHost::~WindowHost() = default;
 
 void WindowHost::open_feedback(void* wl_display, void* wl_surface) {
+    support_->wl_display = wl_display;
     std::string why;
     support_->source = detail::open_present_source(wl_display, wl_surface, &why);
     support_->feedback_text = support_->source ? support_->source->describe() : "none: " + why;
 }
+
+bool WindowHost::display_connection_lost() const { return detail::display_connection_broken(support_->wl_display); }
 
 void WindowHost::before_swap(int64_t frame_index) {
     if (support_->source) support_->source->request(frame_index);

@@ -68,18 +68,20 @@ int64_t stated_or_one_ms(int64_t requested_ns, bool* stated) {
 
 constexpr const char* kUnsupported = "unsupported";   // the OS has no such control
 
-// "slack 1 ns", "slice 100 us", "slice refused: EPERM"; empty when left to
-// the thread, not yet tried (no timer wait has run) or not an OS notion here.
+// "slack 1 ns", "slice 100 us", "slice refused: EPERM", and before the first
+// timer wait "slack 1 ns asked (no timer wait yet)": a sleeper whose waits
+// all ended early (late frames, a spin) has put nothing in force. Empty when
+// left to the thread or not an OS notion here.
 std::string describe_control(const char* name, const WaitControl& control) {
     if (control.wanted_ns < 0 || control.refused == kUnsupported) return {};
     if (!control.refused.empty()) return std::string(name) + " " + control.refused;
-    if (control.got_ns < 0) return {};
-    char text[64];
-    if (control.got_ns < 1000)
-        std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(control.got_ns));
+    const int64_t ns = control.got_ns < 0 ? control.wanted_ns : control.got_ns;
+    char text[96];
+    if (ns < 1000)
+        std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(ns));
     else
-        std::snprintf(text, sizeof text, "%s %g us", name, static_cast<double>(control.got_ns) * 1e-3);
-    return text;
+        std::snprintf(text, sizeof text, "%s %g us", name, static_cast<double>(ns) * 1e-3);
+    return control.got_ns < 0 ? std::string(text) + " asked (no timer wait yet)" : std::string(text);
 }
 
 // 0 or below: leave the thread's own (Linux cannot take a slack of 0).

@@ -101,6 +101,16 @@ TEST(ScenarioParse, ScreenshotNamesAFrameBeforeTheEnd) {
               "s.txt:1: screenshot frame 10 is not before the end (frame 10, line 2)");
 }
 
+TEST(ScenarioParse, NeedsPresentFeedbackReachesTheDescription) {
+    const Scenario needing = parse_ok("needs present_feedback\nend 2s\n");
+    EXPECT_TRUE(needing.needs_present_feedback);
+    EXPECT_NE(describe_scenario_json(needing, default_settings()).find("\"needs\":[\"present_feedback\"]"),
+              std::string::npos);
+    const Scenario plain = parse_ok("end 2s\n");
+    EXPECT_FALSE(plain.needs_present_feedback);
+    EXPECT_NE(describe_scenario_json(plain, default_settings()).find("\"needs\":[]"), std::string::npos);
+}
+
 TEST(ScenarioParse, LinesEndInLfCrLfOrALoneCr) {
     for (const char* text : {"at 0s set hz=30\nend frame 5\n", "at 0s set hz=30\r\nend frame 5\r\n",
                              "at 0s set hz=30\rend frame 5\r"}) {
@@ -173,6 +183,9 @@ TEST(ScenarioParse, MalformedLinesReportFileAndLine) {
         {"screenshot frame -1\n", 1, "screenshot: write screenshot frame N"},
         {"screenshot frame 1 2\n", 1, "screenshot: write screenshot frame N"},
         {"screenshot frame 1\nscreenshot frame 2\n", 2, "screenshot given twice"},
+        {"needs vsync\n", 1, "needs: write needs present_feedback"},
+        {"needs\n", 1, "needs: write needs present_feedback"},
+        {"needs present_feedback\nneeds present_feedback\n", 2, "needs present_feedback given twice"},
         {"# ok\nat 1s set hz=0\n", 2, "hz: 0 is out of range [0.001, 10000]"},   // pacer::validate's
         {"\n\nat 1s set hz=abc\n", 3, "hz: 'abc' is not a number"},
         {"at 1s set hz=20000\n", 1, "out of range"},

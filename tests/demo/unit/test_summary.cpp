@@ -74,7 +74,9 @@ TEST(RunStats, TooFewFramesLeaveSuccessUnmeasured) {
 }
 
 TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
-    const RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
+    RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
+    stats.shown_late_pct = 0.5;     // a display that reported (run_record.cpp)
+    stats.hitches_per_1000 = 1.25;  // display_lock judged frames
     const MetricValues values = metric_values(stats);
     for (const std::string& key : metric_keys()) {
         EXPECT_TRUE(is_metric_key(key));
@@ -91,6 +93,17 @@ TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
     EXPECT_DOUBLE_EQ(values.at("success_pct"), 100.0);
     EXPECT_DOUBLE_EQ(values.at("delta_lt2_ms") + values.at("delta_lt4_ms"), 2.0) << "deltas 1 ms and 2 ms";
     EXPECT_DOUBLE_EQ(values.at("delta_lt2_ms"), 1.0);
+}
+
+TEST(Metrics, TheDisplaysFiguresAreNotMeasuredWithoutADisplay) {
+    const RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
+    const MetricValues values = metric_values(stats);
+    EXPECT_EQ(values.count("shown_late_pct"), 0u);
+    EXPECT_EQ(values.count("hitches_per_1000"), 0u);
+    const std::vector<Verdict> verdicts = evaluate({Expectation{"hitches_per_1000", Comparison::LessEqual, 2.0, 1}}, values);
+    ASSERT_EQ(verdicts.size(), 1u);
+    EXPECT_FALSE(verdicts[0].available);
+    EXPECT_FALSE(verdicts[0].passed) << "a display_lock scenario must not pass where nothing was shown";
 }
 
 TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {

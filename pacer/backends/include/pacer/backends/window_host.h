@@ -61,6 +61,12 @@ public:
     // Where the shown frames come from ("wp_presentation, clock
     // CLOCK_MONOTONIC_RAW"), or why none do ("none: not on Wayland ...").
     const char* present_feedback() const;
+    // Whether the window's connection to the display server broke (Wayland:
+    // the compositor died or closed the client). SDL2 and GLFW report that
+    // only as a quit or close request; this tells it from the user's close.
+    // False on X11 (Xlib exits the process instead) and where pacer was built
+    // without Wayland.
+    bool display_connection_lost() const;
     // Sees each report the pacer pulls (for a trace); nullptr: none.
     void on_presented(PresentedCallback callback, void* user);
 
