@@ -96,6 +96,7 @@ int paced_loop(GLFWwindow* window, const Options& options) {
     host.on_presented(note_shown, &shown);
 
     int64_t game_ns = 0;   // the game's time: the sum of the pacer's steady steps
+    int32_t decision_seq = 0;
     for (long i = 0; !glfwWindowShouldClose(window) && (options.frames == 0 || i < options.frames); ++i) {
         glfwPollEvents();
         draw(window, game_ns);                       // input, simulate, render
@@ -104,6 +105,10 @@ int paced_loop(GLFWwindow* window, const Options& options) {
         glfwSwapBuffers(window);
         pacer->mark_present();                       // pacer: the swap returned
         game_ns += frame.dt_ns;                      // the next frame's steady step
+        if (frame.decision_seq != decision_seq) {    // auto chose, or changed its mind: say why
+            decision_seq = frame.decision_seq;
+            std::printf("frame %lld: %s\n", static_cast<long long>(frame.index), pacer->decision().reason.c_str());
+        }
     }
 
     const pacer::Summary summary = pacer->stats().summarize();

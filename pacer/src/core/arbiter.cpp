@@ -150,8 +150,7 @@ std::string Arbiter::choose_display_lock(const char* head) {
     if (!present_.display().locked()) return to_timer + "waiting for the display's clock to lock";
     shown_hz_ = 1e9 / present_.display().period_ns();
     decided_hz_ = shown_hz_;
-    const double most_hz = cfg_.target_hz * (1 + kRateTolerance);
-    display_refreshes_ = std::max(1, static_cast<int>(std::ceil(shown_hz_ / most_hz - 1e-9)));
+    display_refreshes_ = refreshes_per_frame(shown_hz_);
     display_locked_ = true;
     const std::string says = display_says();
     const std::string lead = cfg_.display.lead_ns >= 0 ? "a lead of " + ms(static_cast<double>(cfg_.display.lead_ns))
@@ -300,7 +299,8 @@ void Arbiter::judge_display_probe(int64_t index) {
 }
 
 // Auto re-decides when the display's fitted refresh departs from the one its
-// decision rests on (a lying stated rate, a mode change).
+// decision rests on (a lying stated rate, a mode change); display_lock, which
+// follows its clock anyway, only when the refreshes per frame change too.
 void Arbiter::check_display(int64_t index) {
     const DisplayModel& display = present_.display();
     const bool listens = cfg_.strategy == Strategy::Auto || cfg_.strategy == Strategy::DisplayLock;
@@ -327,8 +327,16 @@ void Arbiter::check_display(int64_t index) {
         refresh_off_since_ns_ = -1;
         return;
     }
-    // A small change must last (a wobbling fit re-decided 16 times in 600
-    // frames under weston); a large one is a new mode.
+    // display_lock follows its clock's period frame by frame
+    // (PresentModel::lock_grid): a small change that keeps the refreshes per
+    // frame changes nothing it decided (weston's fit wanders 1-2 % for
+    // seconds: 3 to 5 re-decisions in 1,200 frames of examples/glfw_opengl3).
+    if (display_locked_ && off < kRefreshJump && refreshes_per_frame(hz) == display_refreshes_) {
+        refresh_off_since_ns_ = -1;
+        return;
+    }
+    // Elsewhere a small change must last (a wobbling fit re-decided 16 times
+    // in 600 frames under weston); a large one is a new mode.
     if (off < kRefreshJump) {
         if (refresh_off_since_ns_ < 0) refresh_off_since_ns_ = now;
         if (sat_sub(now, refresh_off_since_ns_) < kRefreshHoldNs) return;
@@ -337,6 +345,13 @@ void Arbiter::check_display(int64_t index) {
     backoff_ns_ = kFirstBackoffNs;
     choose(decided_hz_ > 0 ? "display refresh " + hz_rounded(decided_hz_) + " -> " + hz_rounded(hz) : std::string(),
            index);
+}
+
+// Refreshes per frame for display_lock: the fewest that keep the frame rate
+// within the target's tolerance.
+int Arbiter::refreshes_per_frame(double shown_hz) const {
+    const double most_hz = cfg_.target_hz * (1 + kRateTolerance);
+    return std::max(1, static_cast<int>(std::ceil(shown_hz / most_hz - 1e-9)));
 }
 
 // Auto gives up on vsync for now: timer, and a retry after the backoff.

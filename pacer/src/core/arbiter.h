@@ -76,6 +76,7 @@ private:
     void check_display(int64_t index);
     void leave_vsync(const std::string& why);
     bool refresh_changed(int64_t index);
+    int refreshes_per_frame(double shown_hz) const;
     bool check_lead_steps(int64_t now, int64_t index);
     std::string fell_back_note() const;
 

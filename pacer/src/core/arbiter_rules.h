@@ -22,7 +22,8 @@ inline constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate
 // A fitted refresh off the one a decision rests on by more than the rate
 // tolerance but under kRefreshJump (a fit that wobbles, as weston's headless
 // output does around 39.5 Hz) re-decides only once it has stayed off for
-// kRefreshHoldNs; a larger change at once (a new mode).
+// kRefreshHoldNs; a larger change at once (a new mode). Under display_lock a
+// small change re-decides only where it changes the refreshes per frame.
 inline constexpr double kRefreshJump = 0.05;
 inline constexpr int64_t kRefreshHoldNs = 1'000'000'000;
 // display_lock holds through a lost display clock this long, pacing with the

@@ -312,7 +312,13 @@ struct Pacer::Impl {
         frame.strategy = arbiter.in_force();
         const int64_t aim_ns = locked ? present.aim_of(step.deadline_ns) : -1;
         frame.dt_ns = dt_for(frame, vsync, aim_ns);
-        frame.predicted_present_ns = aim_ns >= 0 ? aim_ns : predict_present(frame, vsync);
+        // display_lock aims the swap right after this wake; waiting before
+        // present, that swap shows the frame built before it, and the one
+        // built after goes out at the next deadline, a step later.
+        const bool shown_next = cfg.wait_point == WaitPoint::BeforePresent;
+        frame.predicted_present_ns = aim_ns < 0 ? predict_present(frame, vsync)
+                                     : shown_next ? sat_add(aim_ns, grid.period_ns())
+                                                  : aim_ns;
         // Only the timer watches contention; other strategies' frames say nothing.
         frame.contended = !vsync && arbiter.waiter_strategy() == Strategy::Timer && waiter.state().contended;
 
