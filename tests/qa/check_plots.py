@@ -188,10 +188,27 @@ def main():
     print("check_plots: ok")
 
 
+def without_matplotlib(trace, out_dir):
+    """A Python without matplotlib (a pyenv one): one line naming the Python
+    to use, exit 2, no traceback. The import is made to fail in this very
+    Python, so the case does not depend on which others the machine has."""
+    blocked = ("import runpy, sys; sys.modules['matplotlib'] = None; sys.argv = sys.argv[1:]; "
+               "runpy.run_path(sys.argv[0], run_name='__main__')")
+    proc = subprocess.run([sys.executable, "-c", blocked, PLOTS, "trace", trace, "--out", out_dir],
+                          capture_output=True, text=True, timeout=60)
+    lines = proc.stderr.strip().splitlines()
+    if proc.returncode != 2 or len(lines) != 1 or "has no matplotlib" not in lines[0] or "/usr/bin/python3" not in lines[0]:
+        fail(f"without matplotlib: expected exit 2 and one line naming /usr/bin/python3, got {proc.returncode}: "
+             f"{proc.stderr!r}")
+    if os.path.isdir(out_dir) and os.listdir(out_dir):
+        fail(f"without matplotlib: files written: {os.listdir(out_dir)}")
+
+
 def hostile_inputs(work, bench_out):
     """Inputs that gave tracebacks (issue 35): one line, exit 2, no PNG."""
     trace = os.path.join(work, "hostile-trace.csv")
     write(trace, trace_text())
+    without_matplotlib(trace, os.path.join(work, "no-matplotlib-out"))
     bom = os.path.join(work, "bom-trace.csv")
     write(bom, "\ufeff" + trace_text())
     # A byte order mark before the header (a spreadsheet's save) is read past.
