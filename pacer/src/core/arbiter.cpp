@@ -330,7 +330,7 @@ void Arbiter::check_display(int64_t index) {
     // display_lock follows its clock's period frame by frame
     // (PresentModel::lock_grid): a small change that keeps the refreshes per
     // frame changes nothing it decided (weston's fit wanders 1-2 % for
-    // seconds: 3 to 5 re-decisions in 1,200 frames of examples/glfw_opengl3).
+    // seconds: up to 5 re-decisions in 1,200 frames of an example, docs/design.md).
     if (display_locked_ && off < kRefreshJump && refreshes_per_frame(hz) == display_refreshes_) {
         refresh_off_since_ns_ = -1;
         return;
