@@ -323,21 +323,19 @@ void Arbiter::check_display(int64_t index) {
     if (check_lead_steps(now, index)) return;
     const double hz = 1e9 / display.period_ns();
     const double off = decided_hz_ > 0 ? std::fabs(hz - decided_hz_) / decided_hz_ : 1.0;
-    if (off <= kRateTolerance) {
-        refresh_off_since_ns_ = -1;
-        return;
-    }
+    const bool small = off < kRefreshJump;
     // display_lock follows its clock's period frame by frame
     // (PresentModel::lock_grid): a small change that keeps the refreshes per
     // frame changes nothing it decided (weston's fit wanders 1-2 % for
     // seconds: up to 5 re-decisions in 1,200 frames of an example, docs/design.md).
-    if (display_locked_ && off < kRefreshJump && refreshes_per_frame(hz) == display_refreshes_) {
+    const bool followed = small && display_locked_ && refreshes_per_frame(hz) == display_refreshes_;
+    if (off <= kRateTolerance || followed) {
         refresh_off_since_ns_ = -1;
         return;
     }
     // Elsewhere a small change must last (a wobbling fit re-decided 16 times
     // in 600 frames under weston); a large one is a new mode.
-    if (off < kRefreshJump) {
+    if (small) {
         if (refresh_off_since_ns_ < 0) refresh_off_since_ns_ = now;
         if (sat_sub(now, refresh_off_since_ns_) < kRefreshHoldNs) return;
     }
