@@ -268,29 +268,40 @@ def message_cases():
     return cases
 
 
+def signal_once_up(sig):
+    """An action: sig a second after the demo's handlers are in place; the
+    time it was sent (the bound on how long the run may take to end)."""
+    def action(proc, d):
+        wait_for_handlers(proc)
+        time.sleep(1.0)
+        proc.send_signal(sig)
+        return time.monotonic()
+    return action
+
+
+def ended_by_check(expected, with_outputs):
+    """A check: the summary's ended_by says `expected`; with_outputs: the
+    trace and the summary were both written first (outputs_written)."""
+    def check(d, proc):
+        problem = outputs_written(d, proc) if with_outputs else None
+        if problem:
+            return problem
+        with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
+            by = json.load(f)["run"].get("ended_by")
+        return None if by == expected else f"ended_by {by!r}, not {expected!r}"
+    return check
+
+
 def signal_cases():
     cases = []
     for backend in ("sdl2", "glfw"):
         # HUP (a closed terminal), QUIT and USR1 end a run as TERM does: its
         # trace and summary written, no temporary file left.
         for sig in (signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1):
-            def ended(proc, d, sig=sig):
-                wait_for_handlers(proc)
-                time.sleep(1.0)
-                proc.send_signal(sig)
-                return time.monotonic()
-
-            def ended_by(d, proc, sig=sig):
-                problem = outputs_written(d, proc)
-                if problem:
-                    return problem
-                with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
-                    by = json.load(f)["run"].get("ended_by")
-                return None if by == sig.name else f"ended_by {by!r}, not {sig.name}"
             cases.append(Case(f"demo {backend} {sig.name} keeps the trace and summary", "demo",
                               ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240",
-                               "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"], action=ended,
-                              check=ended_by, timeout=20))
+                               "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"], action=signal_once_up(sig),
+                              check=ended_by_check(sig.name, with_outputs=True), timeout=20))
 
         # The X server dies mid-run: Xlib ends the process (exit 1), and the
         # run's trace and summary are still written (its exit guard).
@@ -301,13 +312,7 @@ def signal_cases():
                 os.kill(int(pid), signal.SIGTERM)
             return None
 
-        def display_lost(d, proc):
-            problem = outputs_written(d, proc)
-            if problem:
-                return problem
-            with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
-                by = json.load(f)["run"].get("ended_by")
-            return None if by == "the display server's connection was lost" else f"ended_by {by!r}"
+        display_lost = ended_by_check("the display server's connection was lost", with_outputs=True)
         cases.append(Case(f"demo {backend} whose X server dies keeps the trace and summary", "headless_demo",
                           ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240",
                            "--trace", "{d}/t.csv", "--summary-json", "{d}/s.json"], action=kill_x,
@@ -339,16 +344,7 @@ def signal_cases():
                            "--summary-json", "{d}/s.json"], action=spike_signal, check=outputs_written, timeout=30))
 
         for sig in (signal.SIGTERM, signal.SIGINT):
-            def action(proc, d, sig=sig):
-                wait_for_handlers(proc)
-                time.sleep(1.0)
-                proc.send_signal(sig)
-                return time.monotonic()
-
-            def summary_written(d, proc, sig=sig):
-                with open(os.path.join(d, "s.json"), encoding="utf-8") as f:
-                    ended = json.load(f)["run"].get("ended_by")
-                return None if ended == sig.name else f"ended_by {ended!r}, not {sig.name}"
+            action, summary_written = signal_once_up(sig), ended_by_check(sig.name, with_outputs=False)
             # 2 Hz and 0.001 Hz: the signal cuts the wait (Pacer::interrupt);
             # the run ends within the bound below either way, not after a
             # 1000 s frame.
