@@ -50,6 +50,9 @@ RunRecord::RunRecord(double success_tolerance_ms)
 
 void RunRecord::add_frame(const pacer::Frame& frame, int64_t motion_dt_ns, const char* dt_mode, bool display_locked) {
     run_metrics_->add(frame);
+    if (previous_wake_ns_ >= 0 && frame.present_ns >= previous_wake_ns_)
+        wake_to_present_ns_.add(frame.present_ns - previous_wake_ns_);
+    previous_wake_ns_ = frame.wake_ns;
     if (frame.index > 0) {
         work_ns_.add(std::max<int64_t>(frame.work_ns, 0));
         if (frame.work_ns > frame.period_ns) ++work_over_period_;
@@ -173,6 +176,8 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns_, 0.5)));
     info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns_) * 1e-6));
     report.stats = run_stats(*run_metrics_, success_tolerance_ms_);
+    if (wake_to_present_ns_.count() > 0)
+        report.stats.wake_to_present_p50_us = quantile_ms(wake_to_present_ns_, 0.5) * 1e3;
     add_display_figures_(&report, pacer);
     // The first wake on the pacer's clock (CLOCK_MONOTONIC on Linux):
     // tests/wayland/check_auto.py times an output change against the trace with it.

@@ -59,6 +59,9 @@ private:
     // streamed, intervals binned (pacer::LogHistogram).
     std::unique_ptr<pacer::RunMetrics> run_metrics_;
     pacer::LogHistogram swap_intervals_ns_, shown_intervals_ns_, after_swap_ns_;
+    // Each wake to the mark_present after it (the next frame's present_ns).
+    pacer::LogHistogram wake_to_present_ns_;
+    int64_t previous_wake_ns_ = -1;
     // The frames' own cost: each frame's work (wake to the next wait, its
     // GPU work included), how many outlasted their period, and the intervals
     // over kOverMs (CapFrameX's "frames above").

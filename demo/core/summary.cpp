@@ -32,6 +32,7 @@ std::vector<std::string> build_metric_keys() {
         for (const char* name : {"off_pct", "p50_us", "p99_us", "intervals"}) keys.push_back(std::string(group) + "_" + name);
     keys.push_back("shown_late_pct");
     keys.push_back("hitches_per_1000");
+    keys.push_back("wake_to_present_p50_us");
     for (const char* key : {"frames", "fps", "target_period_us", "off_pct", "missed", "spin_pct", "cpu_pct"})
         keys.push_back(key);
     for (const char* group : {"interval", "interval_error", "lateness"})
@@ -119,6 +120,7 @@ MetricValues metric_values(const RunStats& stats) {
     add_cadence(&values, "shown", s.shown);
     if (!std::isnan(stats.shown_late_pct)) values["shown_late_pct"] = stats.shown_late_pct;
     if (!std::isnan(stats.hitches_per_1000)) values["hitches_per_1000"] = stats.hitches_per_1000;
+    if (!std::isnan(stats.wake_to_present_p50_us)) values["wake_to_present_p50_us"] = stats.wake_to_present_p50_us;
     values["frames"] = static_cast<double>(s.frames);
     values["fps"] = s.fps;
     values["target_period_us"] = s.target_period_us;

@@ -15,6 +15,10 @@
 //                     (display_lock: aimed at)
 //   hitches_per_1000  display_lock's hitches: refreshes that showed a frame
 //                     again because the lead was too short (WaitStatus)
+//   wake_to_present_p50_us  median of wake to the return of the swap that
+//                     followed it (the trace's MsWakeToPresent): waiting
+//                     before present, the swap's own cost, which holds the
+//                     frame's GPU work where it was not finished at the wait
 //   From pacer::Summary (pacer.h), over the whole run, judging the wakes:
 //   frames fps target_period_us off_pct missed spin_pct cpu_pct
 //   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
@@ -64,6 +68,7 @@ struct RunStats {
     // (present feedback), display_lock's judged frames.
     double shown_late_pct = std::numeric_limits<double>::quiet_NaN();
     double hitches_per_1000 = std::numeric_limits<double>::quiet_NaN();
+    double wake_to_present_p50_us = std::numeric_limits<double>::quiet_NaN();   // no swap: NaN
 };
 
 // The accumulator a run feeds, frame by frame, and its figures.

@@ -1,12 +1,15 @@
 // Run summary: whole-run figures from frames, metric names, verdicts, the
 // text and JSON forms (parsed back with nlohmann) and atomic file writes.
 #include "core/summary.h"
+#include "core/run_record.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 
 namespace pacer_demo {
 namespace {
@@ -77,6 +80,7 @@ TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
     RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
     stats.shown_late_pct = 0.5;     // a display that reported (run_record.cpp)
     stats.hitches_per_1000 = 1.25;  // display_lock judged frames
+    stats.wake_to_present_p50_us = 500;   // swaps after the wakes
     const MetricValues values = metric_values(stats);
     for (const std::string& key : metric_keys()) {
         EXPECT_TRUE(is_metric_key(key));
@@ -104,6 +108,29 @@ TEST(Metrics, TheDisplaysFiguresAreNotMeasuredWithoutADisplay) {
     ASSERT_EQ(verdicts.size(), 1u);
     EXPECT_FALSE(verdicts[0].available);
     EXPECT_FALSE(verdicts[0].passed) << "a display_lock scenario must not pass where nothing was shown";
+}
+
+// The run's record: each wake to the present after it, from the next
+// frame's present_ns (as wait() reports mark_present), as a median.
+TEST(RunRecord, WakeToPresentIsTheMedianOfEachWakeToTheSwapAfterIt) {
+    std::string error;
+    const std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(pacer::Config{}, &error);
+    ASSERT_TRUE(pacer) << error;
+    RunRecord record(1.0);
+    for (const pacer::Frame& f : run_of({10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}, {kMs, 3 * kMs, 3 * kMs, 5 * kMs}))
+        record.add_frame(f, f.period_ns, "paced", false);
+    const RunReport report = record.report(RunFacts{}, *pacer);
+    EXPECT_NEAR(report.stats.wake_to_present_p50_us, 3'000.0, 3'000.0 * 0.002);
+    EXPECT_NEAR(metric_values(report.stats).at("wake_to_present_p50_us"), 3'000.0, 3'000.0 * 0.002);
+
+    RunRecord no_presents(1.0);   // an engine that never called mark_present
+    for (pacer::Frame f : run_of({10 * kMs, 10 * kMs})) {
+        f.present_ns = -1;
+        no_presents.add_frame(f, f.period_ns, "paced", false);
+    }
+    const RunReport bare = no_presents.report(RunFacts{}, *pacer);
+    EXPECT_TRUE(std::isnan(bare.stats.wake_to_present_p50_us));
+    EXPECT_EQ(metric_values(bare.stats).count("wake_to_present_p50_us"), 0u);
 }
 
 TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {
