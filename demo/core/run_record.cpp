@@ -56,6 +56,7 @@ void RunRecord::add_frame(const pacer::Frame& frame, int64_t motion_dt_ns, const
     if (frame.index > 0) {
         work_ns_.add(std::max<int64_t>(frame.work_ns, 0));
         if (frame.work_ns > frame.period_ns) ++work_over_period_;
+        gpu_finish_ns_.add(std::max<int64_t>(frame.gpu_finish_ns, 0));
         for (std::size_t i = 0; i < over_ms_.size(); ++i) {
             if (static_cast<double>(frame.interval_ns) > kOverMs[i] * 1e6) ++over_ms_[i];
         }
@@ -178,6 +179,7 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     report.stats = run_stats(*run_metrics_, success_tolerance_ms_);
     if (wake_to_present_ns_.count() > 0)
         report.stats.wake_to_present_p50_us = quantile_ms(wake_to_present_ns_, 0.5) * 1e3;
+    if (gpu_finish_ns_.count() > 0) report.stats.gpu_finish_p50_us = quantile_ms(gpu_finish_ns_, 0.5) * 1e3;
     add_display_figures_(&report, pacer);
     // The first wake on the pacer's clock (CLOCK_MONOTONIC on Linux):
     // tests/wayland/check_auto.py times an output change against the trace with it.

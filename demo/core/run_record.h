@@ -68,6 +68,7 @@ private:
     static constexpr double kOverMs[] = {25, 33.3, 50};
     pacer::LogHistogram work_ns_;
     int64_t work_over_period_ = 0;
+    pacer::LogHistogram gpu_finish_ns_;   // each wait's Host::finish_gpu, 0 where none ran
     std::array<int64_t, std::size(kOverMs)> over_ms_{};
     int64_t first_wake_ns_ = -1, last_swap_return_ns_ = -1, last_displayed_ns_ = -1;
     int64_t presented_frames_ = 0, discarded_frames_ = 0, stated_refresh_ns_ = 0;

@@ -33,6 +33,7 @@ std::vector<std::string> build_metric_keys() {
     keys.push_back("shown_late_pct");
     keys.push_back("hitches_per_1000");
     keys.push_back("wake_to_present_p50_us");
+    keys.push_back("gpu_finish_p50_us");
     for (const char* key : {"frames", "fps", "target_period_us", "off_pct", "missed", "spin_pct", "cpu_pct"})
         keys.push_back(key);
     for (const char* group : {"interval", "interval_error", "lateness"})
@@ -121,6 +122,7 @@ MetricValues metric_values(const RunStats& stats) {
     if (!std::isnan(stats.shown_late_pct)) values["shown_late_pct"] = stats.shown_late_pct;
     if (!std::isnan(stats.hitches_per_1000)) values["hitches_per_1000"] = stats.hitches_per_1000;
     if (!std::isnan(stats.wake_to_present_p50_us)) values["wake_to_present_p50_us"] = stats.wake_to_present_p50_us;
+    if (!std::isnan(stats.gpu_finish_p50_us)) values["gpu_finish_p50_us"] = stats.gpu_finish_p50_us;
     values["frames"] = static_cast<double>(s.frames);
     values["fps"] = s.fps;
     values["target_period_us"] = s.target_period_us;

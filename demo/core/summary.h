@@ -19,6 +19,11 @@
 //                     followed it (the trace's MsWakeToPresent): waiting
 //                     before present, the swap's own cost, which holds the
 //                     frame's GPU work where it was not finished at the wait
+//   gpu_finish_p50_us median time the waits spent finishing the frame's GPU
+//                     work (pacer::Frame::gpu_finish_ns, Host::finish_gpu),
+//                     frames after the first: about 0 where nothing finished
+//                     it, and a crowded machine only lengthens it, so a lower
+//                     bound on it holds anywhere (software GL renders there)
 //   From pacer::Summary (pacer.h), over the whole run, judging the wakes:
 //   frames fps target_period_us off_pct missed spin_pct cpu_pct
 //   interval_{mean,sd,p50,p95,p99,max}_us          frame intervals
@@ -69,6 +74,7 @@ struct RunStats {
     double shown_late_pct = std::numeric_limits<double>::quiet_NaN();
     double hitches_per_1000 = std::numeric_limits<double>::quiet_NaN();
     double wake_to_present_p50_us = std::numeric_limits<double>::quiet_NaN();   // no swap: NaN
+    double gpu_finish_p50_us = std::numeric_limits<double>::quiet_NaN();        // one frame: NaN
 };
 
 // The accumulator a run feeds, frame by frame, and its figures.

@@ -81,6 +81,7 @@ TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
     stats.shown_late_pct = 0.5;     // a display that reported (run_record.cpp)
     stats.hitches_per_1000 = 1.25;  // display_lock judged frames
     stats.wake_to_present_p50_us = 500;   // swaps after the wakes
+    stats.gpu_finish_p50_us = 800;        // a host that finished the GPU work
     const MetricValues values = metric_values(stats);
     for (const std::string& key : metric_keys()) {
         EXPECT_TRUE(is_metric_key(key));
@@ -111,17 +112,22 @@ TEST(Metrics, TheDisplaysFiguresAreNotMeasuredWithoutADisplay) {
 }
 
 // The run's record: each wake to the present after it, from the next
-// frame's present_ns (as wait() reports mark_present), as a median.
-TEST(RunRecord, WakeToPresentIsTheMedianOfEachWakeToTheSwapAfterIt) {
+// frame's present_ns (as wait() reports mark_present), as a median; and the
+// time the waits spent finishing the GPU work (Frame::gpu_finish_ns).
+TEST(RunRecord, WakeToPresentAndTheGpuStepComeFromTheFrames) {
     std::string error;
     const std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(pacer::Config{}, &error);
     ASSERT_TRUE(pacer) << error;
     RunRecord record(1.0);
-    for (const pacer::Frame& f : run_of({10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}, {kMs, 3 * kMs, 3 * kMs, 5 * kMs}))
+    for (pacer::Frame f : run_of({10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}, {kMs, 3 * kMs, 3 * kMs, 5 * kMs})) {
+        f.gpu_finish_ns = f.index == 2 ? 0 : f.index * 200 * kUs;   // one wait finished no GPU work
         record.add_frame(f, f.period_ns, "paced", false);
+    }
     const RunReport report = record.report(RunFacts{}, *pacer);
     EXPECT_NEAR(report.stats.wake_to_present_p50_us, 3'000.0, 3'000.0 * 0.002);
     EXPECT_NEAR(metric_values(report.stats).at("wake_to_present_p50_us"), 3'000.0, 3'000.0 * 0.002);
+    EXPECT_NEAR(metric_values(report.stats).at("gpu_finish_p50_us"), 600.0, 600.0 * 0.002)
+        << "0.2, 0, 0.6, 0.8 ms: the median of 4 is the third";
 
     RunRecord no_presents(1.0);   // an engine that never called mark_present
     for (pacer::Frame f : run_of({10 * kMs, 10 * kMs})) {
@@ -131,6 +137,7 @@ TEST(RunRecord, WakeToPresentIsTheMedianOfEachWakeToTheSwapAfterIt) {
     const RunReport bare = no_presents.report(RunFacts{}, *pacer);
     EXPECT_TRUE(std::isnan(bare.stats.wake_to_present_p50_us));
     EXPECT_EQ(metric_values(bare.stats).count("wake_to_present_p50_us"), 0u);
+    EXPECT_DOUBLE_EQ(bare.stats.gpu_finish_p50_us, 0.0) << "no host: measured, and nothing finished";
 }
 
 TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {
