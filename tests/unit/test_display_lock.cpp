@@ -355,6 +355,30 @@ TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
     EXPECT_LE(after_s, 1.6);
 }
 
+// The first swap after auto turns display_lock on may wait out the vsync
+// interval before it (GLFW under weston: 21.9 ms against 0.3 ms of work).
+// That one swap is no work: it must not become the tail of the few frames
+// known, put the lead past a step, and step display_lock down for seconds.
+TEST(DisplayLock, TheSwapThatLeavesVsyncIsNotWork) {
+    Rig rig(25.2 * kMs, 60, 60);   // weston: says 60 Hz, shows every 25.2 ms
+    rig.work_ns = 300 * kUs;
+    bool entered = false;
+    while (rig.clock.now_ns() < 6 * kSecond) {
+        const Frame f = rig.pacer->wait();
+        const bool first_locked = !entered && f.strategy == Strategy::DisplayLock;
+        entered = entered || first_locked;
+        rig.clock.advance_busy(first_locked ? 21'900 * kUs : rig.work_ns);
+        rig.display.swap(f.index);
+        rig.pacer->mark_present();
+        rig.frames.push_back(f);
+    }
+    ASSERT_TRUE(entered) << rig.decision().reason;
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    EXPECT_FALSE(contains(rig.decision().reason, "aims a refresh later")) << rig.decision().reason;
+    EXPECT_EQ(rig.decision().seq, 2) << "probing, then the lock: " << rig.decision().reason;
+    EXPECT_LT(rig.pacer->status().display_lead_ns, 10 * kMs);
+}
+
 TEST(DisplayLock, NoLeadWithinAStepStepsDownAndSaysSoAndComesBack) {
     // 144 Hz, a 1 ms latch: 3 ms of work fits a 6.94 ms step with room.
     Rig rig(1e9 / 144, 144, 144);
