@@ -222,9 +222,9 @@ def judge(vsync, auto, window, args, sweep=(), best=None):
 
     The smoothness bounds are a quiet machine's. vsync in the same run is the
     floor: where vsync itself was over 1 % a refresh late (the compositor
-    starved: CI had 2.4-3.7 %, and auto 2.9-7.9 % with 16-54 discards beside
-    it), neither the discards nor the late frames are judged; the pick and the
-    latency always are."""
+    starved, as on a crowded CI machine; tests/wayland/CMakeLists.txt has the
+    figures), neither the discards nor the late frames are judged; the pick
+    and the latency always are."""
     floor_pct = vsync["refresh_late_pct"]
     quiet = floor_pct <= 1.0
     checks = {

@@ -64,10 +64,11 @@ void PresentModel::note_swap(int64_t index, int64_t swap_ns) {
     if (wake.index != index || swap_ns < wake.wake_ns) return;
     wake.swap_ns = swap_ns;
     // The first display_lock frame's swap can still wait out the interval
-    // before it (GLFW on weston: 21.9 ms, where the work took 0.3): that says
-    // what the old interval did, not the work. So a frame feeds the lead only
-    // where the one before it was aimed too; otherwise that one swap would
-    // be the tail of the few frames known, and put the lead past a step.
+    // before it (GLFW on weston: the vsync frame still queued; docs/design.md
+    // has the figures): that says what the old interval did, not the work.
+    // So a frame feeds the lead only where the one before it was aimed too;
+    // otherwise that one swap would be the tail of the few frames known, and
+    // put the lead past a step.
     const Wake* before = wake_of(index - 1);
     if (wake.aim_ns >= 0 && before != nullptr && before->aim_ns >= 0) lead_.add_work(swap_ns - wake.wake_ns);
 }
