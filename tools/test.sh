@@ -102,13 +102,14 @@ steal_pct() {   # SECONDS
 
 # Timing tests judge the machine as much as the code while its neighbours
 # take its cores: before they run again, wait (at most 5 minutes) for 10 s
-# with under 5 % stolen, and say what was measured either way.
+# with under 3 % stolen, and say what was measured either way (docs/qa.md
+# has the steal that went with failed runs).
 wait_for_calm() {
   local waited=0 steal
   while :; do
     steal="$(steal_pct 10)"
     waited=$((waited + 10))
-    if ((steal < 5)); then
+    if ((steal < 3)); then
       echo "ctest: the machine is calm (${steal} % of its CPU stolen over 10 s, after ${waited} s)"
       return
     fi
