@@ -114,6 +114,54 @@ TEST(DisplayModel, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
     EXPECT_NEAR(lied_to.period_ns(), 25.2e6, 25.2e6 * 0.001);
 }
 
+// Reports every `pattern` refreshes in turn, with 30 us of jitter.
+void feed_pattern(detail::DisplayModel& model, double period_ns, const std::vector<int>& pattern, double stated_hz,
+                  int reports) {
+    Feed feed{period_ns};
+    int64_t k = 0;
+    for (int i = 0; i < reports; ++i) {
+        k += pattern[static_cast<size_t>(i) % pattern.size()];
+        Presented p = feed.at(k, 30 * kUs, false);
+        p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;
+        model.add(p, stated_hz);
+    }
+}
+
+// weston headless shows a late frame half a step late: intervals of 25.2 ms
+// and some of 37.8. Their common half, 12.6 ms, is a refresh no report
+// showed alone and nothing states: the model must not lock onto it (it did,
+// and auto said "display refresh 60 Hz -> 79.2 Hz").
+TEST(DisplayModel, HalfAStepLateIsNoRefreshOfItsOwn) {
+    detail::DisplayModel model;
+    // 12.6 ms refreshes, shown every 2, 2, 2, 3: 25.2 ms with a 37.8 in four.
+    feed_pattern(model, 12.6e6, {2, 2, 2, 3}, 60, 200);
+    EXPECT_FALSE(model.locked() && model.period_ns() < 20e6) << model.period_ns();
+    // Where the 37.8 ms intervals are rarer, it locks on the step it shows.
+    detail::DisplayModel calmer;
+    feed_pattern(calmer, 12.6e6, {2, 2, 2, 2, 2, 2, 2, 2, 2, 3}, 60, 200);
+    EXPECT_TRUE(calmer.locked());
+    EXPECT_NEAR(calmer.period_ns(), 25.2e6, 25.2e6 * 0.01);
+}
+
+// Frames shown 2 and 3 refreshes apart are a real refresh split in two or
+// three (60 fps at 144 Hz, 24 fps at 60 Hz): the stated rate says so.
+TEST(DisplayModel, TwoAndThreeRefreshesAFrameFindTheStatedRefresh) {
+    detail::DisplayModel at144;
+    feed_pattern(at144, 1e9 / 144, {2, 3}, 144, 200);
+    EXPECT_TRUE(at144.locked());
+    EXPECT_NEAR(at144.period_ns(), 1e9 / 144, 1e9 / 144 * 0.005);
+    detail::DisplayModel at60;
+    feed_pattern(at60, 1e9 / 60, {2, 3}, 60, 200);
+    EXPECT_TRUE(at60.locked());
+    EXPECT_NEAR(at60.period_ns(), 1e9 / 60, 1e9 / 60 * 0.005);
+    // Unstated, the times alone: the lowest interval explains only half, so
+    // the fraction is taken.
+    detail::DisplayModel unstated;
+    feed_pattern(unstated, 1e9 / 60, {2, 3}, 0, 200);
+    EXPECT_TRUE(unstated.locked());
+    EXPECT_NEAR(unstated.period_ns(), 1e9 / 60, 1e9 / 60 * 0.005);
+}
+
 TEST(DisplayModel, FollowsATimerThatDatesEachRefreshFromTheLast) {
     // weston headless: each refresh is a timer armed from the previous one,
     // so a late tick moves every later refresh. Ticks run 0-100 us late, one

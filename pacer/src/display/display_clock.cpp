@@ -14,6 +14,8 @@ constexpr double kStepAgreement = 0.8;      // ... for 80 % of the intervals
 constexpr int64_t kMinStatedNs = 100'000;        // a stated refresh period: 10 kHz at most ...
 constexpr int64_t kMaxStatedNs = 1'000'000'000;  // ... and 1 Hz at least
 constexpr double kStatedTolerance = 0.005;  // a stated period that divides the fitted one, within 0.5 %
+constexpr double kFractionStated = 0.02;    // a fraction of the lowest interval that is the stated period
+constexpr double kWholeShare = 0.6;         // the lowest interval explaining this many is the step unstated
 constexpr double kOutlierSigmas = 4.5;      // robust sigmas (1.4826 MAD) from the line
 constexpr double kOutlierFloorNs = 50'000;  // never tighter: timestamps carry some jitter
 constexpr double kOutlierCap = 0.25;        // never looser than a quarter period
@@ -30,12 +32,21 @@ double median_of(std::array<double, N> values, int n) {
 
 // The largest step of which nearly every interval is a whole multiple: the
 // refresh period as far as the times alone can tell. 0 when none fits.
+//
+// A fraction of the lowest interval claims refreshes that no report showed
+// alone. That is so on a display showing 2 and 3 refreshes a frame (60 fps
+// at 144 Hz, 24 at 60), and the stated refresh says so. It is not so on a
+// compositor that shows a late frame half a step late (weston headless:
+// 25.1 ms intervals and some of 37.7, whose half, 12.6 ms, no report and no
+// statement support). So a fraction is taken where the lowest interval
+// explains under kWholeShare of them (2 and 3 refreshes alternate: half), or
+// where it matches the stated period; else the lowest interval is the step,
+// and the fit leaves the odd ones out.
 template <size_t N>
-double common_step(std::array<double, N> d, int n) {
+double common_step(std::array<double, N> d, int n, double stated_period_ns) {
     std::sort(d.begin(), d.begin() + n);
     const double base = d[static_cast<size_t>(n / 10)];   // a low interval, past the odd early one
-    for (int m = 1; m <= 4; ++m) {
-        const double step = base / m;
+    auto fitting = [&](double step, double* period) {
         double sum = 0, steps = 0;
         int fit = 0;
         for (int i = 0; i < n; ++i) {
@@ -46,7 +57,18 @@ double common_step(std::array<double, N> d, int n) {
                 steps += r;
             }
         }
-        if (fit >= kStepAgreement * n) return sum / steps;
+        *period = steps > 0 ? sum / steps : 0;
+        return fit;
+    };
+    double whole = 0;
+    const int whole_fit = fitting(base, &whole);
+    if (whole_fit >= kStepAgreement * n) return whole;
+    for (int m = 2; m <= 4; ++m) {
+        double period = 0;
+        if (fitting(base / m, &period) < kStepAgreement * n) continue;
+        const bool stated =
+            stated_period_ns > 0 && std::fabs(period - stated_period_ns) <= kFractionStated * stated_period_ns;
+        return (stated || whole_fit < kWholeShare * n) ? period : whole;
     }
     return 0;
 }
@@ -95,7 +117,7 @@ bool DisplayModel::bootstrap(double stated_period_ns) {
         if (seq_trusted_ && at(i).seq != 0 && at(i - 1).seq != 0 && at(i).seq > at(i - 1).seq)
             per_seq[static_cast<size_t>(counted++)] = dt / static_cast<double>(at(i).seq - at(i - 1).seq);
     }
-    const double by_time = common_step(intervals, n);
+    const double by_time = common_step(intervals, n, stated_period_ns);
     double by_seq = counted * 4 >= n * 3 ? median_of(per_seq, counted) : 0;
     if (by_seq > 0 && by_time > 0) {
         // The counter must count refreshes: the times' step is a whole number of them.

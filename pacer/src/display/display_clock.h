@@ -10,7 +10,9 @@
 //     reports alone (the shortest common step of their intervals), never from
 //     the stated refresh, which may be wrong; the stated one only splits a
 //     step that is a whole multiple of it (vsync at interval 2 shows every
-//     other refresh).
+//     other refresh), and confirms a step shorter than every interval (2 and
+//     3 refreshes a frame) where most intervals do not (weston's frame shown
+//     half a step late is no refresh of its own).
 //   - period: the inlier intervals' sum over their refreshes. An interval
 //     further from whole periods than a few robust sigmas (MAD) is an
 //     outlier; kResetRun in a row mean the display changed (a new refresh
