@@ -199,9 +199,15 @@ public:
     // Swaps the frame built after wait frame_index.
     void swap(int64_t frame_index) {
         flush();
-        int64_t k = first_refresh_from(static_cast<double>(clock_.now_ns() + latch_ns)) + queue_refreshes;
+        int64_t k = first_refresh_from(static_cast<double>(clock_.now_ns() + latch_ns));
         const bool vsync = interval > 0 && blocks;
-        if (vsync && last_k_ >= 0) k = std::max(k, last_k_ + interval);
+        if (vsync) {
+            k += queue_refreshes;
+            if (last_k_ >= 0) k = std::max(k, last_k_ + interval);
+            last_vsync_k_ = k;
+        } else if (last_vsync_k_ >= 0) {
+            k = std::max(k, last_vsync_k_ + 1);   // no frame overtakes the vsync queue
+        }
         if (!pending_.empty() && pending_.back().k >= k) {
             // Replaced before its refresh: never shown.
             Presented gone;
@@ -242,7 +248,9 @@ public:
     bool report_seq = true;
     bool report_shown = true;             // false: shown frames are reported discarded (sway's lone kind)
     int64_t latch_ns = 0;                 // a frame must arrive this long before its refresh
-    int queue_refreshes = 0;              // shown this many refreshes after the one its swap returns at
+    int queue_refreshes = 0;              // vsync: a frame is shown this many refreshes after the one its
+                                          // swap returns at (weston's queue: two), and a frame swapped
+                                          // without vsync is shown after them
     int64_t nonblocking_ns = 2'100'000;   // a swap that does not block
     int64_t return_ns = 100'000;          // a blocking swap returns this long after its refresh
     int64_t return_late_ns = 0;           // ... and later by up to this much more (a busy machine)
@@ -298,6 +306,7 @@ private:
     double base_ns_;
     int64_t base_k_ = 0;
     int64_t last_k_ = -1;
+    int64_t last_vsync_k_ = -1;   // the refresh of the newest frame swapped with vsync
     std::deque<Shown> pending_;
     std::deque<Presented> ready_;
     uint64_t state_ = 12345;

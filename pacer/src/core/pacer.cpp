@@ -42,6 +42,7 @@
 #include <pacer/stats.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -146,12 +147,20 @@ struct Pacer::Impl {
             return {t, 0, true};
         }
         if (locked) {
-            present.lock_grid(grid, t, arbiter.display_refreshes());
+            present.lock_grid(grid, t, arbiter.display_refreshes(), queued_shown_ns());
         } else {
             const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
             present.bias_grid(grid, cfg.target_hz, free_running);
         }
         return decide(t);
+    }
+
+    // When the newest frame already swapped under vsync is predicted to be
+    // shown (-1: none, or not under vsync): entering display_lock, a vsync
+    // queue still holds it. Waiting before present, the frame swapped last
+    // was built two waits ago.
+    int64_t queued_shown_ns() const {
+        return vsync_shown_ns[cfg.wait_point == WaitPoint::BeforePresent ? 1 : 0];
     }
 
     // Late by this much (or more) is a stall.
@@ -167,11 +176,17 @@ struct Pacer::Impl {
         int64_t dt = 0;
         if (frame.index == 0) {
             dt = grid.period_ns();
-        } else if (aim_ns >= 0 && last_aim_ns >= 0 && !frame.resynced) {
+        } else if (aim_ns >= 0 && (last_aim_ns >= 0 || queued_shown_ns() >= 0) && !frame.resynced) {
             // From refresh to refresh, in whole fitted refreshes: neither a
             // lead that moves nor the fit's phase moves the animation.
+            // Entering the lock from vsync, from the newest frame queued
+            // (waiting before present, the frame built before this wait
+            // shows at the aim, and this one a step later).
             const double unit = present.display().period_ns();
-            const double periods = std::max(1.0, std::round(static_cast<double>(sat_sub(aim_ns, last_aim_ns)) / unit));
+            const int64_t before = last_aim_ns >= 0                            ? last_aim_ns
+                                   : cfg.wait_point == WaitPoint::FrameStart ? queued_shown_ns()
+                                                                             : sat_sub(aim_ns, grid.period_ns());
+            const double periods = std::max(1.0, std::round(static_cast<double>(sat_sub(aim_ns, before)) / unit));
             dt = detail::sat_from_double(std::round(periods * unit));
         } else if (vsync) {
             // Snap to whole refresh periods: the display shows frames only on
@@ -333,6 +348,7 @@ struct Pacer::Impl {
         if (!frame.interrupted) stats.add(frame);   // a frame cut short says nothing of the pacing
         present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns);
         last_aim_ns = aim_ns;
+        vsync_shown_ns = {vsync ? frame.predicted_present_ns : -1, vsync_shown_ns[0]};
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;
         if (frame.present_ns >= 0) last_present_ns = frame.present_ns;
@@ -375,6 +391,9 @@ struct Pacer::Impl {
     int64_t last_wake_ns = 0;
     int64_t last_deadline_ns = 0;
     int64_t last_aim_ns = -1;       // display_lock: the refresh the last frame aimed at
+    // Under vsync, when the frames built after the last two waits are
+    // predicted shown (newest first; -1 where vsync did not pace it).
+    std::array<int64_t, 2> vsync_shown_ns{-1, -1};
     int64_t present_ns = -1;        // marked since the last wait
     int64_t last_present_ns = -1;   // the last one a wait saw
     int64_t build_ns = 0;           // last wake-to-present time (FrameStart's prediction)

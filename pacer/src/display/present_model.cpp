@@ -161,7 +161,7 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
     return true;
 }
 
-void PresentModel::lock_grid(Grid& grid, int64_t t, int n) {
+void PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t queued_ns) {
     const double step = static_cast<double>(n) * display_.period_ns();
     const int64_t step_ns = std::llround(step);
     if (!locked_ || n != locked_n_) {   // a new lock, or a new n: what was learnt was for another step
@@ -175,9 +175,14 @@ void PresentModel::lock_grid(Grid& grid, int64_t t, int n) {
     const int64_t lead = lead_ns();
     // The next refresh n after the last one aimed at, unless that one left
     // no room since (a stall, or entering the lock): then the first that a
-    // deadline after now can make.
+    // deadline after now can make, and not one a frame still queued from
+    // vsync holds (weston's queue holds two: aimed at their refreshes, the
+    // first frame was replaced and the next shown a refresh late).
     int64_t aim = last_aim_ns_ >= 0 ? display_.nearest_refresh(sat_add(last_aim_ns_, step_ns)) : -1;
-    if (aim < 0 || sat_sub(aim, lead) < sat_sub(t, step_ns)) aim = display_.next_refresh(sat_add(t, lead));
+    if (aim < 0 || sat_sub(aim, lead) < sat_sub(t, step_ns)) {
+        aim = display_.next_refresh(sat_add(t, lead));
+        if (queued_ns >= 0) aim = std::max(aim, display_.nearest_refresh(sat_add(queued_ns, step_ns)));
+    }
     grid.anchor_period(sat_sub(sat_sub(aim, lead), step_ns), step);
 }
 

@@ -72,9 +72,10 @@ public:
 
     // display_lock: places the grid's next point the lead in force before
     // the refresh n refreshes after the last one aimed at (entering the
-    // lock: the first refresh at least the lead after t), in steps of n
-    // fitted refreshes.
-    void lock_grid(Grid& grid, int64_t t, int n);
+    // lock: the first refresh at least the lead after t, and n after
+    // queued_ns, when a frame swapped under vsync is predicted shown; -1
+    // none), in steps of n fitted refreshes.
+    void lock_grid(Grid& grid, int64_t t, int n, int64_t queued_ns);
     // The refresh a display_lock deadline aims at: the one the lead in force
     // after it.
     int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(deadline_ns + lead_ns()); }
