@@ -13,6 +13,7 @@ namespace pacer::detail {
 namespace {
 
 constexpr double kBiasSlew = 0.02;   // delay bias: grid moved by at most 2 % of a period per frame
+constexpr int64_t kMaxQueuedSteps = 4;   // display_lock's entry: frames a vsync queue may still hold
 constexpr double kPi = 3.14159265358979323846;
 
 }  // namespace
@@ -181,7 +182,10 @@ void PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t queued_ns) {
     int64_t aim = last_aim_ns_ >= 0 ? display_.nearest_refresh(sat_add(last_aim_ns_, step_ns)) : -1;
     if (aim < 0 || sat_sub(aim, lead) < sat_sub(t, step_ns)) {
         aim = display_.next_refresh(sat_add(t, lead));
-        if (queued_ns >= 0) aim = std::max(aim, display_.nearest_refresh(sat_add(queued_ns, step_ns)));
+        // A queue holds a few frames: a prediction further out is no queue's
+        // (a report from a hostile host), and waiting for it would stall.
+        if (queued_ns >= 0 && queued_ns <= sat_add(t, sat_mul(kMaxQueuedSteps, step_ns)))
+            aim = std::max(aim, display_.nearest_refresh(sat_add(queued_ns, step_ns)));
     }
     grid.anchor_period(sat_sub(sat_sub(aim, lead), step_ns), step);
 }
