@@ -42,7 +42,6 @@
 #include <pacer/stats.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cmath>
 #include <string>
@@ -83,7 +82,7 @@ struct Pacer::Impl {
         Presented report;
         for (int taken = 0; taken < kMaxReportsPerWait && cfg.host->take_presented(&report); ++taken) {
             const detail::PresentModel::Report seen =
-                present.add(report, arbiter.refresh_hz(), index, cfg.wait_point == WaitPoint::BeforePresent);
+                present.add(report, arbiter.refresh_hz(), index, swap_follows_wait());
             if (seen.shown) {
                 frame.displayed_index = seen.frame_index;
                 frame.displayed_ns = seen.displayed_ns;
@@ -147,7 +146,7 @@ struct Pacer::Impl {
             return {t, 0, true};
         }
         if (locked) {
-            present.lock_grid(grid, t, arbiter.display_refreshes(), queued_shown_ns());
+            present.lock_grid(grid, t, arbiter.display_refreshes(), swap_follows_wait());
         } else {
             const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
             present.bias_grid(grid, cfg.target_hz, free_running);
@@ -155,13 +154,8 @@ struct Pacer::Impl {
         return decide(t);
     }
 
-    // When the newest frame already swapped under vsync is predicted to be
-    // shown (-1: none, or not under vsync): entering display_lock, a vsync
-    // queue still holds it. Waiting before present, the frame swapped last
-    // was built two waits ago.
-    int64_t queued_shown_ns() const {
-        return vsync_shown_ns[cfg.wait_point == WaitPoint::BeforePresent ? 1 : 0];
-    }
+    // Waiting before present, the frame built after wait f is swapped after wake f + 1.
+    bool swap_follows_wait() const { return cfg.wait_point == WaitPoint::BeforePresent; }
 
     // Late by this much (or more) is a stall.
     int64_t resync_after_ns() const { return sat_mul(cfg.resync_after_periods, grid.period_ns()); }
@@ -174,18 +168,19 @@ struct Pacer::Impl {
     // aim_ns: display_lock's refresh for this frame (-1 not locked).
     int64_t dt_for(const Frame& frame, bool vsync, int64_t aim_ns) const {
         int64_t dt = 0;
+        // Entering display_lock from vsync, the frame before the aimed one is
+        // the newest queued; waiting before present, the frame built before
+        // this wait shows at the aim, and this one a step later.
+        const bool queued = present.queued_shown_ns(swap_follows_wait()) >= 0;
         if (frame.index == 0) {
             dt = grid.period_ns();
-        } else if (aim_ns >= 0 && (last_aim_ns >= 0 || queued_shown_ns() >= 0) && !frame.resynced) {
+        } else if (aim_ns >= 0 && (last_aim_ns >= 0 || queued) && !frame.resynced) {
             // From refresh to refresh, in whole fitted refreshes: neither a
             // lead that moves nor the fit's phase moves the animation.
-            // Entering the lock from vsync, from the newest frame queued
-            // (waiting before present, the frame built before this wait
-            // shows at the aim, and this one a step later).
             const double unit = present.display().period_ns();
-            const int64_t before = last_aim_ns >= 0                            ? last_aim_ns
-                                   : cfg.wait_point == WaitPoint::FrameStart ? queued_shown_ns()
-                                                                             : sat_sub(aim_ns, grid.period_ns());
+            const int64_t before = last_aim_ns >= 0     ? last_aim_ns
+                                   : swap_follows_wait() ? sat_sub(aim_ns, grid.period_ns())
+                                                         : present.queued_shown_ns(false);
             const double periods = std::max(1.0, std::round(static_cast<double>(sat_sub(aim_ns, before)) / unit));
             dt = detail::sat_from_double(std::round(periods * unit));
         } else if (vsync) {
@@ -211,7 +206,7 @@ struct Pacer::Impl {
             // After this frame's swap, one vsync period: the swap that shows
             // it waits for the refresh after the one the last present took.
             if (frame.present_ns >= 0)
-                return sat_add(frame.present_ns, sat_mul(cfg.wait_point == WaitPoint::BeforePresent ? 2 : 1, period));
+                return sat_add(frame.present_ns, sat_mul(swap_follows_wait() ? 2 : 1, period));
             return sat_add(frame.wake_ns, period);
         }
         if (cfg.wait_point == WaitPoint::BeforePresent) {
@@ -330,7 +325,7 @@ struct Pacer::Impl {
         // display_lock aims the swap right after this wake; waiting before
         // present, that swap shows the frame built before it, and the one
         // built after goes out at the next deadline, a step later.
-        const bool shown_next = cfg.wait_point == WaitPoint::BeforePresent;
+        const bool shown_next = swap_follows_wait();
         frame.predicted_present_ns = aim_ns < 0 ? predict_present(frame, vsync)
                                      : shown_next ? sat_add(aim_ns, grid.period_ns())
                                                   : aim_ns;
@@ -346,9 +341,8 @@ struct Pacer::Impl {
         frame.decision_seq = arbiter.decision().seq;
 
         if (!frame.interrupted) stats.add(frame);   // a frame cut short says nothing of the pacing
-        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns);
+        present.note_wake(index, waited.wake_ns, frame.present_ns, aim_ns, vsync ? frame.predicted_present_ns : -1);
         last_aim_ns = aim_ns;
-        vsync_shown_ns = {vsync ? frame.predicted_present_ns : -1, vsync_shown_ns[0]};
         last_wake_ns = waited.wake_ns;
         last_deadline_ns = step.deadline_ns;
         if (frame.present_ns >= 0) last_present_ns = frame.present_ns;
@@ -391,9 +385,6 @@ struct Pacer::Impl {
     int64_t last_wake_ns = 0;
     int64_t last_deadline_ns = 0;
     int64_t last_aim_ns = -1;       // display_lock: the refresh the last frame aimed at
-    // Under vsync, when the frames built after the last two waits are
-    // predicted shown (newest first; -1 where vsync did not pace it).
-    std::array<int64_t, 2> vsync_shown_ns{-1, -1};
     int64_t present_ns = -1;        // marked since the last wait
     int64_t last_present_ns = -1;   // the last one a wait saw
     int64_t build_ns = 0;           // last wake-to-present time (FrameStart's prediction)

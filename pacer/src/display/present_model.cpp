@@ -53,9 +53,11 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
     return out;
 }
 
-void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns) {
+void PresentModel::note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns,
+                             int64_t vsync_shown_ns) {
     const int64_t lead = aim_ns >= 0 ? lead_ns() : 0;
-    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, lead, -1};
+    wakes_[static_cast<size_t>(index % kFrameMemory)] = {index, wake_ns, present_ns, aim_ns, lead, -1, vsync_shown_ns};
+    newest_wake_ = index;
     if (aim_ns >= 0) last_aim_ns_ = aim_ns;
 }
 
@@ -162,7 +164,7 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
     return true;
 }
 
-void PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t queued_ns) {
+void PresentModel::lock_grid(Grid& grid, int64_t t, int n, bool swap_follows_wait) {
     const double step = static_cast<double>(n) * display_.period_ns();
     const int64_t step_ns = std::llround(step);
     if (!locked_ || n != locked_n_) {   // a new lock, or a new n: what was learnt was for another step
@@ -182,6 +184,7 @@ void PresentModel::lock_grid(Grid& grid, int64_t t, int n, int64_t queued_ns) {
     int64_t aim = last_aim_ns_ >= 0 ? display_.nearest_refresh(sat_add(last_aim_ns_, step_ns)) : -1;
     if (aim < 0 || sat_sub(aim, lead) < sat_sub(t, step_ns)) {
         aim = display_.next_refresh(sat_add(t, lead));
+        const int64_t queued_ns = queued_shown_ns(swap_follows_wait);
         // A queue holds a few frames: a prediction further out is no queue's
         // (a report from a hostile host), and waiting for it would stall.
         if (queued_ns >= 0 && queued_ns <= sat_add(t, sat_mul(kMaxQueuedSteps, step_ns)))

@@ -53,7 +53,16 @@ public:
     // Frame `index` woke at wake_ns, the swap before it returned at
     // present_ns (-1 unmarked), aiming at the refresh aim_ns (display_lock,
     // from the lead in force; else -1): reports are matched to it later.
-    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns);
+    // vsync_shown_ns: under vsync, when the frame built after this wait is
+    // predicted shown (-1 otherwise).
+    void note_wake(int64_t index, int64_t wake_ns, int64_t present_ns, int64_t aim_ns, int64_t vsync_shown_ns);
+    // Before the next wake is noted: when the newest frame swapped is
+    // predicted shown, where vsync paced it (-1 not): a compositor's vsync
+    // queue may still hold it (weston's holds two past the swap's return).
+    int64_t queued_shown_ns(bool swap_follows_wait) const {
+        const Wake* wake = wake_of(newest_wake_ - (swap_follows_wait ? 1 : 0));
+        return wake != nullptr ? wake->vsync_shown_ns : -1;
+    }
     // The swap that followed wake `index` returned at swap_ns.
     void note_swap(int64_t index, int64_t swap_ns);
 
@@ -72,10 +81,9 @@ public:
 
     // display_lock: places the grid's next point the lead in force before
     // the refresh n refreshes after the last one aimed at (entering the
-    // lock: the first refresh at least the lead after t, and n after
-    // queued_ns, when a frame swapped under vsync is predicted shown; -1
-    // none), in steps of n fitted refreshes.
-    void lock_grid(Grid& grid, int64_t t, int n, int64_t queued_ns);
+    // lock: the first refresh at least the lead after t, and n after the
+    // newest frame a vsync queue holds), in steps of n fitted refreshes.
+    void lock_grid(Grid& grid, int64_t t, int n, bool swap_follows_wait);
     // The refresh a display_lock deadline aims at: the one the lead in force
     // after it.
     int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(deadline_ns + lead_ns()); }
@@ -98,6 +106,7 @@ private:
         int64_t aim_ns = -1;       // display_lock: the refresh it aimed at
         int64_t lead_ns = 0;       // display_lock: its deadline's lead before aim_ns
         int64_t swap_ns = -1;      // the swap return after the wake
+        int64_t vsync_shown_ns = -1;   // under vsync: the frame built after it, predicted shown
     };
     const Wake* wake_of(int64_t index) const {
         if (index < 0) return nullptr;
@@ -117,6 +126,7 @@ private:
     DisplayModel display_;
     bool feedback_seen_ = false;                 // the host has reported a shown frame
     std::array<Wake, kFrameMemory> wakes_{};     // by index % kFrameMemory
+    int64_t newest_wake_ = -1;                   // the index of the newest
     std::array<Shown, kLatencyWindow> latency_ring_{};   // the newest shown frames of ours
     int latency_count_ = 0, latency_next_ = 0;
     int64_t last_shown_index_ = -1, last_shown_ns_ = -1;
