@@ -110,16 +110,20 @@ int run_app(const AppOptions& options) {
     Overlay overlay;
     if (options.overlay) imgui.emplace(*window);
 
-    // The pacer, and the one path every settings change takes to it.
+    // The pacer, made with the command line's settings (its first decision
+    // is theirs, not the defaults'), and the one path every later settings
+    // change takes to it.
     Controls controls(*window);
-    std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(controls.pacer_config(), &error);
+    pacer::Config config;
+    if (error = controls.apply(options.settings, "cli", &config); !error.empty()) return fail(error);
+    controls.settle();
+    std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(config, &error);
     if (!pacer) return fail(error);
     const CloseInterrupts close_interrupts(pacer.get());
     const ExitGuard exit_guard(outputs, *pacer, controls, *window, renderer);   // a lost X server leaves the files
     controls.load().stop_when([] { return close_signal() != 0; });   // a signal cuts the frame's work short
     const ChangeSettings change = settings_path(controls, *pacer);
     RunScript script(options);
-    if (error = change(options.settings, "cli"); !error.empty()) return fail(error);
     if (error = script.apply_start(controls, change); !error.empty()) return fail(error);
 
     Scene scene;
