@@ -70,6 +70,16 @@ running_pid() {
   echo "$pid"
 }
 
+# True while PID has not ended. The compositor outlives the script that
+# started it and is then PID 1's child, which some inits reap only a second
+# or more later: a zombie has ended.
+alive() {
+  local stat
+  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"   # fields from the state on (the name may hold spaces)
+  [[ "${stat:0:1}" != Z ]]
+}
+
 # The socket's name in the instance's runtime dir (sway picks its own).
 socket_name() {
   local run="$1/run" s
@@ -164,7 +174,7 @@ start() {
   echo "$pid" > "$dir/pid"
   local i
   for i in $(seq 1 100); do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if ! alive "$pid"; then
       tail -n 20 "$dir/log" >&2 || true
       [[ -f "$dir/weston.log" ]] && tail -n 20 "$dir/weston.log" >&2
       rm -f "$dir/pid"
@@ -191,11 +201,11 @@ stop() {
     return 0
   fi
   kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
+  for i in $(seq 1 250); do   # 5 s, then SIGKILL
+    alive "$pid" || break
+    sleep 0.02
   done
-  if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+  if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
   rm -rf "$dir"
   echo "$me: '$name' stopped (pid $pid)"
 }
