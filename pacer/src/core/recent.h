@@ -45,6 +45,11 @@ public:
             if (keep(at(i))) kept[static_cast<std::size_t>(n++)] = at(i);
         return median_of(kept, n);
     }
+    // The smallest value (quantile(0), without the copy and the selection); 0 for none.
+    int64_t min() const {
+        if (count_ == 0) return 0;
+        return *std::min_element(ring_.begin(), ring_.begin() + count_);
+    }
     // Nearest rank: the smallest value with at least q of them at or below
     // it, q in (0, 1]; 0 for none.
     int64_t quantile(double q) const {

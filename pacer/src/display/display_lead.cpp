@@ -26,6 +26,7 @@ void DisplayLead::start(int64_t step_ns) {
     latch_ns_ = 0;
     landed_slack_.clear();
     error_.clear();
+    update_pad();
     lead_ns_ = step_ns_ / 2;
     misses_in_a_row_ = 0;
 }
@@ -37,9 +38,10 @@ void DisplayLead::set_budget(double miss_share) {
     since_tail_ = kTailEvery;   // recomputed at the next frame
 }
 
-int64_t DisplayLead::pad_ns() const {
-    if (error_.count() < kPadSamples) return kPadNs;
-    return std::clamp<int64_t>(2 * error_.quantile(0.95), kMinPadNs, kMaxPadNs);
+// Each frame reads the pad several times; it changes only with a landing.
+void DisplayLead::update_pad() {
+    pad_ns_ = error_.count() < kPadSamples ? kPadNs
+                                           : std::clamp<int64_t>(2 * error_.quantile(0.95), kMinPadNs, kMaxPadNs);
 }
 
 // The work's tail at the budget, over the window; the window starts over
@@ -87,6 +89,7 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
     if (landed) {
         misses_in_a_row_ = 0;
         error_.push(late_ns < 0 ? -late_ns : late_ns);
+        update_pad();
         // Landed with less room than the bound: the latch is no longer than
         // that. An eighth of the way there per frame: the slack is measured
         // against a predicted refresh, whose error (about half a millisecond
@@ -107,7 +110,7 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
     // late whatever their room) or its report is noise. Counted, learned
     // from not: taking its room as the latch's bound would hold the lead
     // that much too long for good.
-    if (slack_ns != kUnknown && landed_slack_.count() > 0 && slack_ns >= landed_slack_.quantile(0) + kRoomNoiseNs)
+    if (slack_ns != kUnknown && landed_slack_.count() > 0 && slack_ns >= landed_slack_.min() + kRoomNoiseNs)
         return;
     // A miss its own work explains (slower than its lead had room for, by
     // the latch known before it) asks for that room and 1 ms, unless that
@@ -119,7 +122,7 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
     // (a display that keeps its cadence replaces a frame that missed its
     // refresh with the next; one swapped in time and replaced anyway had
     // room that others landed with): the latch is past its slack.
-    const bool short_of_landings = landed_slack_.count() > 0 && slack_ns < landed_slack_.quantile(0);
+    const bool short_of_landings = landed_slack_.count() > 0 && slack_ns < landed_slack_.min();
     if (slack_ns != kUnknown && slack_ns >= 0 && (late_ns != kDiscarded || short_of_landings))
         latch_ns_ = std::max(latch_ns_, slack_ns + kLatchStepNs);
     // Placed before the lead last grew: that growth already answered it.
@@ -137,7 +140,7 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
 // lead stays within a step plus the least recent work, and four steps.
 void DisplayLead::bound(int64_t wanted_ns) {
     int64_t most = kMaxSteps * step_ns_;
-    if (work_.count() > 0) most = std::min(most, step_ns_ + work_.quantile(0));
+    if (work_.count() > 0) most = std::min(most, step_ns_ + work_.min());
     lead_ns_ = std::clamp<int64_t>(wanted_ns, 0, most);
 }
 

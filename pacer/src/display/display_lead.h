@@ -85,7 +85,7 @@ public:
     int64_t lead_ns() const { return lead_ns_; }
     int64_t latch_ns() const { return latch_ns_; }   // the latch's lower bound, 0 until a miss
     int64_t tail_ns() const { return tail_ns_; }     // the work's tail at the budget
-    int64_t pad_ns() const;                          // the predicted refresh's error, learned
+    int64_t pad_ns() const { return pad_ns_; }       // the predicted refresh's error, learned
     int64_t judged() const { return judged_; }
     int64_t missed() const { return missed_; }
 
@@ -93,6 +93,7 @@ private:
     int64_t required_ns() const { return tail_ns_ + latch_ns_ + pad_ns(); }
     void bound(int64_t wanted_ns);
     void update_tail();
+    void update_pad();
     bool calmed() const;
 
     static constexpr int kTailFrames = 2048;       // the work's window for its tail
@@ -115,6 +116,7 @@ private:
     int64_t lead_ns_ = 0;
     int64_t tail_ns_ = 0;
     int64_t latch_ns_ = 0;   // the latch's lower bound from misses, lowered by landings
+    int64_t pad_ns_ = kPadNs;
     int64_t judged_ = 0, missed_ = 0;
     int misses_in_a_row_ = 0;
     int since_tail_ = 0;     // frames since the tail was computed
