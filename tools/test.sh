@@ -159,17 +159,22 @@ tsan() {
   ctest --preset tsan
 }
 
-# libFuzzer for a fixed time each: the demo's scenario parser, from the
-# committed seed corpus (tests/fuzz/corpus, only read), and the library's
-# arithmetic (Clang's UBSan checks float-cast-overflow, GCC's does not). What
-# they find goes to build-fuzz/fuzz-run/. A crash, a leak, a sanitizer report
-# or a hang fails.
-fuzz_one() {   # NAME WHAT SECONDS [SEED_DIR]
+# libFuzzer for a fixed time each, the two side by side (each takes one core):
+# the demo's scenario parser, from the committed seed corpus
+# (tests/fuzz/corpus, only read), and the library's arithmetic (Clang's UBSan
+# checks float-cast-overflow, GCC's does not). What they find goes to
+# build-fuzz/fuzz-run/. A crash, a leak, a sanitizer report or a hang fails.
+fuzz_start() {   # NAME SECONDS [SEED_DIR]; runs in the background
   local out=build-fuzz/fuzz-run
   mkdir -p "$out/$1"
-  if ! "build-fuzz/tests/fuzz/pacer-fuzz-$1" -max_total_time="$3" -timeout=10 -rss_limit_mb=2048 \
-       -max_len=16384 -print_final_stats=1 -artifact_prefix="$out/$1-" \
-       "$out/$1" ${4:+"$4"} >"$out/$1.log" 2>&1; then
+  "build-fuzz/tests/fuzz/pacer-fuzz-$1" -max_total_time="$2" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=16384 -print_final_stats=1 -artifact_prefix="$out/$1-" \
+    "$out/$1" ${3:+"$3"} >"$out/$1.log" 2>&1 &
+}
+
+fuzz_report() {   # NAME WHAT PID
+  local out=build-fuzz/fuzz-run
+  if ! wait "$3"; then
     tail -n 60 "$out/$1.log"
     echo "fuzz: $2 failed; the input is in $out/ (log: $out/$1.log)" >&2
     return 1
@@ -182,8 +187,14 @@ fuzz() {
   cmake --preset fuzz
   cmake --build --preset fuzz
   rm -rf build-fuzz/fuzz-run
-  fuzz_one scenario "the scenario parser" 20 tests/fuzz/corpus
-  fuzz_one pacer "the library" 20
+  local scenario pacer rc=0
+  fuzz_start scenario 20 tests/fuzz/corpus
+  scenario=$!
+  fuzz_start pacer 20
+  pacer=$!
+  fuzz_report scenario "the scenario parser" "$scenario" || rc=1
+  fuzz_report pacer "the library" "$pacer" || rc=1
+  return "$rc"
 }
 
 # An out-of-tree project that pulls pacer in with add_subdirectory. The
@@ -307,7 +318,7 @@ if ((quick)); then
 else
   section "sanitizers (build-asan/, ASan+UBSan, unit tests)" asan
   section "thread sanitizer (build-tsan/, TSan, unit tests)" tsan
-  section "fuzz the scenario parser and the library (build-fuzz/, libFuzzer 2 x 20 s)" fuzz
+  section "fuzz the scenario parser and the library (build-fuzz/, libFuzzer, 2 x 20 s side by side)" fuzz
 fi
 section "consumer via add_subdirectory" consumer_subdirectory
 section "consumer via find_package after install" consumer_package
