@@ -144,7 +144,9 @@ ctest_release() {
 }
 
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer, library and unit
-# tests only (the demo and bench add build time, not library coverage).
+# tests only (the demo and bench add build time, not library coverage). Both
+# sanitizer presets keep line tables only (-g1): a report names the file and
+# line of every frame, and the builds take about a tenth less time than -g.
 asan() {
   cmake --preset asan-ubsan
   cmake --build --preset asan-ubsan
