@@ -155,6 +155,10 @@ asan() {
 
 # ThreadSanitizer on the library and its unit tests (the pacer's threads:
 # ThreadTiming, the OS sleeper's per-thread settings, several pacers at once).
+# Its preset leaves out the long simulations on the fake clock (HitchBudget,
+# PacerDrift's million frames): one thread each, where a race detector has
+# nothing to find, and over half of this run's test time. ASan and UBSan run
+# them.
 tsan() {
   cmake --preset tsan
   cmake --build --preset tsan
