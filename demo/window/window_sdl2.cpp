@@ -51,9 +51,13 @@ public:
     Backend backend() const override { return Backend::Sdl2; }
     void* gl_proc_address(const char* name) override { return SDL_GL_GetProcAddress(name); }
 
+    // Drains the queue, but never pumps a broken Wayland connection: libdecor
+    // 0.1's fallback dispatch then loops for good (its dispatch of the
+    // events still queued fails and leaves them queued), which hung the
+    // demo in about 1 of 15 runs whose compositor went away.
     void poll_events() override {
         SDL_Event event;
-        while (SDL_PollEvent(&event)) {
+        while (!stop_on_lost_display() && SDL_PollEvent(&event)) {
             if (imgui_ready_) ImGui_ImplSDL2_ProcessEvent(&event);
             if (event.type == SDL_QUIT) close_ = true;
             if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE &&
@@ -69,6 +73,7 @@ public:
     }
 
     void swap(int64_t frame_index) override {
+        if (stop_on_lost_display()) return;   // SDL's swap waits on the same connection
         host_->before_swap(frame_index);
         SDL_GL_SwapWindow(window_);
         last_swap_return_ns_ = clock_.now_ns();
@@ -90,6 +95,14 @@ public:
     }
 
 private:
+    // The display server went away: a close, and no more calls that would
+    // read its connection.
+    bool stop_on_lost_display() {
+        if (!host_->display_connection_lost()) return false;
+        close_ = true;
+        return true;
+    }
+
     SDL_Window* window_ = nullptr;
     SDL_GLContext context_ = nullptr;
     std::unique_ptr<pacer::sdl2::Host> host_;
