@@ -171,16 +171,16 @@ struct Pacer::Impl {
         // Entering display_lock from vsync, the frame before the aimed one is
         // the newest queued; waiting before present, the frame built before
         // this wait shows at the aim, and this one a step later.
-        const bool queued = present.queued_shown_ns(swap_follows_wait()) >= 0;
+        const int64_t queued_ns = present.queued_shown_ns(swap_follows_wait());
         if (frame.index == 0) {
             dt = grid.period_ns();
-        } else if (aim_ns >= 0 && (last_aim_ns >= 0 || queued) && !frame.resynced) {
+        } else if (aim_ns >= 0 && (last_aim_ns >= 0 || queued_ns >= 0) && !frame.resynced) {
             // From refresh to refresh, in whole fitted refreshes: neither a
             // lead that moves nor the fit's phase moves the animation.
             const double unit = present.display().period_ns();
             const int64_t before = last_aim_ns >= 0     ? last_aim_ns
                                    : swap_follows_wait() ? sat_sub(aim_ns, grid.period_ns())
-                                                         : present.queued_shown_ns(false);
+                                                         : queued_ns;
             const double periods = std::max(1.0, std::round(static_cast<double>(sat_sub(aim_ns, before)) / unit));
             dt = detail::sat_from_double(std::round(periods * unit));
         } else if (vsync) {
