@@ -58,7 +58,7 @@ enum class Strategy : int {
                     // lost display clock is held 1 s as timer); see docs/design.md
     DisplayLock,    // "display_lock": the timer on the display's own clock (Host::take_presented):
                     // swap interval 0, one frame every n refreshes (the fewest that do not exceed
-                    // target_hz), each deadline display.lead_ns before its refresh, so the frame
+                    // target_hz by a twentieth of a frame), each deadline display.lead_ns before its refresh, so the frame
                     // is shown just in time; until the clock locks, and without reports, as timer
 };
 inline constexpr Strategy kAllStrategies[] = {

@@ -346,10 +346,11 @@ void Arbiter::check_display(int64_t index) {
 }
 
 // Refreshes per frame for display_lock: the fewest that keep the frame rate
-// within the target's tolerance.
+// at the target, or over it by less than kFrameSlack of a frame: a fit a
+// little above a refresh equal to the target (a jittery clock's 60.3 Hz for
+// 60) is that refresh, not one to halve.
 int Arbiter::refreshes_per_frame(double shown_hz) const {
-    const double most_hz = cfg_.target_hz * (1 + kRateTolerance);
-    return std::max(1, static_cast<int>(std::ceil(shown_hz / most_hz - 1e-9)));
+    return std::max(1, static_cast<int>(std::ceil(shown_hz / cfg_.target_hz - kFrameSlack)));
 }
 
 // Auto gives up on vsync for now: timer, and a retry after the backoff.

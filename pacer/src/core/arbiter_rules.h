@@ -31,6 +31,9 @@ inline constexpr int64_t kRefreshHoldNs = 1'000'000'000;
 // (weston's repaint loop, a 2 % change) relocks within it, and a new rate
 // re-decides at once when it does.
 inline constexpr int64_t kLostHoldNs = 1'000'000'000;
+// display_lock's refreshes per frame: a display up to this share of a frame
+// faster than the target still shows one frame a refresh (60.3 Hz for 60).
+inline constexpr double kFrameSlack = 0.05;
 inline constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 inline constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or
 inline constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken as unknown (0)

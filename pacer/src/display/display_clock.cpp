@@ -23,6 +23,8 @@ constexpr double kLockResidual = 0.05;      // rms residual under 5 % of the per
 constexpr int kPhaseReports = 8;            // newest reports behind a fixed clock's phase
 constexpr double kWanderRatio = 3;          // offsets spread this much wider than intervals: a wandering timer
 constexpr double kGapPeriods = 64;          // a silence this long without seq: start over
+constexpr double kLongMinRefreshes = 64;    // the chain's fit replaces the short once it spans this many
+constexpr double kLongAgreement = 0.03;     // a chain's fit further than this from the short: start over
 
 template <size_t N>
 double median_of(std::array<double, N> values, int n) {
@@ -86,6 +88,7 @@ void DisplayModel::add(const Presented& report, double host_stated_hz) {
     else if (host_stated_hz > 0)
         stated_hz_ = host_stated_hz;
     if (report.discarded || report.displayed_ns < 0) return;
+    hw_clock_ = (report.flags & kPresentedHwClock) != 0;
     if (count_ > 0) {
         const Sample& previous = at(count_ - 1);
         if (report.displayed_ns <= previous.t_ns) return;
@@ -95,6 +98,7 @@ void DisplayModel::add(const Presented& report, double host_stated_hz) {
             static_cast<double>(report.displayed_ns - previous.t_ns) > kGapPeriods * period_) {
             count_ = 0;
             locked_ = false;
+            forget_chain();
         }
     }
     ring_[static_cast<size_t>(head_)] = {report.displayed_ns, report.seq};
@@ -171,7 +175,7 @@ void DisplayModel::fit() {
         sum_dt += dt[u];
         sum_steps += steps[u];
     }
-    const double period = sum_steps > 0 ? sum_dt / sum_steps : period_;
+    const double short_period = sum_steps > 0 ? sum_dt / sum_steps : period_;
 
     last_inlier_ = n > 1 && inlier[static_cast<size_t>(n - 1)];
     outlier_run_ = last_inlier_ ? 0 : outlier_run_ + 1;
@@ -183,9 +187,14 @@ void DisplayModel::fit() {
         outlier_run_ = 0;
         inliers_ = 0;
         rms_ = 0;
+        forget_chain();
         if (bootstrap(stated_hz_ > 0 ? 1e9 / stated_hz_ : 0)) fit();
         return;
     }
+
+    const double period = n > 1 ? long_period(last_inlier_ ? dt[static_cast<size_t>(n - 1)] : 0,
+                                              last_inlier_ ? steps[static_cast<size_t>(n - 1)] : 0, short_period)
+                                : short_period;
 
     // The phase: each report's offset from the period's grid. On a fixed
     // clock they scatter round one value (the median of the newest few is
@@ -216,6 +225,42 @@ void DisplayModel::fit() {
     inliers_ = inliers;
     rms_ = interval_rms / std::sqrt(2.0);   // per report, where each interval carries two reports' jitter
     locked_ = inliers_ >= kLockSamples && inliers_ * 4 >= (n - 1) * 3 && rms_ <= kLockResidual * period_;
+}
+
+// Adds the newest interval (0, 0 for an outlier) to the chain and returns
+// the period the phase and the predictions use: the chain's slope where the
+// reports' clock is software and its points span kLongMinRefreshes, else
+// the short fit's. A slope off the short by more than a wander explains
+// began before the display changed: the chain starts over.
+double DisplayModel::long_period(double dt_ns, double refreshes, double short_period) {
+    chain_.t_ns += dt_ns;
+    chain_.refreshes += refreshes;
+    if (points_count_ == 0 || ++since_point_ >= kChainStep) {
+        since_point_ = 0;
+        points_[static_cast<size_t>(points_head_)] = chain_;
+        points_head_ = (points_head_ + 1) % kChainPoints;
+        points_count_ = std::min(points_count_ + 1, kChainPoints);
+    }
+    if (hw_clock_) return short_period;
+    const Point& oldest = points_[static_cast<size_t>((points_head_ + kChainPoints - points_count_) % kChainPoints)];
+    if (chain_.refreshes - oldest.refreshes < kLongMinRefreshes) return short_period;
+    double mean_x = 0, mean_y = 0;
+    for (int i = 0; i < points_count_; ++i) {
+        mean_x += points_[static_cast<size_t>(i)].refreshes / points_count_;
+        mean_y += points_[static_cast<size_t>(i)].t_ns / points_count_;
+    }
+    double sxx = 0, sxy = 0;
+    for (int i = 0; i < points_count_; ++i) {
+        const double x = points_[static_cast<size_t>(i)].refreshes - mean_x;
+        sxx += x * x;
+        sxy += x * (points_[static_cast<size_t>(i)].t_ns - mean_y);
+    }
+    const double period = sxx > 0 ? sxy / sxx : 0;
+    if (!(std::fabs(period - short_period) <= kLongAgreement * short_period)) {
+        forget_chain();
+        return short_period;
+    }
+    return period;
 }
 
 int64_t DisplayModel::nearest_refresh(int64_t t) const {
