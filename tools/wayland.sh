@@ -3,7 +3,10 @@
 #
 #   tools/wayland.sh start sway   [--hz N] [--size WxH] [--name NAME]
 #   tools/wayland.sh start weston [--size WxH] [--seat-module PATH] [--repaint-window-ms N] [--name NAME]
+#   tools/wayland.sh start mutter [--hz N] [--size WxH] [--xwayland] [--name NAME]
+#   tools/wayland.sh start kwin   [--size WxH] [--name NAME]
 #   tools/wayland.sh env    [--name NAME]     the lines a client needs: eval "$(tools/wayland.sh env)"
+#                                             (mutter --xwayland: DISPLAY and XAUTHORITY too)
 #   tools/wayland.sh set-hz N [--name NAME]   sway only: change the output's rate live
 #   tools/wayland.sh status [--name NAME]     exit 0 when the instance runs
 #   tools/wayland.sh stop   [--name NAME]
@@ -14,19 +17,24 @@
 # XDG_RUNTIME_DIR that holds its socket. start is a no-op when the instance
 # already runs, stop when it does not, and stop ends only the PID it recorded.
 #
-# sway 1.7 refuses to run as root, so both compositors run as nobody; a root
+# sway 1.7 refuses to run as root, so every compositor runs as nobody; a root
 # client can still connect to the socket. sway's headless output takes any
 # mode ("60 Hz" ticks on a whole-millisecond timer, so it runs at about
 # 60.8 Hz). weston's headless backend reports 60 Hz and repaints on its own
 # slower clock (docs/wayland.md): kept as the "display lies about its refresh"
 # case. weston sends wp_presentation feedback, sway (wlroots 0.15) does not.
+# mutter (GNOME) runs headless with a virtual monitor at the asked rate and
+# sends feedback dated in software (no hardware-clock flag), with jitter;
+# --xwayland also starts its Xwayland, for X11 clients as most games run on
+# GNOME. KWin (KDE) runs its virtual backend at 60 Hz and sends no feedback.
+# Both want a session bus: each gets its own (dbus-run-session).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 me="tools/wayland.sh"
 die() { echo "$me: $*" >&2; exit 2; }
 
-usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # --- the GLFW Wayland build ---------------------------------------------------
 # Debian builds GLFW 3.3 for X11 or for Wayland, and libglfw3-wayland conflicts
@@ -66,7 +74,8 @@ running_pid() {
   pid="$(cat "$dir/pid")"
   [[ "$pid" =~ ^[0-9]+$ ]] || return 1
   [[ -r "/proc/$pid/cmdline" ]] || return 1
-  tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q -e "^sway " -e "^/usr/bin/sway " -e "weston" || return 1
+  tr '\0' ' ' < "/proc/$pid/cmdline" | grep -q -e "^sway " -e "^/usr/bin/sway " -e "weston" -e "^mutter " \
+    -e "/kwin_wayland " || return 1
   echo "$pid"
 }
 
@@ -89,6 +98,21 @@ socket_name() {
   return 1
 }
 
+# mutter's Xwayland: its display (":N", from mutter's log) and the auth file
+# it made, kept in the instance's dir once both are there.
+x_display() {
+  local dir="$1" number auth
+  number="$(sed -n 's/.*Using public X11 display \(:[0-9]*\).*/\1/p' "$dir/log" | head -n 1)"
+  [[ -n "$number" ]] || return 1
+  for auth in "$dir"/run/.mutter-Xwaylandauth.*; do
+    [[ -f "$auth" ]] || return 1
+    echo "$number" > "$dir/x-display"
+    echo "$auth" > "$dir/x-auth"
+    return 0
+  done
+  return 1
+}
+
 print_env() {
   local name="$1" dir sock
   dir="$(state_dir "$name")"
@@ -97,13 +121,17 @@ print_env() {
   echo "export XDG_RUNTIME_DIR=$dir/run"
   echo "export WAYLAND_DISPLAY=$sock"
   [[ -f "$dir/kind" && "$(cat "$dir/kind")" == sway ]] && echo "export SWAYSOCK=$dir/run/sway-ipc.sock"
+  if [[ -f "$dir/x-display" ]]; then
+    echo "export DISPLAY=$(cat "$dir/x-display")"
+    echo "export XAUTHORITY=$(cat "$dir/x-auth")"
+  fi
   return 0
 }
 
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
 start() {
-  local kind="$1" name="$2" hz="$3" seat="$4" window_ms="$5" size="$6"
+  local kind="$1" name="$2" hz="$3" seat="$4" window_ms="$5" size="$6" xwayland="$7"
   local dir run pid
   dir="$(state_dir "$name")"
   run="$dir/run"
@@ -112,7 +140,12 @@ start() {
     print_env "$name"
     return 0
   fi
-  command -v "$kind" >/dev/null || die "start: '$kind' not found (tools/setup.sh installs it)"
+  local program="$kind"
+  [[ "$kind" == kwin ]] && program=kwin_wayland
+  command -v "$program" >/dev/null || die "start: '$program' not found (tools/setup.sh installs it)"
+  if [[ "$xwayland" == 1 ]]; then
+    command -v Xwayland >/dev/null || die "start: Xwayland not found (tools/setup.sh installs it)"
+  fi
   command -v setpriv >/dev/null || die "start: setpriv not found (util-linux)"
   if [[ "$kind" == weston ]]; then
     # Headless has no wl_seat, and SDL2 2.26 crashes in SDL_Init without
@@ -125,6 +158,8 @@ start() {
   chmod 0755 "$dir"
   chmod 0700 "$run"
   chown nobody:nogroup "$run"
+  mkdir -p "$dir/home"   # mutter and KWin keep settings under HOME
+  chown nobody:nogroup "$dir/home"
   echo "$kind" > "$dir/kind"
   echo "$size" > "$dir/size"
 
@@ -159,7 +194,32 @@ start() {
            --socket=wayland-0 --idle-time=0 --config="$dir/weston.ini"
            --modules="$dir/pacer-weston-seat.so" --log="$dir/weston.log")
       ;;
-    *) die "start: unknown compositor '$kind' (known: sway, weston)" ;;
+    mutter|kwin)
+      # The compositor itself records its PID (stop ends it, and then
+      # dbus-run-session ends its bus). Its Xwayland puts its socket in
+      # /tmp/.X11-unix, which must exist as X servers make it (root, 1777)
+      # or mutter refuses to start it.
+      local -a program_cmd
+      if [[ "$kind" == mutter ]]; then
+        program_cmd=(mutter --headless --wayland --virtual-monitor "${size}@${hz}" --wayland-display wayland-0)
+        if [[ "$xwayland" == 1 ]]; then
+          [[ -d /tmp/.X11-unix ]] || install -d -m 1777 /tmp/.X11-unix
+        else
+          program_cmd+=(--no-x11)
+        fi
+      else
+        # Debian installs kwin_wayland with a file capability
+        # (cap_sys_resource), which a container refuses to execute; a copy
+        # has none.
+        cp "$(command -v kwin_wayland)" "$dir/kwin_wayland"
+        chmod 0755 "$dir/kwin_wayland"
+        program_cmd=("$dir/kwin_wayland" --virtual --width "${size%x*}" --height "${size#*x}"
+                     --socket wayland-0 --no-lockscreen)
+      fi
+      cmd=(env -i PATH=/usr/bin:/bin HOME="$dir/home" XDG_RUNTIME_DIR="$run" QT_QPA_PLATFORM=offscreen
+           dbus-run-session -- sh -c 'echo $$ > "$0"; exec "$@"' "$run/compositor.pid" "${program_cmd[@]}")
+      ;;
+    *) die "start: unknown compositor '$kind' (known: sway, weston, mutter, kwin)" ;;
   esac
 
   # setsid: the compositor outlives this script and gets no terminal signals.
@@ -180,7 +240,12 @@ start() {
       rm -f "$dir/pid"
       die "start: $kind exited at start (log above, $dir/log)"
     fi
-    if socket_name "$dir" >/dev/null && { [[ "$kind" != sway ]] || [[ -S "$run/sway-ipc.sock" ]]; }; then
+    if socket_name "$dir" >/dev/null && { [[ "$kind" != sway ]] || [[ -S "$run/sway-ipc.sock" ]]; } &&
+       { [[ "$xwayland" != 1 ]] || x_display "$dir"; }; then
+      if [[ -f "$run/compositor.pid" ]]; then
+        pid="$(cat "$run/compositor.pid")"
+        echo "$pid" > "$dir/pid"
+      fi
       echo "$me: $kind '$name' runs (pid $pid)"
       print_env "$name"
       return 0
@@ -227,8 +292,8 @@ verb="$1"; shift
 kind=""
 set_hz_value=""
 case "$verb" in
-  start) [[ $# -ge 1 ]] || die "start: which compositor? (sway or weston)"; kind="$1"; shift
-         [[ "$kind" == sway || "$kind" == weston ]] || die "start: unknown compositor '$kind' (known: sway, weston)" ;;
+  start) [[ $# -ge 1 ]] || die "start: which compositor? (sway, weston, mutter or kwin)"; kind="$1"; shift
+         [[ "$kind" =~ ^(sway|weston|mutter|kwin)$ ]] || die "start: unknown compositor '$kind' (known: sway, weston, mutter, kwin)" ;;
   set-hz) [[ $# -ge 1 ]] || die "set-hz: which rate?"; set_hz_value="$1"; shift ;;
   -h|--help) usage; exit 0 ;;
   stop|env|status|glfw-wayland) ;;
@@ -238,6 +303,7 @@ name=""
 hz=60
 seat=""
 window_ms=""
+xwayland=0
 size=1280x720
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -246,6 +312,7 @@ while [[ $# -gt 0 ]]; do
     --name) [[ $# -ge 2 ]] || die "--name needs a value"; name="$2"; shift 2 ;;
     --seat-module) [[ $# -ge 2 ]] || die "--seat-module needs a path"; seat="$2"; shift 2 ;;
     --repaint-window-ms) [[ $# -ge 2 ]] || die "--repaint-window-ms needs a value"; window_ms="$2"; shift 2 ;;
+    --xwayland) xwayland=1; shift ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -255,23 +322,25 @@ positive_number "$hz" || die "--hz: '$hz' is not a positive number"
 [[ -z "$window_ms" ]] || [[ "$window_ms" =~ ^[0-9]+$ ]] || die "--repaint-window-ms: '$window_ms' is not a whole number of ms"
 [[ "$size" =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "--size: '$size' is not WIDTHxHEIGHT in pixels"
 [[ -z "$name" ]] || [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || die "--name: '$name' may hold only letters, digits, '-' and '_'"
+[[ "$xwayland" == 0 || "$kind" == mutter ]] || die "--xwayland: only mutter starts an Xwayland here"
 
 if [[ -z "$name" ]]; then
+  # Unnamed: the compositor started, sway for set-hz, else the one default
+  # instance that runs.
+  running=()
+  for k in sway weston mutter kwin; do running_pid "$k" >/dev/null && running+=("$k"); done
   if [[ -n "$kind" ]]; then name="$kind"
   elif [[ "$verb" == set-hz ]]; then name=sway
-  elif running_pid sway >/dev/null && ! running_pid weston >/dev/null; then name=sway
-  elif running_pid weston >/dev/null && ! running_pid sway >/dev/null; then name=weston
-  elif [[ "$verb" == stop ]] && ! running_pid sway >/dev/null && ! running_pid weston >/dev/null; then
-    echo "$me: no instance of ours runs"; exit 0
-  elif [[ "$verb" == status ]] && ! running_pid sway >/dev/null && ! running_pid weston >/dev/null; then
-    echo "$me: no instance of ours runs"; exit 1
-  elif [[ "$verb" != glfw-wayland ]]; then die "$verb: which instance? (--name sway or --name weston)"
+  elif ((${#running[@]} == 1)); then name="${running[0]}"
+  elif [[ "$verb" == stop && ${#running[@]} == 0 ]]; then echo "$me: no instance of ours runs"; exit 0
+  elif [[ "$verb" == status && ${#running[@]} == 0 ]]; then echo "$me: no instance of ours runs"; exit 1
+  elif [[ "$verb" != glfw-wayland ]]; then die "$verb: which instance? (--name NAME: ${running[*]:-none runs})"
   fi
 fi
 
 case "$verb" in
   start) [[ "$(id -u)" -eq 0 ]] || die "start: run as root (the compositor is started as nobody through setpriv)"
-         start "$kind" "$name" "$hz" "$seat" "$window_ms" "$size" ;;
+         start "$kind" "$name" "$hz" "$seat" "$window_ms" "$size" "$xwayland" ;;
   stop) stop "$name" ;;
   env) print_env "$name" ;;
   status) if pid="$(running_pid "$name")"; then echo "$me: '$name' runs (pid $pid)"; else echo "$me: '$name' is not running"; exit 1; fi ;;

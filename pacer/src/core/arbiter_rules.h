@@ -11,6 +11,15 @@
 namespace pacer::detail::arbiter_rules {
 
 inline constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
+// Where nothing reports shown frames, the probe also needs vsync's presents
+// steady: over kSteadyFrames intervals, fewer than kWatchTrip off their
+// median by more than kSteadyNs (the statistics' own "off"); the probe ends
+// as soon as kWatchTrip are. A compositor
+// whose swaps block but return unevenly (KWin's virtual output: 41-72 % of
+// each 32 off; sway's: 0-12 %) fails, and the timer paces; it is tried
+// again only after kMaxBackoffNs, or on a change.
+inline constexpr int kSteadyFrames = 32;
+inline constexpr int64_t kSteadyNs = 500'000;
 inline constexpr double kProbeTolerance = 0.25;         // probe median within 25 % of the vsync period
 inline constexpr int kWatchTrip = 8;                    // fast or slow ones in the window that count
 inline constexpr int kWatchClear = 2;                   // at or under this, explicit vsync is fine again

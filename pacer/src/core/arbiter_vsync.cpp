@@ -4,6 +4,7 @@
 #include "core/arbiter.h"
 
 #include "core/arbiter_rules.h"
+#include "core/saturate.h"
 
 #include <cmath>
 
@@ -28,7 +29,8 @@ void Arbiter::watch(int64_t interval_ns, int64_t index) {
     watch_vsync(fast, slow, median, index);
 }
 
-// Auto's probe, on the last kProbeFrames intervals.
+// Auto's probe, on the last kProbeFrames intervals (kSteadyFrames where
+// nothing reports shown frames and vsync fits).
 void Arbiter::judge_probe(int64_t index) {
     const double period = vsync_period_ns();
     const int64_t median = watched_.median_of_last(kProbeFrames);
@@ -40,10 +42,24 @@ void Arbiter::judge_probe(int64_t index) {
         return;
     }
     if (std::fabs(m - period) <= kProbeTolerance * period) {
+        // Nothing says what was shown: the swaps must also be steady. Uneven
+        // ones end the probe as soon as there are kWatchTrip of them.
+        const int64_t around = watched_.median_of_last(watched_.count());
+        const int off = watched_.count_where([&](int64_t x) { return sat_abs_diff(x, around) > kSteadyNs; });
+        if (off < kWatchTrip && watched_.count() < kSteadyFrames) return;
+        if (off >= kWatchTrip) {
+            backoff_ns_ = kMaxBackoffNs;
+            leave_vsync("vsync presents off their median (" + ms(static_cast<double>(around)) + ") by > " +
+                        ms(kSteadyNs) + " in " + std::to_string(off) + " of " + std::to_string(watched_.count()) +
+                        ", the timer's are steadier");
+            return;
+        }
+        const std::string steady = std::to_string(watched_.count() - off) + " of " +
+                                   std::to_string(watched_.count()) + " within " + ms(kSteadyNs) + " of it";
         probing_ = false;
         watched_.clear();   // watching starts afresh on confirmed vsync
         record("auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz_) + " / " +
-               std::to_string(vsync_interval_) + ")");
+               std::to_string(vsync_interval_) + "), " + steady);
     } else if (m < period) {
         leave_vsync("vsync requested, swaps return every " + ms(m));
     } else {
