@@ -196,34 +196,58 @@ TEST(DisplayModel, FollowsATimerThatDatesEachRefreshFromTheLast) {
     EXPECT_GE(close * 100, predicted * 95) << close << " of " << predicted;
 }
 
-// mutter's headless and virtual outputs: an exact 60 Hz grid, each report
-// dated in software (kPresentedHwCompletion alone) and off it by white
-// jitter (+-0.75 ms) and a slow wander of the grid's phase (a mean-reverting
-// walk, about 0.85 ms rms), with a counter. A one-second fit of such reports
-// wandered 0.5-1.4 % (the demo said "59.4 Hz" and chose 60.3 Hz / 2); the
-// long sums hold the period within 0.05 % once they span 512 reports, and
-// within 0.15 % from the first 2 s on.
-TEST(DisplayModel, SoftwareDatedJitterAndWanderKeepTheRate) {
+// mutter's headless and virtual outputs: a 60 Hz grid, each report dated in
+// software (kPresentedHwCompletion alone) and off it by white jitter (+-0.75
+// ms) and a slow wander of the grid's phase (a mean-reverting walk, about
+// 0.85 ms rms), with a counter; every slip_every refreshes (0: never) the
+// grid moves 3 ms later for good, as a late repaint moves mutter's. Returns
+// the fit's worst relative error against the display's mean period from 2 s
+// to 10 s, and from 10 s to 30 s.
+struct Worst {
+    double early = 0, late = 0;
+    bool always_locked = true;
+};
+Worst jittery_display(int slip_every) {
     detail::DisplayModel model;
     Feed noise{k60};
-    double phase = 0, worst_early = 0, worst_late = 0;
+    const double mean_period = k60 + (slip_every > 0 ? 3 * kMs / slip_every : 0.0);
+    double phase = 0, slipped = 0;
+    Worst worst;
     for (int64_t k = 1; k <= 1800; ++k) {
         phase = 0.98 * phase + (2 * noise.uniform() - 1) * 0.3 * kMs;
+        if (slip_every > 0 && k % slip_every == 0) slipped += 3 * kMs;
         Presented p;
-        p.displayed_ns = std::llround(1e9 + static_cast<double>(k) * k60 + phase + (2 * noise.uniform() - 1) * 0.75 * kMs);
+        p.displayed_ns = std::llround(1e9 + static_cast<double>(k) * k60 + slipped + phase +
+                                      (2 * noise.uniform() - 1) * 0.75 * kMs);
         p.seq = static_cast<uint64_t>(k);
         p.refresh_ns = 16'666'667;
         p.flags = kPresentedHwCompletion;
         model.add(p, 60);
-        const double off = std::fabs(model.period_ns() / k60 - 1);
-        if (k >= 120 && k < 600) worst_early = std::max(worst_early, off);
-        if (k >= 600) worst_late = std::max(worst_late, off);
-        if (k >= 120) {
-            EXPECT_TRUE(model.locked()) << k;
-        }
+        const double off = std::fabs(model.period_ns() / mean_period - 1);
+        if (k >= 120 && k < 600) worst.early = std::max(worst.early, off);
+        if (k >= 600) worst.late = std::max(worst.late, off);
+        if (k >= 120 && !model.locked()) worst.always_locked = false;
     }
-    EXPECT_LE(worst_early, 0.0015);
-    EXPECT_LE(worst_late, 0.0005);
+    return worst;
+}
+
+// A one-second fit of such reports wandered 0.5-1.4 % (the demo said "59.4
+// Hz" and once chose 60.3 Hz / 2). The long fit holds the grid's period
+// within 0.05 % once it spans 512 reports, and within 0.15 % from 2 s on.
+TEST(DisplayModel, SoftwareDatedJitterAndWanderKeepTheRate) {
+    const Worst worst = jittery_display(0);
+    EXPECT_TRUE(worst.always_locked);
+    EXPECT_LE(worst.early, 0.0015);
+    EXPECT_LE(worst.late, 0.0005);
+}
+
+// Slips are time the display took: its mean period is 0.3 % over the grid's
+// with a 3 ms slip every 60 refreshes. The fit follows the mean within 0.1 %
+// (a fit of the inliers alone read the grid, and mutter 0.1-0.2 % fast).
+TEST(DisplayModel, SlipsThatMoveTheGridForGoodAreTimeTheDisplayTook) {
+    const Worst worst = jittery_display(60);
+    EXPECT_TRUE(worst.always_locked);
+    EXPECT_LE(worst.late, 0.001);
 }
 
 TEST(DisplayModel, FollowsDriftAndRelocksAfterARefreshChange) {
