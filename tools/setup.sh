@@ -27,6 +27,9 @@ tests=(
   # block (sway) and that report present times (weston, plus libweston-10-dev
   # for the seat module)
   sway weston libweston-10-dev
+  # the desktops players run, headless (tools/wayland.sh): GNOME's mutter with
+  # its Xwayland, KDE's KWin, each on a session bus of its own (dbus-run-session)
+  mutter kwin-wayland xwayland dbus-daemon
   # Windows cross-build, run under Wine
   g++-mingw-w64-x86-64-posix wine wine64
   # libFuzzer and Clang's sanitizers (tests/fuzz)

@@ -25,10 +25,17 @@ def parse_env(text):
     return env
 
 
-def skip_reason(compositor):
+# The program each compositor tools/wayland.sh starts is.
+PROGRAMS = {"sway": "sway", "weston": "weston", "mutter": "mutter", "kwin": "kwin_wayland"}
+
+
+def skip_reason(compositor, xwayland=False):
     """Why the compositor cannot run here (ctest then skips), or ""."""
-    if shutil.which(compositor) is None:
-        return f"{compositor} is not installed (tools/setup.sh installs it)"
+    program = PROGRAMS.get(compositor, compositor)
+    if shutil.which(program) is None:
+        return f"{program} is not installed (tools/setup.sh installs it)"
+    if xwayland and shutil.which("Xwayland") is None:
+        return "Xwayland is not installed (tools/setup.sh installs it)"
     if os.geteuid() != 0:
         return f"tools/wayland.sh starts {compositor} as nobody, which needs root"
     return ""
@@ -38,6 +45,8 @@ def start_command(args, name):
     start = [args.wayland_sh, "start", args.compositor, "--name", name, "--hz", f"{args.hz:g}", "--size", args.size]
     if args.seat_module:
         start += ["--seat-module", args.seat_module]
+    if getattr(args, "xwayland", False):
+        start += ["--xwayland"]
     return start
 
 
@@ -46,6 +55,12 @@ def client_env(args, fail_with):
     driver, or GLFW's Wayland build on the library path (fail_with(message)
     when it is missing)."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    if getattr(args, "xwayland", False):
+        # An X11 client of the compositor's Xwayland (DISPLAY and XAUTHORITY
+        # come from tools/wayland.sh env): each backend's X11 build, as a
+        # game runs on a GNOME desktop.
+        env["SDL_VIDEODRIVER"] = "x11"
+        return env
     if args.backend == "sdl2":
         env["SDL_VIDEODRIVER"] = "wayland"
     else:

@@ -33,7 +33,13 @@ summary, and checks, as asked:
       report shown before each wake (weston's repaint timer is dated from its
       last tick, so a late tick moves every frame already in flight);
   --present-median-ms P [--present-tolerance-pct T]
-      the median present-to-present interval (feedback) is within T % of P.
+      the median present-to-present interval (feedback) is within T % of P;
+  --display-period-ms P [--display-period-pct T]
+      the pacer's display clock is locked at the end and its period is within
+      T % (0.1) of P: the refresh the compositor was started at (mutter's
+      virtual monitor), where the reports jitter;
+  --max-decisions N
+      the trace holds at most N decisions (a change of the Decision column).
 
 Every check runs and prints one line; the run fails when any fails. With
 --expect-fail NAME the run passes only when the check NAME failed: a negative
@@ -124,6 +130,9 @@ def main():
     parser.add_argument("--swap-median-ms", type=float, default=0)
     parser.add_argument("--swap-tolerance-pct", type=float, default=2)
     parser.add_argument("--present-median-ms", type=float, default=0)
+    parser.add_argument("--display-period-ms", type=float, default=0)
+    parser.add_argument("--display-period-pct", type=float, default=0.1)
+    parser.add_argument("--max-decisions", type=int, default=0)
     parser.add_argument("--present-tolerance-pct", type=float, default=2)
     parser.add_argument("--set-hz-at", default="", help="S:HZ")
     parser.add_argument("--redecide-within-s", type=float, default=0)
@@ -136,7 +145,7 @@ def main():
     args = parser.parse_args()
     demo_args = check_wayland.demo_args_of(args)
 
-    skip = check_wayland.skip_reason(args.compositor)
+    skip = check_wayland.skip_reason(args.compositor, args.xwayland)
     if skip:
         print("check_auto: SKIP: " + skip)
         return check_wayland.SKIP
@@ -170,6 +179,8 @@ def main():
         if started.returncode != 0:
             die(f"{args.compositor} did not start")
         env.update(check_wayland.parse_env(started.stdout))
+        if args.xwayland:
+            env.pop("WAYLAND_DISPLAY", None)   # an X11 client: DISPLAY alone
         cmd = check_wayland.priority_prefix() + [args.demo, "--backend", args.backend, "--summary",
                                                  "--summary-json", summary_path, "--trace", trace_path] + demo_args
         print("check_auto: " + " ".join(cmd))
@@ -262,6 +273,23 @@ def main():
         check("present_rate", presented >= 20 and off <= args.present_tolerance_pct,
               f"{presented} frames presented, median present-to-present {m:.3f} ms, {off:.2f} % off "
               f"{args.present_median_ms:.3f} ms (allowed {args.present_tolerance_pct:g} %)")
+
+    if args.display_period_ms > 0:
+        model_ms = float(field("display_clock_period_ms"))
+        locked = field("display_clock_locked") == "yes"
+        off = pct_off(model_ms, args.display_period_ms)
+        check("display_period", locked and off <= args.display_period_pct,
+              f"display clock {'locked' if locked else 'not locked'} at the end, period {model_ms:.4f} ms, "
+              f"{off:.3f} % off {args.display_period_ms:.4f} ms (allowed {args.display_period_pct:g} %)")
+
+    if args.max_decisions > 0:
+        decisions = []
+        for r in rows:
+            if r["Decision"] and (not decisions or decisions[-1] != r["Decision"]):
+                decisions.append(r["Decision"])
+        check("decisions", len(decisions) <= args.max_decisions,
+              f"{len(decisions)} decisions in {len(rows)} frames (allowed {args.max_decisions}): " +
+              " | ".join(d[:60] for d in decisions))
 
     if args.set_hz_at:
         first_wake_s = int(field("first_wake_ns")) * 1e-9

@@ -43,7 +43,9 @@ def add_run_arguments(parser, size):
     the demo and its backend, where the outputs go."""
     parser.add_argument("--wayland-sh", required=True)
     parser.add_argument("--demo", required=True)
-    parser.add_argument("--compositor", choices=["sway", "weston"], required=True)
+    parser.add_argument("--compositor", choices=["sway", "weston", "mutter", "kwin"], required=True)
+    parser.add_argument("--xwayland", action="store_true",
+                        help="mutter only: the demo runs as an X11 client of mutter's Xwayland")
     parser.add_argument("--hz", type=float, default=60)
     parser.add_argument("--size", default=size, help="the output's size, WxH")
     parser.add_argument("--seat-module", default="")
@@ -67,7 +69,7 @@ def main():
     args = parser.parse_args()
     demo_args = demo_args_of(args)
 
-    skip = skip_reason(args.compositor)
+    skip = skip_reason(args.compositor, args.xwayland)
     if skip:
         print("check_wayland: SKIP: " + skip)
         return SKIP

@@ -124,9 +124,10 @@ bool Arbiter::can_lock() const {
 }
 
 // "display says 60 Hz but shows frames every 25.2 ms" where the fitted
-// refresh (shown_hz_) is not the stated one, else "".
+// refresh (shown_hz_) is further from the stated one than a young fit of
+// jittery reports wanders (mutter's: up to 1.4 %), else "".
 std::string Arbiter::display_says() const {
-    const bool lies = shown_hz_ > 0 && !(std::fabs(shown_hz_ - refresh_hz_) <= kRateTolerance * shown_hz_);
+    const bool lies = shown_hz_ > 0 && !(std::fabs(shown_hz_ - refresh_hz_) <= kRefreshJump * shown_hz_);
     if (!lies) return std::string();
     // 0: none stated, or one no display has (read_refresh_hz).
     return (refresh_hz_ > 0 ? "display says " + hz_text(refresh_hz_) : std::string("display states no refresh rate")) +

@@ -14,7 +14,9 @@ inline constexpr int kProbeFrames = 8;                  // intervals measured be
 // Where nothing reports shown frames, the probe also needs vsync's presents
 // steady: over kSteadyFrames intervals, fewer than kWatchTrip off their
 // median by more than kSteadyNs (the statistics' own "off"); the probe ends
-// as soon as kWatchTrip are. A compositor
+// as soon as kWatchTrip are, from half the window on. Only a swap that never
+// blocks (three quarters of the first kProbeFrames under half the period)
+// is judged on those alone. A compositor
 // whose swaps block but return unevenly (KWin's virtual output: 41-72 % of
 // each 32 off; sway's: 0-12 %) fails, and the timer paces; it is tried
 // again only after kMaxBackoffNs, or on a change.
