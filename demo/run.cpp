@@ -138,7 +138,11 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
     }
     const std::string markers = controls.take_markers();
     const char* mode = dt_mode_name(step.mode);
-    record_->add_frame(frame, step.dt_ns, mode, pacer.display().locked);
+    // The frame's work ran from the wake before it to its wait, across the
+    // swap noted before the newest one (the newest came after its wake).
+    record_->add_frame(frame, step.dt_ns, mode, pacer.display().locked, swap_in_work_ns_);
+    swap_in_work_ns_ = newest_swap_ns_;
+    newest_swap_ns_ = 0;
     if (trace_) {
         TraceExtra extra{decision, markers};
         extra.dt_mode = mode;
@@ -167,6 +171,7 @@ std::string RunOutputs::screenshot_if_due(int64_t frame_index, Renderer& rendere
 
 void RunOutputs::note_swap(Window& window, int64_t frame_index) {
     record_->add_swap(frame_index, window.last_swap_return_ns());
+    newest_swap_ns_ = window.last_swap_ns();
     // The reports the pacer pulled in its waits (Window keeps a copy).
     for (const pacer::Presented& p : window.take_reports()) {
         if (trace_) trace_->displayed(p.frame_index, p.discarded, p.displayed_ns);
@@ -206,6 +211,7 @@ RunFacts RunOutputs::facts_(const pacer::Pacer& pacer, Controls& controls, Windo
     const pacer::Decision& decision = pacer.decision();
     auto info = [&](const char* key, const std::string& value) { facts.info.emplace_back(key, value); };
     info("backend", backend_name(window.backend()));
+    info("display_server", window.display_server().empty() ? std::string("unknown") : window.display_server());
     info("gl_renderer", renderer.gl_renderer());
     info("refresh_hz", format("%g", refresh_hz));
     info("swap_interval", "last asked " + std::to_string(swap.requested) + ": " + swap_answer_name(swap.answer) +
@@ -231,7 +237,9 @@ RunFacts RunOutputs::facts_(const pacer::Pacer& pacer, Controls& controls, Windo
     info("settings", describe(s));   // every setting in force at the end, as scenario keys
     if (options_->scenario) info("scenario", options_->scenario->name);
     add_picture_(&facts);
-    facts.brief.push_back(std::string("pacer-demo: ") + backend_name(window.backend()) + ", " + renderer.gl_renderer() +
+    const std::string server = window.display_server().empty() ? "" : " on " + window.display_server();
+    facts.brief.push_back(std::string("pacer-demo: ") + backend_name(window.backend()) + server + ", " +
+                          renderer.gl_renderer() +
                           format(", %gx%g window", scene_.stage.x + scene_.stage.width, scene_.stage.height) +
                           (options_->scenario ? ", scenario " + options_->scenario->name : std::string()));
     facts.brief.push_back("pacing: " + std::string(pacer::strategy_name(*s.strategy)) + " -> " + decision.reason +

@@ -112,6 +112,8 @@ private:
     SceneRecord scene_;
     Renderer::Image screenshot_;
     int32_t decision_seq_ = 0;   // the last decision written; 0: none yet
+    int64_t newest_swap_ns_ = 0;    // time in the newest swap call (after the newest wake)
+    int64_t swap_in_work_ns_ = 0;   // ... and in the one before, within the next frame's work
 };
 
 }  // namespace pacer_demo

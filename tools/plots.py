@@ -17,9 +17,12 @@ Run with Debian's Python (python3-matplotlib), no display needed:
       one of them, from a file of that experiment's columns
   /usr/bin/python3 tools/plots.py trace TRACE.csv [--out DIR] [--name NAME]
       a demo trace (pacer-demo --trace, columns in demo/core/trace.h):
-        NAME-timeline.png   frame intervals over time, scenario phases shaded
-        NAME-histogram.png  distribution of the intervals, per phase
-        NAME-percentiles.png  frame time at each percentile, per phase
+        NAME-timeline.png   intervals over time, scenario phases shaded: presents
+                            (swap to swap) first, frames on screen where the
+                            display reports them, then wakes, each labelled
+        NAME-histogram.png  distribution of the wake intervals, per phase
+        NAME-percentiles.png  presents, shown frames and wakes at each
+                            percentile, per phase
         NAME-display.png    where the display reported what it showed
                             (MsBetweenDisplayChange, wp_presentation): the
                             intervals between frames on screen against those
@@ -479,6 +482,12 @@ class Trace:
         self.path = path
         self.time_s = t.numbers("TimeInSeconds")
         self.interval_ms = t.numbers("MsBetweenSimulationStart", allow_missing=True)
+        # What reaches the screen comes first in the figures: the presents
+        # (swap returns) and, where the display reports them, shown frames.
+        self.present_ms = (t.numbers("MsBetweenPresents", allow_missing=True) if "MsBetweenPresents" in t.columns
+                           else [None] * len(self.time_s))
+        self.shown_ms = (t.numbers("MsBetweenDisplayChange", allow_missing=True)
+                         if "MsBetweenDisplayChange" in t.columns else [None] * len(self.time_s))
         self.lateness_ms = t.numbers("MsWakeLateness")
         self.target_ms = t.numbers("MsTargetPeriod")
         self.missed = t.numbers("Missed")
@@ -576,8 +585,15 @@ def plot_trace(path, out_dir, name=None, title=None, trace=None):
         for a in (ax, ax_late):
             a.axvspan(start, end, color=c, alpha=0.13, linewidth=0)
         phase_handles.append(Patch(color=c, alpha=0.35, label=f"phase: {shorten(phase)}"))
-    ax.plot([p[0] for p in points], [p[1] for p in points], "-", color="black", linewidth=0.7,
-            label="interval (MsBetweenSimulationStart)")
+    # Presents first, then frames on screen where reported, wakes last and thin.
+    for series, colour_, width, label in ((tr.present_ms, "#2a6fdb", 1.0, "presents: swap to swap (MsBetweenPresents)"),
+                                          (tr.shown_ms, "#2ca02c", 1.0,
+                                           "shown: on screen to on screen (MsBetweenDisplayChange)")):
+        xy = [(tr.time_s[i], v) for i, v in enumerate(series) if v is not None]
+        if xy:
+            ax.plot([p[0] for p in xy], [p[1] for p in xy], "-", color=colour_, linewidth=width, label=label)
+    ax.plot([p[0] for p in points], [p[1] for p in points], "-", color="#555555", linewidth=0.5,
+            label="wakes: frame start to frame start (MsBetweenSimulationStart)")
     ax.step(tr.time_s, tr.target_ms, where="post", color="#1f77b4", linewidth=1.2, linestyle="--",
             label="target period (MsTargetPeriod)")
     missed = [(tr.time_s[i], tr.interval_ms[i]) for i in range(len(tr.time_s))
@@ -586,15 +602,16 @@ def plot_trace(path, out_dir, name=None, title=None, trace=None):
         ax.plot([m[0] for m in missed], [m[1] for m in missed], "x", color="#d62728", markersize=6,
                 label=f"missed grid point ({len(missed)} frames)")
     values = sorted(p[1] for p in points)
-    hi = values[min(len(values) - 1, int(0.999 * len(values)))]
+    everything = sorted(values + [v for v in tr.present_ms + tr.shown_ms if v is not None])
+    hi = everything[min(len(everything) - 1, int(0.999 * len(everything)))]
     top = max(hi, max(tr.target_ms)) * 1.25
-    clipped = sum(1 for v in values if v > top)
+    clipped = sum(1 for v in everything if v > top)
     ax.set_ylim(0, top)
     if clipped:
-        ax.text(0.995, 0.97, f"{clipped} interval(s) above {top:.1f} ms not shown (max {values[-1]:.1f} ms)",
+        ax.text(0.995, 0.97, f"{clipped} interval(s) above {top:.1f} ms not shown (max {everything[-1]:.1f} ms)",
                 transform=ax.transAxes, ha="right", va="top", fontsize=8, color="#d62728")
-    ax.set_ylabel("frame interval (ms)")
-    ax.set_title(f"Frame-time timeline: {title}")
+    ax.set_ylabel("interval (ms)")
+    ax.set_title(f"Frame-time timeline (presents, shown, wakes): {title}")
     ax.grid(alpha=0.3)
     handles, _ = ax.get_legend_handles_labels()
     # Outside the axes, right: the data can be anywhere in the plot.
@@ -639,21 +656,26 @@ def plot_trace(path, out_dir, name=None, title=None, trace=None):
 
     # Percentile curve (CapFrameX's frame-time percentiles): a phase's frame
     # time at each percentile, so its tail reads off at 99 and 99.9.
+    # Per phase: presents (solid), shown frames where reported (dashed), then
+    # wakes (thin, dotted), each labelled with its p99 and max.
     fig, ax = plt.subplots(figsize=(9, 5))
     for k, (phase, _, _, first, last) in enumerate(phases):
-        data = sorted(tr.interval_ms[i] for i in range(first, last + 1) if tr.interval_ms[i] is not None)
-        if data:
-            xs = [100.0 * (i + 1) / len(data) for i in range(len(data))]
-            ax.step(xs, data, where="post", linewidth=1.4, color=PHASE_COLOURS[k % len(PHASE_COLOURS)],
-                    label=f"{shorten(phase)} (p99 {nearest_rank(data, 0.99):.2f} ms, max {data[-1]:.1f} ms)")
+        for series, what, style, width in ((tr.present_ms, "presents", "-", 1.6), (tr.shown_ms, "shown", "--", 1.4),
+                                           (tr.interval_ms, "wakes", ":", 1.0)):
+            data = sorted(series[i] for i in range(first, last + 1) if series[i] is not None)
+            if data:
+                xs = [100.0 * (i + 1) / len(data) for i in range(len(data))]
+                ax.step(xs, data, where="post", linewidth=width, linestyle=style,
+                        color=PHASE_COLOURS[k % len(PHASE_COLOURS)],
+                        label=f"{what}, {shorten(phase)} (p99 {nearest_rank(data, 0.99):.2f} ms, max {data[-1]:.1f} ms)")
     for target in sorted(set(tr.target_ms)):
         ax.axhline(target, color="black", linestyle="--", linewidth=1)
     ax.plot([], [], "--", color="black", label="target period")
     ax.set_yscale("log")
     ax.set_xlim(0, 100)
     ax.set_xlabel("percentile of frames (%)")
-    ax.set_ylabel("frame interval (ms, log)")
-    ax.set_title(f"Frame-time percentiles: {title}")
+    ax.set_ylabel("interval (ms, log)")
+    ax.set_title(f"Frame-time percentiles (presents, shown, wakes): {title}")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()

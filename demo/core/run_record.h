@@ -39,7 +39,10 @@ public:
     explicit RunRecord(double success_tolerance_ms);
     // A frame as wait() returned it, what the scene moved by in it, in which
     // dt mode, and whether the pacer's display clock was locked.
-    void add_frame(const pacer::Frame& frame, int64_t motion_dt_ns, const char* dt_mode, bool display_locked);
+    // swap_ns: the time spent inside the swap call within frame.work_ns,
+    // which the frame's own work leaves out (a vsync swap's wait).
+    void add_frame(const pacer::Frame& frame, int64_t motion_dt_ns, const char* dt_mode, bool display_locked,
+                   int64_t swap_ns = 0);
     // When the swap of frame_index returned, on the pacer's clock.
     void add_swap(int64_t frame_index, int64_t swap_return_ns);
     // A report of what the display showed (Host::take_presented).

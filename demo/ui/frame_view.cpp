@@ -90,7 +90,9 @@ void FrameView::draw_status(const Controls& controls, const OverlayView& view, c
     const Settings& s = controls.current();
     const pacer::WaitStatus state = view.pacer->status();
     const double refresh = view.window->refresh_rate_hz();
-    ImGui::Text("%s | %s", backend_name(view.window->backend()), view.gl_renderer->c_str());
+    const std::string& server = view.window->display_server();
+    ImGui::Text("%s%s%s | %s", backend_name(view.window->backend()), server.empty() ? "" : " on ", server.c_str(),
+                view.gl_renderer->c_str());
     if (refresh > 0) {
         ImGui::Text("refresh %.2f Hz", refresh);
     } else {

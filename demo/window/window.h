@@ -11,6 +11,7 @@
 // and the summary show exactly what the backend says.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -57,9 +58,15 @@ public:
     virtual void framebuffer_size(int* width, int* height) const = 0;
 
     // Presents the back buffer holding frame_index and records when the swap
-    // call returned, on pacer::OsClock's timeline (the pacer's default clock).
+    // call began and returned, on pacer::OsClock's timeline (the pacer's
+    // default clock).
     virtual void swap(int64_t frame_index) = 0;
     int64_t last_swap_return_ns() const { return last_swap_return_ns_; }
+    // How long the last swap call took: under vsync mostly the wait for the
+    // refresh, which is no part of the frame's work.
+    int64_t last_swap_ns() const {
+        return last_swap_call_ns_ >= 0 ? std::max<int64_t>(last_swap_return_ns_ - last_swap_call_ns_, 0) : 0;
+    }
 
     // The pacer's Host for this window (the library's backend), what it said
     // to the last swap-interval request, and where its shown frames come from
@@ -67,6 +74,9 @@ public:
     virtual pacer::Host& host() = 0;
     virtual SwapIntervalState swap_interval_state() const = 0;
     virtual std::string present_feedback_source() const = 0;
+    // The program serving the window ("mutter", "Xwayland (mutter)"), ""
+    // unknown (display_server.h).
+    const std::string& display_server() const { return display_server_; }
     // The display server's connection broke (a Wayland compositor that
     // died), which the window system reports only as a close request.
     virtual bool display_lost() const = 0;
@@ -83,6 +93,8 @@ public:
 protected:
     // For the backend Host's on_presented, with this window as user.
     static void keep_report(const pacer::Presented& presented, void* window);
+    std::string display_server_;   // set by the backend once its window exists
+    int64_t last_swap_call_ns_ = -1;
     int64_t last_swap_return_ns_ = -1;
 
 private:

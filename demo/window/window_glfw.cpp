@@ -3,6 +3,7 @@
 #include <imgui_impl_glfw.h>
 #include <pacer/backends/glfw.h>
 
+#include "window/display_server.h"
 #include "window/window.h"
 
 namespace pacer_demo {
@@ -45,6 +46,7 @@ public:
         glfwMakeContextCurrent(window_);
         host_ = std::make_unique<pacer::glfw::Host>(window_);
         host_->on_presented(keep_report, this);
+        display_server_ = display_server_name(host_->on_wayland());
         return true;
     }
 
@@ -68,6 +70,7 @@ public:
 
     void swap(int64_t frame_index) override {
         host_->before_swap(frame_index);
+        last_swap_call_ns_ = clock_.now_ns();
         glfwSwapBuffers(window_);
         last_swap_return_ns_ = clock_.now_ns();
     }

@@ -3,6 +3,7 @@
 #include <imgui_impl_sdl.h>
 #include <pacer/backends/sdl2.h>
 
+#include "window/display_server.h"
 #include "window/window.h"
 
 namespace pacer_demo {
@@ -45,6 +46,7 @@ public:
         SDL_GL_MakeCurrent(window_, context_);
         host_ = std::make_unique<pacer::sdl2::Host>(window_);
         host_->on_presented(keep_report, this);
+        display_server_ = display_server_name(host_->on_wayland());
         return true;
     }
 
@@ -75,6 +77,7 @@ public:
     void swap(int64_t frame_index) override {
         if (stop_on_lost_display()) return;   // SDL's swap waits on the same connection
         host_->before_swap(frame_index);
+        last_swap_call_ns_ = clock_.now_ns();
         SDL_GL_SwapWindow(window_);
         last_swap_return_ns_ = clock_.now_ns();
     }

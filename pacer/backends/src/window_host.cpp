@@ -54,6 +54,8 @@ void WindowHost::open_feedback(void* wl_display, void* wl_surface) {
     support_->feedback_text = support_->source ? support_->source->describe() : "none: " + why;
 }
 
+bool WindowHost::on_wayland() const { return support_->wl_display != nullptr; }
+
 bool WindowHost::display_connection_lost() const { return detail::display_connection_broken(support_->wl_display); }
 
 void WindowHost::before_swap(int64_t frame_index) {

@@ -67,6 +67,9 @@ public:
     // False on X11 (Xlib exits the process instead) and where pacer was built
     // without Wayland.
     bool display_connection_lost() const;
+    // Whether the window is on Wayland (its window system handed over a
+    // wl_display), else on X11 or another.
+    bool on_wayland() const;
     // Sees each report the pacer pulls (for a trace); nullptr: none.
     void on_presented(PresentedCallback callback, void* user);
 
