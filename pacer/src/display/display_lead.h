@@ -8,10 +8,12 @@
 //   - the work: its tail at the budget. A frame may miss its refresh, and the
 //     display show the one before again (a hitch), for at most the budget's
 //     share of frames (Config::display.hitches_per_1000, per refresh, times
-//     the refreshes a frame spans): the lead covers the work's quantile
-//     1 - that share over the last kTailFrames frames (34 s at 60 Hz), so a
-//     rare spike is either inside the tail or a budgeted miss, never a
-//     reason to move. A change of regime is told from a spike by the median:
+//     the refreshes a frame spans): the lead covers the work's level now (the
+//     newest 64 frames' median) plus the quantile 1 - that share of how far
+//     each of the last kTailFrames frames (34 s at 60 Hz) lay above the level
+//     of its day, at most the most work those frames took. So a rare spike is
+//     either inside the tail or a budgeted miss, never a reason to move, and
+//     work that drifts over minutes moves the tail with it. A change of regime is told from a spike by the median:
 //     when the newest 64 frames' median falls below the lower quartile of
 //     the 64 before them, the window starts over (the work calmed); a rise
 //     shows in the tail within a few frames, and two frames in a row slower
@@ -95,6 +97,7 @@ private:
     void update_tail();
     void update_pad();
     bool calmed() const;
+    int64_t level() const { return work_.median_of_last(work_.count()); }   // the newest 64's median
 
     static constexpr int kTailFrames = 2048;       // the work's window for its tail
     static constexpr int kTailEvery = 16;          // frames between recomputations of the tail
@@ -107,8 +110,9 @@ private:
     static constexpr int64_t kLowerShare = 8;      // a landing lowers the latch's bound 1/8 of the way
     static constexpr int64_t kRoomNoiseNs = 1'000'000;   // more room than a landing by this: not the latch
 
-    Recent<64> work_;              // the newest wake-to-swap times: the regime
-    Recent<kTailFrames> history_;  // ... over the tail's window
+    Recent<64> work_;                  // the newest wake-to-swap times: the regime, the level
+    Recent<kTailFrames> history_;      // ... over the tail's window
+    Recent<kTailFrames> above_level_;  // ... each less the level when it came
     Recent<64> landed_slack_;      // the room (aimed refresh less swap) of recent frames that landed
     Recent<64> error_;             // how far from its predicted refresh each landed frame was shown
     double miss_share_ = 0.001;

@@ -140,6 +140,30 @@ TEST(RunRecord, WakeToPresentAndTheGpuStepComeFromTheFrames) {
     EXPECT_DOUBLE_EQ(bare.stats.gpu_finish_p50_us, 0.0) << "no host: measured, and nothing finished";
 }
 
+// Under vsync the swap waits for the refresh inside the frame's work (wake
+// to the next wait): 9.5 ms of each 10 ms frame here. The summary's frame
+// work leaves the swap's time out, and says nothing of slow building.
+TEST(RunRecord, TheSwapsWaitIsNoPartOfTheFramesWork) {
+    std::string error;
+    const std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(pacer::Config{}, &error);
+    ASSERT_TRUE(pacer) << error;
+    RunRecord with_swap(1.0), without(1.0);
+    for (pacer::Frame f : run_of(std::vector<int64_t>(40, 10 * kMs))) {
+        f.work_ns = 10 * kMs + 200 * kUs;   // past the period, as a blocking swap makes it
+        with_swap.add_frame(f, f.period_ns, "paced", false);
+        without.add_frame(f, f.period_ns, "paced", false, 9'500 * kUs);
+    }
+    auto notes = [&](const RunRecord& record) {
+        std::string all;
+        for (const std::string& note : record.report(RunFacts{}, *pacer).notes) all += note + "\n";
+        return all;
+    };
+    const std::string counted = notes(with_swap), left_out = notes(without);
+    EXPECT_NE(counted.find("took longer than the 10.000 ms period to build"), std::string::npos) << counted;
+    EXPECT_EQ(left_out.find("took longer than"), std::string::npos) << left_out;
+    EXPECT_NE(left_out.find("the time in the swap left out) p50 0."), std::string::npos) << left_out;
+}
+
 TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {
     std::vector<int64_t> intervals(200, 10 * kMs);
     intervals[150] = 40 * kMs;   // 4x the moving average: a stutter (factor 2.5)
