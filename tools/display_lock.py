@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """tools/display_lock.py: display_lock against vsync and a fixed-lead oracle,
-on a headless weston (wp_presentation), by hand.
+on a headless weston or mutter (wp_presentation; --compositor), by hand.
 
 For each backend, each CPU work and each run, on one weston instance:
   - vsync, frame_start (the baseline);
@@ -158,10 +158,13 @@ class Weston:
         self.env = {}
         if self.args.replay:
             return self
-        started = wayland_session.run([self.args.wayland_sh, "start", "weston", "--name", self.name, "--size", "320x240",
-                                     "--seat-module", self.args.seat_module])
+        start = [self.args.wayland_sh, "start", self.args.compositor, "--name", self.name, "--size", "320x240",
+                 "--hz", "60"]
+        if self.args.compositor == "weston":
+            start += ["--seat-module", self.args.seat_module]
+        started = wayland_session.run(start)
         if started.returncode != 0:
-            sys.exit("display_lock: weston did not start:\n" + started.stdout)
+            sys.exit(f"display_lock: {self.args.compositor} did not start:\n" + started.stdout)
         self.env = wayland_session.parse_env(started.stdout)
         return self
 
@@ -309,6 +312,8 @@ def main():
 
 def run_main():
     p = OneLineParser(prog="display_lock.py", description=__doc__.splitlines()[0])
+    p.add_argument("--compositor", choices=["weston", "mutter"], default="weston",
+                   help="weston (its repaint loop waits for a late commit) or mutter (GNOME: jittery reports)")
     p.add_argument("--backends", default="sdl2,glfw")
     p.add_argument("--work-ms", default="3,8")
     p.add_argument("--runs", type=int, default=3)
@@ -337,14 +342,14 @@ def run_main():
     check_paths(args)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    skip = "" if args.replay else wayland_session.skip_reason("weston")
+    skip = "" if args.replay else wayland_session.skip_reason(args.compositor)
     if skip:
         print("display_lock: SKIP: " + skip)
         return wayland_session.SKIP
     backends = [b for b in args.backends.split(",") if b]
 
-    lines = [f"# display_lock on headless weston ({datetime.date.today()}, `tools/display_lock.py "
-             f"--backends {args.backends} --work-ms {args.work_ms} --runs {args.runs} --frames {args.frames} "
+    lines = [f"# display_lock on headless {args.compositor} ({datetime.date.today()}, `tools/display_lock.py "
+             f"--compositor {args.compositor} --backends {args.backends} --work-ms {args.work_ms} --runs {args.runs} --frames {args.frames} "
              f"--sweep-frames {args.sweep_frames} --step-ms {args.step_ms:g}`)", ""]
     failures = 0
     for backend in backends:

@@ -4,7 +4,7 @@ backends, and writes a report folder with verdicts, plots, CSVs and traces.
 
   tools/qa.sh [--quick] [--out DIR] [--backends sdl2,glfw] [--build-dir DIR]
               [--demo PATH] [--bench-csv DIR] [--reruns N]
-              [--display xvfb|weston [--seat-module PATH]] [SCENARIO ...]
+              [--display xvfb|weston|mutter|kwin [--seat-module PATH]] [SCENARIO ...]
 
 SCENARIO is a file, or a name in assets/scenarios/ ("steady-60" or
 "steady-60.txt"); default: every assets/scenarios/*.txt. --quick keeps the
@@ -20,11 +20,12 @@ scenario that needed a rerun reads as the spread it is.
 
 Each run is `tools/headless.sh pacer-demo --backend B --scenario S --trace ...
 --summary-json ... --screenshot ... [--chrome-trace ...]`. With --display
-weston the runs are Wayland clients of one headless weston (tools/wayland.sh,
-with the seat module SDL2 needs) that reports when frames were shown, at the
-priority the Wayland tests use (tools/wayland_session.py); only there do the
-scenarios that say "needs present_feedback" run (under Xvfb they are skipped,
-and naming one is an error). The demo is
+weston, mutter or kwin the runs are Wayland clients of one headless
+compositor (tools/wayland.sh; weston with the seat module SDL2 needs, mutter
+at 60 Hz), at the priority the Wayland tests use (tools/wayland_session.py).
+weston and mutter report when frames were shown; only there do the scenarios
+that say "needs present_feedback" run (elsewhere they are skipped, and naming
+one is an error). The demo is
 build-dir/demo/pacer-demo (default build/, as tools/test.sh leaves it); if it
 is missing, the pacer-demo target is configured and built there first.
 
@@ -75,7 +76,8 @@ WIDTH_PX, HEIGHT_PX = (320, 8192), (240, 8192)   # --size: what the demo's --wid
 SCREENSHOT_FRAME = 30       # early enough for every shipped scenario; shorter ones get an earlier frame
 MANIFEST_NAME = ".qa-report"   # in the report folder: what this tool wrote there
 WAYLAND_SH = os.path.join(ROOT, "tools", "wayland.sh")
-DISPLAYS = ("xvfb", "weston")
+DISPLAYS = ("xvfb", "weston", "mutter", "kwin")
+FEEDBACK_DISPLAYS = ("weston", "mutter")   # they report when frames were shown
 BACKENDS = ("sdl2", "glfw")
 MAX_RERUNS = 8              # --reruns: a scenario runs at most 9 times
 # Headline figures for the report (metric keys of core/summary.h).
@@ -136,7 +138,7 @@ def window_size(render_args):
 
 class Display:
     """Where the runs show their frames: an Xvfb of each run's own
-    (tools/headless.sh), or one headless weston for the whole suite."""
+    (tools/headless.sh), or one headless compositor for the whole suite."""
 
     def __init__(self, kind, seat_module, render_args):
         self.kind, self.seat_module, self.render_args = kind, seat_module, render_args
@@ -144,17 +146,20 @@ class Display:
         self.env = None
 
     def __enter__(self):
-        if self.kind == "weston":
-            started = wayland_session.run([WAYLAND_SH, "start", "weston", "--name", self.name, "--size",
-                                           window_size(self.render_args), "--seat-module", self.seat_module])
+        if self.kind != "xvfb":
+            start = [WAYLAND_SH, "start", self.kind, "--name", self.name, "--size", window_size(self.render_args),
+                     "--hz", "60"]
+            if self.kind == "weston":
+                start += ["--seat-module", self.seat_module]
+            started = wayland_session.run(start)
             if started.returncode != 0:
                 lines = [line for line in started.stdout.strip().splitlines() if line.strip()]
-                raise UsageError("--display weston: it did not start: " + (lines[-1] if lines else "no output"))
+                raise UsageError(f"--display {self.kind}: it did not start: " + (lines[-1] if lines else "no output"))
             self.env = wayland_session.parse_env(started.stdout)
         return self
 
     def __exit__(self, *exc):
-        if self.kind == "weston":
+        if self.kind != "xvfb":
             wayland_session.run([WAYLAND_SH, "stop", "--name", self.name])
 
     def command(self, backend):
@@ -163,7 +168,7 @@ class Display:
             return headless_command(self.render_args), None
 
         def missing(message):
-            raise UsageError(f"--display weston: {message}")
+            raise UsageError(f"--display {self.kind}: {message}")
         env = wayland_session.client_env(argparse.Namespace(backend=backend, wayland_sh=WAYLAND_SH), missing)
         env.update(self.env)
         return wayland_session.priority_prefix(), env
@@ -211,10 +216,10 @@ def resolve_scenarios(names, quick, demo, display):
             raise UsageError(f"{shown(path)}: no 'end' line: a QA scenario must end on its own")
         if quick and description["expected_s"] > QUICK_MAX_S:
             continue
-        if "present_feedback" in description.get("needs", []) and display != "weston":
+        if "present_feedback" in description.get("needs", []) and display not in FEEDBACK_DISPLAYS:
             if names:
                 raise UsageError(f"{shown(path)}: needs present_feedback, which {display} does not give "
-                                 "(--display weston)")
+                                 "(--display weston or mutter)")
             skipped.append(shown(os.path.splitext(os.path.basename(path))[0]))
             continue
         chosen.append((path, description))
@@ -712,8 +717,8 @@ def main(argv=None):
                         help="draw the ImGui overlay in the measured runs (and so in their screenshots)")
     parser.add_argument("--bench-csv", metavar="DIR", help="also plot a pacer-bench --csv-dir folder")
     parser.add_argument("--display", choices=DISPLAYS, default="xvfb",
-                        help="xvfb: an Xvfb per run (default); weston: one headless weston for the suite, "
-                        "which reports when frames were shown")
+                        help="xvfb: an Xvfb per run (default); weston, mutter (GNOME) or kwin (KDE): one "
+                        "headless compositor for the suite; weston and mutter report when frames were shown")
     parser.add_argument("--seat-module", metavar="PATH", help="weston's seat module (default: "
                         "BUILD_DIR/tests/wayland/pacer-weston-seat.so)")
     parser.add_argument("--reruns", type=parse_reruns, default=2, metavar="N",
@@ -732,10 +737,11 @@ def main(argv=None):
             raise UsageError("--backends: empty")
         if args.display == "xvfb" and shutil.which("Xvfb") is None:
             raise UsageError("Xvfb not found (Debian package xvfb; tools/setup.sh demo installs it)")
-        if args.display == "weston":
-            reason = wayland_session.skip_reason("weston")
+        if args.display != "xvfb":
+            reason = wayland_session.skip_reason(args.display)
             if reason:
-                raise UsageError(f"--display weston: {reason}")
+                raise UsageError(f"--display {args.display}: {reason}")
+        if args.display == "weston":
             args.seat_module = args.seat_module or os.path.join(args.build_dir, "tests", "wayland",
                                                                 "pacer-weston-seat.so")
             if not os.path.isfile(args.seat_module):
@@ -773,7 +779,7 @@ def main(argv=None):
     started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     t0 = time.monotonic()
     for stem in skipped:
-        print(f"qa: skip  {stem}: needs present_feedback (--display weston)", flush=True)
+        print(f"qa: skip  {stem}: needs present_feedback (--display weston or mutter)", flush=True)
     try:
         with Display(args.display, args.seat_module, render_args(args)) as display:
             suite = Suite(args.demo, out, chrome, render_args(args), manifest, display, args.reruns)
@@ -798,7 +804,7 @@ def main(argv=None):
     notes = ["at the start: " + load_note] if load_note else []
     if skipped:
         notes.append("not run under " + args.display + ", which reports no presents: " + ", ".join(skipped) +
-                     " (needs present_feedback: --display weston)")
+                     " (needs present_feedback: --display weston or mutter)")
     write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots, notes, manifest)
     bad = [r for r in results if r["status"] != "PASS"]
     print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "

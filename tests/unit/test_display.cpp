@@ -436,7 +436,7 @@ TEST(DisplayAuto, DiscardsAloneLeaveTheJudgingToSwapReturns) {
     rig.display.report_shown = false;
     rig.run_for(1 * kSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
-    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1), 32 of 32 within 0.5 ms of it");
+    EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1), 32 of 32 within 0.5 ms of their median");
     const int32_t seq = rig.decision().seq;
     rig.run_for(30 * kSecond);
     EXPECT_EQ(rig.decision().seq, seq);

@@ -45,6 +45,7 @@ void Arbiter::judge_probe(int64_t index) {
     // is plain from the first few.
     const int fast = watched_.count_where([&](int64_t x) { return static_cast<double>(x) < kFastFraction * period; });
     const bool never_blocks = m < kFastFraction * period && fast * 4 >= watched_.count() * 3;
+    std::string steady;   // how steady, where the presents are all there is to judge by
     if (!never_blocks && !present_.feedback_seen()) {
         // Nothing says what was shown: the swaps must also be steady (KWin's
         // alternate 32, 7, 0.5 and 16 ms, whose median of 8 is luck). Uneven
@@ -55,20 +56,16 @@ void Arbiter::judge_probe(int64_t index) {
         const int off = watched_.count_where([&](int64_t x) { return sat_abs_diff(x, around) > kSteadyNs; });
         const bool early = off >= kWatchTrip && watched_.count() >= kSteadyFrames / 2;
         if (!early && watched_.count() < kSteadyFrames) return;
+        const std::string count = " of " + std::to_string(watched_.count());
         if (off >= kWatchTrip) {
             backoff_ns_ = kMaxBackoffNs;
             leave_vsync("vsync presents off their median (" + ms(static_cast<double>(around)) + ") by > " +
-                        ms(kSteadyNs) + " in " + std::to_string(off) + " of " + std::to_string(watched_.count()) +
-                        ", the timer's are steadier");
+                        ms(kSteadyNs) + " in " + std::to_string(off) + count);
             return;
         }
+        steady = ", " + std::to_string(watched_.count() - off) + count + " within " + ms(kSteadyNs) + " of their median";
     }
     if (std::fabs(m - period) <= kProbeTolerance * period) {
-        const std::string steady =
-            present_.feedback_seen()
-                ? std::string()
-                : ", " + std::to_string(watched_.count_where([&](int64_t x) { return sat_abs_diff(x, median) <= kSteadyNs; })) +
-                      " of " + std::to_string(watched_.count()) + " within " + ms(kSteadyNs) + " of it";
         probing_ = false;
         watched_.clear();   // watching starts afresh on confirmed vsync
         record("auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz_) + " / " +
