@@ -589,8 +589,10 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
     lines += ["## How to read this", "",
               "- Metric definitions: pacer/include/pacer/metrics.h and demo/core/summary.h; trace columns: "
               "demo/core/trace.h.",
-              "- Timeline: the interval of each frame (black) against the target period (dashed), scenario "
-              "phases shaded; the lower panel is the wake lateness (µs, linear within ±100 µs, log beyond).",
+              "- Timeline: presents (swap to swap, blue) first, frames on screen where the display reports "
+              "them (green), then wakes (thin grey), against the target period (dashed), scenario phases "
+              "shaded; the lower panel is the wake lateness (µs, linear within ±100 µs, log beyond). The "
+              "percentile figure draws the same three, presents solid, shown dashed, wakes dotted.",
               "- Chrome traces open in https://ui.perfetto.dev (Open trace file) or chrome://tracing.", ""]
     for name in ("index.md", "index.md.tmp", "verdicts.csv", "verdicts.csv.tmp"):
         manifest.own(os.path.join(out, name))

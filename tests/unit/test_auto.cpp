@@ -175,12 +175,24 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
     rig.run_for(60 * kSecond);
     EXPECT_EQ(rig.decision().seq, seq);
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0}));
+    // Steady through the probe, uneven later: left as soon as the watch
+    // window holds 8 uneven presents.
+    Rig later(60, 60);
+    later.frames(kProbe);
+    ASSERT_EQ(later.decision().in_force, Strategy::Vsync);
+    later.display.return_late_ns = 3 * kMs;
+    later.frames(40);
+    EXPECT_EQ(later.decision().in_force, Strategy::Timer);
+    EXPECT_TRUE(contains(later.decision().reason, "vsync presents off their median")) << later.decision().reason;
     // Swaps that return within a few hundred us of their vblank (sway's
-    // headless output) are steady: vsync is kept.
+    // headless output) are steady: vsync is kept, for good.
     Rig steady(60, 60);
     steady.display.return_late_ns = 300'000;
     steady.frames(kProbe);
     EXPECT_EQ(steady.decision().in_force, Strategy::Vsync) << steady.decision().reason;
+    const int32_t kept = steady.decision().seq;
+    steady.run_for(30 * kSecond);
+    EXPECT_EQ(steady.decision().seq, kept) << steady.decision().reason;
 }
 
 // A compositor queue takes the first few swaps early (KWin's under GLFW:

@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import display_lock  # noqa: E402
 
-ARGS = argparse.Namespace(latency_slack_ms=6.0, vsync_ratio=1.5, max_discarded=2)
+ARGS = argparse.Namespace(latency_slack_ms=6.0, vsync_ratio=1.5, max_discarded=2, compositor="weston")
 PICKED = "auto -> display_lock: display says 60 Hz but shows frames every 25.2 ms; 39.6 Hz / 1"
 DISCARDS = "<= 2 discarded"
 LATE = "<= 1 % a refresh late"

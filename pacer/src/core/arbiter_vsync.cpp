@@ -100,13 +100,24 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
         return "every " + ms(static_cast<double>(median)) + " (median" + of() + "), not " + ms(period);
     };
     if (cfg_.strategy == Strategy::Auto) {
-        if (fast >= kWatchTrip)
+        // Where nothing reports shown frames, the probe's steadiness rule
+        // holds for the whole stay: KWin's swaps under GLFW passed a probe
+        // and then came back uneven, 31 % of 1,200 presents off.
+        const int uneven = median > 0 && !present_.feedback_seen()
+                               ? watched_.count_where([&](int64_t x) { return sat_abs_diff(x, median) > kSteadyNs; })
+                               : 0;
+        if (fast >= kWatchTrip) {
             leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
                         " under half the vsync period)");
-        else if (slow >= kWatchTrip)
+        } else if (slow >= kWatchTrip) {
             leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
-        else if (off_rate)
+        } else if (off_rate) {
             leave_vsync("swaps return " + off_rate_text());
+        } else if (uneven >= kWatchTrip) {
+            backoff_ns_ = kMaxBackoffNs;
+            leave_vsync("vsync presents off their median (" + ms(static_cast<double>(median)) + ") by > " +
+                        ms(kSteadyNs) + " in " + std::to_string(uneven) + of());
+        }
         return;
     }
     // Explicit vsync stays (the user asked for it) but says what it sees,
