@@ -23,6 +23,7 @@ constexpr double kLockResidual = 0.05;      // rms residual under 5 % of the per
 constexpr int kPhaseReports = 8;            // newest reports behind a fixed clock's phase
 constexpr double kWanderRatio = 3;          // offsets spread this much wider than intervals: a wandering timer
 constexpr double kGapPeriods = 64;          // a silence this long without seq: start over
+constexpr double kSeqDoubt = 0.1;           // times this close to whole periods outrank a counter
 constexpr double kLongMinRefreshes = 64;    // the chain's fit replaces the short once it spans this many
 constexpr double kLongAgreement = 0.03;     // a chain's fit further than this from the short: start over
 
@@ -147,6 +148,18 @@ void DisplayModel::fit() {
     std::array<double, kWindow> steps{}, dt{}, magnitude{}, residual{};
     std::array<bool, kWindow> inlier{};
     const int n = count_;
+    if (n > 1 && seq_trusted_ && at(n - 1).seq != 0 && at(n - 2).seq != 0 && at(n - 1).seq > at(n - 2).seq) {
+        // A counter that gives another number of refreshes than times that
+        // are clearly whole periods counts something else (mutter's counts
+        // its repaints: 1 across a 32.9 ms gap at 60 Hz). It is not trusted
+        // again; else each such frame is an outlier, and a loaded run lost
+        // the lock over and over (6 decisions in 1,200 frames).
+        const double gap = static_cast<double>(at(n - 1).t_ns - at(n - 2).t_ns);
+        const double by_time = std::max(1.0, std::round(gap / period_));
+        if (by_time != static_cast<double>(at(n - 1).seq - at(n - 2).seq) &&
+            std::fabs(gap - by_time * period_) <= kSeqDoubt * period_)
+            seq_trusted_ = false;
+    }
     for (int i = 1; i < n; ++i) {
         const Sample& a = at(i - 1);
         const Sample& b = at(i);

@@ -6,7 +6,9 @@
 // model finds the refreshes between consecutive reports and, over the last
 // kWindow reports:
 //   - steps: from seq where it counts up, else the interval rounded to whole
-//     periods of the current estimate. The first estimate comes from the
+//     periods of the current estimate. A seq that disagrees with times that
+//     are clearly whole periods (mutter's counts its repaints: 1 across two
+//     refreshes) is dropped for good. The first estimate comes from the
 //     reports alone (the shortest common step of their intervals), never from
 //     the stated refresh, which may be wrong; the stated one only splits a
 //     step that is a whole multiple of it (vsync at interval 2 shows every
