@@ -8,12 +8,13 @@
 //   - the work: its tail at the budget. A frame may miss its refresh, and the
 //     display show the one before again (a hitch), for at most the budget's
 //     share of frames (Config::display.hitches_per_1000, per refresh, times
-//     the refreshes a frame spans): the lead covers the work's level now (the
-//     newest 64 frames' median) plus the quantile 1 - that share of how far
-//     each of the last kTailFrames frames (34 s at 60 Hz) lay above the level
-//     of its day, at most the most work those frames took. So a rare spike is
-//     either inside the tail or a budgeted miss, never a reason to move, and
-//     work that drifts over minutes moves the tail with it. A change of regime is told from a spike by the median:
+//     the refreshes a frame spans): the lead covers the quantile 1 - that
+//     share of the last kTailFrames frames' work (34 s at 60 Hz), or, where
+//     higher, the work's level now (the newest 64 frames' median) plus that
+//     quantile of how far each lay above the level of its day, at most the
+//     most work those frames took. So a rare spike is either inside the tail
+//     or a budgeted miss, never a reason to move, and work that drifts over
+//     minutes moves the tail with it. A change of regime is told from a spike by the median:
 //     when the newest 64 frames' median falls below the lower quartile of
 //     the 64 before them, the window starts over (the work calmed); a rise
 //     shows in the tail within a few frames, and two frames in a row slower
