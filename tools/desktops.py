@@ -154,52 +154,12 @@ def spread(values, digits=1):
     return f"{m:.{digits}f} [{min(values):.{digits}f}–{max(values):.{digits}f}]"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--frames", type=int, default=1200)
-    parser.add_argument("--desktops", default="mutter,kwin,weston,xwayland")
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "bench", "desktops.md"))
-    args = parser.parse_args()
-    desktops = args.desktops.split(",")
-    for d in desktops:
-        if d not in FEEDBACK:
-            die(f"--desktops: unknown '{d}' (mutter, kwin, weston, xwayland)")
-        reason = wayland_session.skip_reason("mutter" if d == "xwayland" else d, d == "xwayland")
-        if reason:
-            die(f"--desktops {d}: {reason}")
-    if args.runs < 1 or args.frames < 100:
-        die("--runs must be at least 1 and --frames at least 100")
-    out_dir = os.path.dirname(os.path.abspath(args.out))
-    if not os.access(out_dir, os.W_OK):
-        die(f"--out: cannot write in {out_dir}")
-
-    results = {}   # (desktop, program, strategy, wait point) -> [run figures]
-    started_at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    with tempfile.TemporaryDirectory(prefix="pacer-desktops-") as scratch:
-        for round_index in range(args.runs):
-            for desktop in desktops:
-                name, session_env = start(desktop, args.build)
-                try:
-                    strategies = ["auto", "timer", "vsync"] + (["display_lock"] if FEEDBACK[desktop] else [])
-                    env = client_env(desktop, "sdl2", session_env)
-                    for wait_point in WAIT_POINTS:
-                        for strategy in strategies:
-                            r = demo_run(args, desktop, env, strategy, wait_point, scratch)
-                            results.setdefault((desktop, "demo", strategy, wait_point), []).append(r)
-                            print(f"desktops: round {round_index + 1} {desktop} demo {strategy} {wait_point}: {r}",
-                                  flush=True)
-                    for backend in ("sdl2", "glfw"):
-                        r = example_run(args, backend, client_env(desktop, backend, session_env))
-                        results.setdefault((desktop, f"{backend}_opengl3", "auto", "before_present"), []).append(r)
-                        print(f"desktops: round {round_index + 1} {desktop} {backend}_opengl3: {r}", flush=True)
-                finally:
-                    wayland_session.run([WAYLAND_SH, "stop", "--name", name])
-
-    lines = [f"# auto and the fixed strategies on four desktops", "",
-             f"`tools/desktops.py --runs {args.runs} --frames {args.frames}`, {started_at}, on the 2-core VM "
-             "(llvmpipe). Each cell: the median over the runs [min–max]; runs interleaved round by round. "
+def write_report(args, desktops, results, started_at, rounds):
+    """The table and the checks of the rounds so far, written to --out (a
+    new file put in place whole). Returns the rounds that missed a check."""
+    lines = ["# auto and the fixed strategies on four desktops", "",
+             f"`tools/desktops.py --runs {args.runs} --frames {args.frames}`, {started_at}, {rounds} of {args.runs} "
+             "rounds, on the 2-core VM (llvmpipe). Each cell: the median over the runs [min–max]; runs interleaved round by round. "
              "\"off\": intervals off the period in force by > 0.5 ms; shown Hz: frames on screen per second from 2 s "
              "after the first. The examples print no shown figures.", "",
              "| desktop | program | wait point | strategy | presents off % | shown off % | hitches / 1,000 "
@@ -247,13 +207,75 @@ def main():
                 lines.append(f"- {desktop} {wait_point} round {i + 1}: auto {a['presents_off']:.1f} % off "
                              f"({a['in_force']}), best fixed {best_s} {best:.1f} %: " +
                              ("; ".join(notes) if notes else "met"))
+        # The examples run auto alone: its decisions, and display_lock's hitches.
+        for backend in ("sdl2", "glfw"):
+            for i, a in enumerate(results.get((desktop, f"{backend}_opengl3", "auto", "before_present"), [])):
+                notes = []
+                if "error" in a:
+                    notes.append(f"failed: {a['error'][0]}")
+                else:
+                    if a["decisions"] is not None and a["decisions"] > 3:
+                        notes.append(f"{a['decisions']} decisions")
+                    if a["in_force"] == "display_lock" and a["hitches"] is not None and a["hitches"] > 2:
+                        notes.append(f"{a['hitches']:.2f} hitches per 1,000")
+                failures += bool(notes)
+                lines.append(f"- {desktop} {backend}_opengl3 round {i + 1}: {a.get('in_force') or '?'}: " +
+                             ("; ".join(notes) if notes else "met"))
     text = "\n".join(lines) + "\n"
     tmp = args.out + ".tmp"
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, args.out)
-    print(text)
-    print(f"desktops: {failures} round(s) missed a check; the table is in {args.out}")
+    return failures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--frames", type=int, default=1200)
+    parser.add_argument("--desktops", default="mutter,kwin,weston,xwayland")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "bench", "desktops.md"))
+    args = parser.parse_args()
+    desktops = args.desktops.split(",")
+    for d in desktops:
+        if d not in FEEDBACK:
+            die(f"--desktops: unknown '{d}' (mutter, kwin, weston, xwayland)")
+        reason = wayland_session.skip_reason("mutter" if d == "xwayland" else d, d == "xwayland")
+        if reason:
+            die(f"--desktops {d}: {reason}")
+    if args.runs < 1 or args.frames < 100:
+        die("--runs must be at least 1 and --frames at least 100")
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    if not os.access(out_dir, os.W_OK):
+        die(f"--out: cannot write in {out_dir}")
+
+    results = {}   # (desktop, program, strategy, wait point) -> [run figures]
+    started_at = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    with tempfile.TemporaryDirectory(prefix="pacer-desktops-") as scratch:
+        for round_index in range(args.runs):
+            for desktop in desktops:
+                name, session_env = start(desktop, args.build)
+                try:
+                    strategies = ["auto", "timer", "vsync"] + (["display_lock"] if FEEDBACK[desktop] else [])
+                    env = client_env(desktop, "sdl2", session_env)
+                    for wait_point in WAIT_POINTS:
+                        for strategy in strategies:
+                            r = demo_run(args, desktop, env, strategy, wait_point, scratch)
+                            results.setdefault((desktop, "demo", strategy, wait_point), []).append(r)
+                            print(f"desktops: round {round_index + 1} {desktop} demo {strategy} {wait_point}: {r}",
+                                  flush=True)
+                    for backend in ("sdl2", "glfw"):
+                        r = example_run(args, backend, client_env(desktop, backend, session_env))
+                        results.setdefault((desktop, f"{backend}_opengl3", "auto", "before_present"), []).append(r)
+                        print(f"desktops: round {round_index + 1} {desktop} {backend}_opengl3: {r}", flush=True)
+                finally:
+                    wayland_session.run([WAYLAND_SH, "stop", "--name", name])
+            failures = write_report(args, desktops, results, started_at, round_index + 1)
+            print(f"desktops: round {round_index + 1}: {failures} round(s) missed a check so far; {args.out}",
+                  flush=True)
+    with open(args.out) as f:
+        print(f.read())
     return 0
 
 
