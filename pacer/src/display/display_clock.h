@@ -22,11 +22,13 @@
 //     dated by the display's own clock (no kPresentedHwClock: a compositor's
 //     software estimate, as mutter's headless and virtual outputs send),
 //     their jitter and slow wander move a one-second sum by up to 1.4 %.
-//     There the inlier intervals are chained (an outlier's gap left out),
-//     and the period is the least-squares slope of the chain's time on its
-//     refreshes, over a point every kChainStep reports, kChainPoints of them
-//     (512 reports, 8.5 s at 60 Hz): within 0.05 % of the display's mean on
-//     such reports (docs/wayland.md has the mutter runs).
+//     There the intervals within a quarter period of whole refreshes are
+//     chained (a slip that moved the grid for good is time the display
+//     took; a wilder gap is left out), and the period is the least-squares
+//     slope of the chain's time on its refreshes, over a point every
+//     kChainStep reports, kChainPoints of them (512 reports, 8.5 s at 60 Hz):
+//     within 0.05 % of the display's mean on such reports (docs/wayland.md
+//     has the mutter runs).
 //   - phase: on a fixed clock the reports' offsets from the period's grid
 //     scatter round one value, taken as the median of the newest few; on a
 //     compositor whose refresh is a timer armed from the previous one
@@ -89,8 +91,8 @@ private:
     bool locked_ = false;
     bool last_inlier_ = false;
     int outlier_run_ = 0;
-    // The chain of inlier intervals: its refreshes and time so far, and a
-    // point of it every kChainStep reports.
+    // The chain of intervals near whole refreshes: its refreshes and time so
+    // far, and a point of it every kChainStep reports.
     struct Point {
         double refreshes = 0, t_ns = 0;
     };

@@ -55,9 +55,9 @@ void DisplayLead::update_pad() {
 // the cap keeps a step's transition, frames far above a level not yet caught
 // up, from counting twice; the floor keeps short windows (under the
 // sanitizers' 5,000 frames, 1.65 per 1,000 without it) from missing more
-// than the quantile of the work alone did. The
-// window starts over from the newest frames when their median falls below
-// its lower quartile (the work calmed: a change of regime, not a spike).
+// than the quantile of the work alone did. The window starts over from the
+// newest frames when their median falls below its lower quartile (the work
+// calmed: a change of regime, not a spike).
 // Every kTailEvery frames (each frame while the window is short): the
 // quantiles of 2,048 values cost microseconds.
 void DisplayLead::update_tail() {
@@ -68,7 +68,8 @@ void DisplayLead::update_tail() {
         above_level_.clear();
     }
     const int64_t of_work = history_.quantile(1.0 - miss_share_);
-    tail_ns_ = std::max(of_work, std::min(level() + above_level_.quantile(1.0 - miss_share_), history_.quantile(1.0)));
+    const int64_t followed = level() + above_level_.quantile(1.0 - miss_share_);
+    tail_ns_ = std::max(of_work, std::min(followed, history_.quantile(1.0)));
 }
 
 // The work calmed: the newest 64 frames' median lies below the lower

@@ -14,11 +14,12 @@
 //     quantile of how far each lay above the level of its day, at most the
 //     most work those frames took. So a rare spike is either inside the tail
 //     or a budgeted miss, never a reason to move, and work that drifts over
-//     minutes moves the tail with it. A change of regime is told from a spike by the median:
-//     when the newest 64 frames' median falls below the lower quartile of
-//     the 64 before them, the window starts over (the work calmed); a rise
-//     shows in the tail within a few frames, and two frames in a row slower
-//     than the lead has room for lengthen it at once, at their swap.
+//     minutes moves the tail with it. A change of regime is told from a
+//     spike by the median: when the newest 64 frames' median falls below the
+//     lower quartile of the 64 before them, the window starts over (the work
+//     calmed); a rise shows in the tail within a few frames, and two frames
+//     in a row slower than the lead has room for lengthen it at once, at
+//     their swap.
 //   - the latch: bounded from below by the frames shown late (a swap s before
 //     its refresh that missed it says latch > s) and from above by those that
 //     landed with less room (latch <= s, taken an eighth at a time, for
