@@ -12,6 +12,7 @@
 #include "machine_load.h"
 #include "waiter.h"
 
+#include <pacer/units.h>
 #include <pacer/platform.h>
 #include <pacer/stats.h>
 #include <pacer/thread_timing.h>
@@ -65,13 +66,6 @@ void progress(const std::string& what) {
     std::cerr << "[" << fixed(s, 1) << " s] " << what << std::endl;
 }
 
-std::string hz_text(double hz) {
-    // 60 -> "60", 59.94 -> "59.94": rates print as typed.
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", hz);
-    return buffer;
-}
-
 std::string ms_text(double ms) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.3g", ms);
@@ -93,7 +87,6 @@ std::string state_note(const pacer::WaitStatus& state, double contended_pct) {
     }
     return note;
 }
-
 
 // ---------------------------------------------------------------------------
 // Measuring a Pacer: shared by experiments 1 (accuracy) and 5 (tuning)
@@ -237,7 +230,7 @@ AccuracyRun run_one_accuracy(const Options& options, const std::string& conditio
 
 void print_accuracy_table(const std::string& condition, double hz,
                           const std::vector<AccuracyRun>& runs) {
-    std::cout << "\n### Accuracy: " << condition << ", " << hz_text(hz) << " Hz (period "
+    std::cout << "\n### Accuracy: " << condition << ", " << pacer::number_text(hz) << " Hz (period "
               << fixed(1e3 / hz, 3) << " ms)\n\n";
     Table table({"strategy", "frames", "wake mean µs", "σ", "p50", "p95", "p99", "max",
                  "on time %", "interval σ µs", "err p99", "err max", "off >0.5ms %", "missed",
@@ -270,7 +263,7 @@ void add_accuracy_csv(CsvFile& csv, const AccuracyRun& run) {
     const pacer::Summary& s = run.m.summary;
     const bool timer = run.m.state.strategy == pacer::Strategy::Timer;
     const bool precise = run.m.state.strategy == pacer::Strategy::PreciseSleep;
-    csv.add_row({run.condition, pacer::strategy_name(run.strategy), hz_text(run.hz),
+    csv.add_row({run.condition, pacer::strategy_name(run.strategy), pacer::number_text(run.hz),
                  std::to_string(s.frames), fixed(s.lateness.mean_us, 3), fixed(s.lateness.sd_us, 3),
                  fixed(s.lateness.p50_us, 3), fixed(s.lateness.p95_us, 3), fixed(s.lateness.p99_us, 3),
                  fixed(s.lateness.max_us, 3), fixed(s.interval.sd_us, 3),
@@ -312,21 +305,21 @@ void print_goals(const std::vector<AccuracyRun>& runs) {
         const char* name = pacer::strategy_name(run.strategy);
         if (run.condition == "idle" && (run.hz == 60 || run.hz == 144)) {
             const double cpu_cap = run.hz == 60 ? 1.0 : 2.0;
-            table.add_row({"wake p99 ≤ 10 µs", name, run.condition, hz_text(run.hz),
+            table.add_row({"wake p99 ≤ 10 µs", name, run.condition, pacer::number_text(run.hz),
                            fixed(s.lateness.p99_us, 1) + " µs", verdict(s.lateness.p99_us <= 10),
                            spin_floor(run)});
             any_floor = true;
             table.add_row({"CPU ≤ " + fixed(cpu_cap, 0) + " % of a core", name, run.condition,
-                           hz_text(run.hz), fixed(s.cpu_pct, 2, true) + " %",
+                           pacer::number_text(run.hz), fixed(s.cpu_pct, 2, true) + " %",
                            verdict(s.cpu_pct >= 0 && s.cpu_pct <= cpu_cap)});
         }
         if (run.condition == "contention" || run.condition == "loaded") {
-            table.add_row({"off >0.5 ms ≤ 0.5 %", name, run.condition, hz_text(run.hz),
+            table.add_row({"off >0.5 ms ≤ 0.5 %", name, run.condition, pacer::number_text(run.hz),
                            fixed(s.off_pct, 2) + " %", verdict(s.off_pct <= 0.5)});
         }
         // "Never 100 % spinning" read as: spin under half of a core.
         if (run.condition != "work" && run.condition != "loaded" && run.hz >= 30 && run.hz <= 1000) {
-            table.add_row({"spin < 50 % (never 100 %)", name, run.condition, hz_text(run.hz),
+            table.add_row({"spin < 50 % (never 100 %)", name, run.condition, pacer::number_text(run.hz),
                            fixed(s.spin_pct, 2) + " %", verdict(s.spin_pct < 50)});
         }
     }
@@ -367,7 +360,7 @@ void print_accuracy_summary(const std::vector<AccuracyResult>& results, std::ost
     for (const std::string& condition : conditions) header.push_back(condition);
     Table table(header, {0});
     for (const auto& [strategy, hz] : rows) {
-        std::vector<std::string> cells = {pacer::strategy_name(strategy), hz_text(hz)};
+        std::vector<std::string> cells = {pacer::strategy_name(strategy), pacer::number_text(hz)};
         for (const std::string& condition : conditions) {
             std::string cell = "-";
             for (const AccuracyResult& r : results) {
@@ -416,7 +409,7 @@ void run_accuracy(const Options& options, CsvFile& csv, std::vector<AccuracyResu
         for (double hz : options.hz) {
             std::vector<AccuracyRun> runs;
             for (pacer::Strategy strategy : options.strategies) {
-                progress("accuracy " + condition + " " + hz_text(hz) + " Hz " +
+                progress("accuracy " + condition + " " + pacer::number_text(hz) + " Hz " +
                          pacer::strategy_name(strategy));
                 runs.push_back(run_one_accuracy(options, condition, strategy, hz));
                 add_accuracy_csv(csv, runs.back());
@@ -744,7 +737,7 @@ struct TuningTotals {
 
 void print_tuning_table(const std::string& condition, double hz,
                         const std::vector<TuningTotals>& totals) {
-    std::cout << "\n### Tuning: " << condition << ", " << hz_text(hz) << " Hz (period "
+    std::cout << "\n### Tuning: " << condition << ", " << pacer::number_text(hz) << " Hz (period "
               << fixed(1e3 / hz, 3) << " ms)\n\n";
     Table table({"variant", "frames", "wake p50 µs", "p95", "p99", "max", "on time %",
                  "off >0.5ms %", "CPU %", "spin %", "margin µs", "contended %", "steal %"});
@@ -770,7 +763,7 @@ void add_tuning_csv(CsvFile& csv, const std::string& condition, double hz, int r
         const TuningVariant& variant = kTuningVariants[v];
         const TuningTotals& t = totals[v];
         const pacer::Summary s = t.merged.summarize();
-        csv.add_row({condition, hz_text(hz), variant.key, std::to_string(variant.slack_ns),
+        csv.add_row({condition, pacer::number_text(hz), variant.key, std::to_string(variant.slack_ns),
                      std::to_string(variant.slice_ns), fixed(variant.quantile, 3),
                      std::to_string(rounds), std::to_string(s.frames), fixed(s.lateness.mean_us, 3),
                      fixed(s.lateness.p50_us, 3), fixed(s.lateness.p95_us, 3), fixed(s.lateness.p99_us, 3),
@@ -814,7 +807,7 @@ void run_tuning(const Options& options, CsvFile& csv) {
                 kTuningVariantCount,
                 TuningTotals(per_round * rounds, pacer::Config{}.stats.off_tolerance_ns));
             for (int round = 0; round < rounds; ++round) {
-                progress("tuning " + condition + " " + hz_text(hz) + " Hz round " +
+                progress("tuning " + condition + " " + pacer::number_text(hz) + " Hz round " +
                          std::to_string(round + 1) + "/" + std::to_string(rounds));
                 for (std::size_t k = 0; k < kTuningVariantCount; ++k) {
                     const std::size_t v = (static_cast<std::size_t>(round) + k) % kTuningVariantCount;

@@ -86,7 +86,7 @@ std::string join(const std::vector<std::string>& names) {
 // Every number on the command line goes through cli/checks.h.
 using pacer_cli::not_zero;
 using pacer_cli::number_in;
-using pacer_cli::shown;
+using pacer_cli::clipped;
 using pacer_cli::whole_in;
 
 // A CLI11 validator that accepts a name from `names` or its 1-based index
@@ -101,7 +101,7 @@ CLI::Validator one_of(std::vector<std::string> names, const std::string& what) {
                     return {};
                 }
             }
-            return "unknown " + what + " '" + shown(value) + "' (one of " + list + ")";
+            return "unknown " + what + " '" + clipped(value) + "' (one of " + list + ")";
         },
         "{" + list + "}");
 }
@@ -111,7 +111,7 @@ CLI::Validator strategy_check() {
         [](std::string& value) -> std::string {
             pacer::Strategy strategy{};
             if (!pacer::parse_strategy(value, &strategy))
-                return "unknown strategy '" + shown(value) +
+                return "unknown strategy '" + clipped(value) +
                        "' (one of sleep,spin,precise_sleep,robust_sleep,timer,auto)";
             if (strategy == pacer::Strategy::Vsync || strategy == pacer::Strategy::DisplayLock)
                 return value + " needs a display (a Host) and the bench has none";
@@ -378,7 +378,7 @@ std::string open_outputs(const Args& args, Outputs& out) {
         const std::vector<std::string> known = bench::tradeoff_variant_keys(args.options.tradeoff_candidates);
         for (const std::string& key : args.options.tradeoff_variants)
             if (std::find(known.begin(), known.end(), key) == known.end())
-                return "--variants: no variant '" + shown(key) + "' (one of " + join(known) +
+                return "--variants: no variant '" + clipped(key) + "' (one of " + join(known) +
                        (args.options.tradeoff_candidates ? "" : "; the cand_* ones need --candidates") + ")";
         if (std::find(known.begin(), known.end(), "timer") != known.end() &&
             std::find(args.options.tradeoff_variants.begin(), args.options.tradeoff_variants.end(), "timer") ==

@@ -20,9 +20,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include <pacer/units.h>
+
 namespace bench::peers {
 
-inline constexpr int64_t kNsPerMs = 1'000'000;
+using pacer::kNsPerMs;
 
 // SDL3's SDL_DelayPrecise (SDL 3.2, src/timer/SDL_timer.c), up to its spin:
 //   1. relative 1 ms sleeps while more than the longest of them so far

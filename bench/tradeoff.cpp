@@ -17,6 +17,7 @@
 #include "plain_waits.h"
 #include "waiter.h"
 
+#include <pacer/units.h>
 #include <pacer/platform.h>
 #include <pacer/stats.h>
 
@@ -549,12 +550,6 @@ std::string ratio(double timer, double peer) {
     return fixed(timer / peer, timer / peer < 10 ? 2 : 0) + "×";
 }
 
-std::string hz_text(double hz) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", hz);
-    return buffer;
-}
-
 std::string csv_or_empty(double value, int decimals) {
     return value < 0 ? std::string() : fixed(value, decimals);
 }
@@ -689,7 +684,7 @@ CellResult measure_cell(const Cell& cell, const std::vector<Variant>& variants, 
     CellResult res{cell, frames,
                    std::vector<std::vector<RunResult>>(variants.size(), std::vector<RunResult>(rounds)), {}, {}, {}, {}};
     for (int round = 0; round < rounds; ++round) {
-        progress(cell.condition + " " + hz_text(cell.hz) + " Hz, round " + std::to_string(round + 1) + "/" +
+        progress(cell.condition + " " + pacer::number_text(cell.hz) + " Hz, round " + std::to_string(round + 1) + "/" +
                  std::to_string(rounds));
         res.round_load.push_back(first_word(load_average()));
         std::vector<double> other, steal;
@@ -716,7 +711,7 @@ void print_cell_table(const CellResult& res, const std::vector<Variant>& variant
     const Cell& cell = res.cell;
     const int frames = res.frames;
     // The cell's table: the rounds pooled, then each round's p99 and CPU.
-    std::cout << "\n### Trade-off: " << cell.condition << ", " << hz_text(cell.hz) << " Hz (period "
+    std::cout << "\n### Trade-off: " << cell.condition << ", " << pacer::number_text(cell.hz) << " Hz (period "
               << fixed(1e3 / cell.hz, 3) << " ms, " << frames << " frames a run)\n\nRounds: ";
     for (int round = 0; round < rounds; ++round)
         std::cout << (round ? "; " : "") << "r" << round + 1 << " load " << res.round_load[round]
@@ -758,7 +753,7 @@ void print_cell_table(const CellResult& res, const std::vector<Variant>& variant
         for (int round = 0; round < rounds; ++round) {
             const RunResult& r = runs[round];
             if (!csv.is_open()) break;
-            csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
+            csv.add_row({cell.condition, pacer::number_text(cell.hz), variants[v].key, variants[v].kind,
                          variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
                          std::to_string(round + 1), std::to_string(r.frames), csv_or_empty(r.cpu_pct, 3),
                          fixed(r.p50_us, 3), fixed(r.p99_us, 3), fixed(r.max_us, 3), fixed(r.off_pct, 3),
@@ -767,7 +762,7 @@ void print_cell_table(const CellResult& res, const std::vector<Variant>& variant
                          csv_or_empty(r.spin_stall_pct, 2), csv_or_empty(r.sleep_cpu_us, 1)});
         }
         if (csv.is_open()) {
-            csv.add_row({cell.condition, hz_text(cell.hz), variants[v].key, variants[v].kind,
+            csv.add_row({cell.condition, pacer::number_text(cell.hz), variants[v].key, variants[v].kind,
                          variants[v].margin_ns >= 0 ? std::to_string(variants[v].margin_ns / 1000) : "",
                          "pooled", std::to_string(runs[0].frames), fixed(m.cpu, 3), fixed(median(p50), 3),
                          fixed(m.p99, 3), fixed(*std::max_element(mx.begin(), mx.end()), 3),
@@ -821,7 +816,7 @@ void print_summary(const std::vector<CellResult>& results, const std::vector<Var
                 {0, 4, 5, 6, 7, 8, 9});
     for (const CellResult& res : results) {
         const std::vector<Point>& pooled = res.pooled;
-        const std::string cell = res.cell.condition + " " + hz_text(res.cell.hz) + " Hz";
+        const std::string cell = res.cell.condition + " " + pacer::number_text(res.cell.hz) + " Hz";
         const std::vector<Verdict> verdicts = judge(res.cell, variants, pooled);
         for (std::size_t i = 0; i < verdicts.size(); ++i) {
             std::string rounds_text;

@@ -6,6 +6,8 @@
 // refusal is one line that echoes the start of the value as given.
 #pragma once
 
+#include "echo.h"
+
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -16,9 +18,6 @@
 #include <system_error>
 
 namespace pacer_cli {
-
-// The start of a value as given, for an error line that echoes it.
-inline std::string shown(const std::string& text) { return text.size() <= 24 ? text : text.substr(0, 24) + "..."; }
 
 // A finite decimal number in [min, max]; `unit` follows the value in the message.
 inline CLI::Validator number_in(double min, double max, const std::string& unit = "") {
@@ -31,8 +30,8 @@ inline CLI::Validator number_in(double min, double max, const std::string& unit 
             const char* end = text.data() + text.size();
             const auto [stop, error] = std::from_chars(text.data(), end, number);
             if (error != std::errc() || stop != end || !std::isfinite(number))
-                return "'" + shown(text) + "' is not a finite decimal number";
-            if (number < min || number > max) return shown(text) + unit + " is out of range " + range;
+                return "'" + clipped(text) + "' is not a finite decimal number";
+            if (number < min || number > max) return clipped(text) + unit + " is out of range " + range;
             return {};
         },
         range);
@@ -46,9 +45,9 @@ inline CLI::Validator whole_in(int64_t lo, int64_t hi) {
             int64_t value = 0;
             const char* end = text.data() + text.size();
             const auto [stop, error] = std::from_chars(text.data(), end, value);
-            if (error == std::errc::result_out_of_range && stop == end) return shown(text) + " is out of range " + range;
-            if (error != std::errc() || stop != end) return "'" + shown(text) + "' is not a decimal whole number";
-            if (value < lo || value > hi) return shown(text) + " is out of range " + range;
+            if (error == std::errc::result_out_of_range && stop == end) return clipped(text) + " is out of range " + range;
+            if (error != std::errc() || stop != end) return "'" + clipped(text) + "' is not a decimal whole number";
+            if (value < lo || value > hi) return clipped(text) + " is out of range " + range;
             return {};
         },
         "INT in " + range);

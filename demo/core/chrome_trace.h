@@ -5,8 +5,9 @@
 //   { "displayTimeUnit": "ms",
 //     "otherData": {"generator": "pacer-demo", ...},
 //     "traceEvents": [ ... ] }
-// Times are microseconds (ts, dur) since the first frame's wake, with three
-// decimals, so every span is exact to the nanosecond the pacer measured.
+// Times are microseconds (ts, dur) since the first frame's wake, written as
+// whole nanoseconds over 1000 ("16666.667"), so every span is exact to the
+// nanosecond the pacer measured. The JSON is written by nlohmann's json.
 // One process (pid 1, named by the caller) with one thread (tid 1, "frame
 // loop"), named by "M" metadata events. Per frame K, written once frame K+1's
 // wait has returned (the wait ends frame K):
@@ -67,7 +68,7 @@ public:
     const std::string& path() const { return out_.path(); }
 
 private:
-    void event_(const char* text);   // one event object, with the separating comma
+    void event_(const std::string& text);   // one event object, with the separating comma
     AtomicFile out_;
     int64_t frames_ = 0;
     int64_t origin_ns_ = 0;

@@ -101,10 +101,6 @@ bool same_file(const std::string& a, const std::string& b) {
     return ca.lexically_normal() == cb.lexically_normal();
 }
 
-std::string shown(std::string_view value) {
-    return value.size() > 24 ? std::string(value.substr(0, 24)) + "..." : std::string(value);
-}
-
 std::string printable(std::string_view text) {
     std::string out;
     out.reserve(text.size());

@@ -52,9 +52,6 @@ std::string file_kind_text(const std::string& path);
 // Text safe to print on one line: bytes that are not printable ASCII or
 // part of valid UTF-8 (control bytes, invalid sequences) become \xNN.
 std::string printable(std::string_view text);
-// The start of a value someone gave, for an error line that echoes it: a
-// value over 24 bytes is cut there and marked "...".
-std::string shown(std::string_view value);
 // Valid UTF-8: each invalid byte becomes U+FFFD (for JSON, which must be UTF-8).
 std::string valid_utf8(std::string_view text);
 

@@ -1,5 +1,6 @@
 // scenario.cpp: the scenario format's parser (settings' values: settings.cpp)
 // and the cursor that hands out due steps. The format is documented in scenario.h.
+#include "cli/echo.h"
 #include "core/scenario.h"
 #include "core/files.h"
 
@@ -17,7 +18,6 @@ namespace {
 
 constexpr double kMaxToleranceMs = 1000.0;
 constexpr double kMaxTimeS = 1e9;
-
 
 // --- the line tokenizer ---------------------------------------------------
 
@@ -70,14 +70,14 @@ std::string parse_duration_s(std::string_view word, double* seconds) {
         scale = 1;
         number = word.substr(0, word.size() - 1);
     } else {
-        return "'" + shown(word) + "' is not a time (write e.g. 2.5s or 250ms)";
+        return "'" + pacer_cli::clipped(word) + "' is not a time (write e.g. 2.5s or 250ms)";
     }
     double value = 0;
-    if (!parse_number(number, &value)) return "'" + shown(word) + "' is not a time (write e.g. 2.5s or 250ms)";
-    if (value < 0) return "time '" + shown(word) + "' is negative";
+    if (!parse_number(number, &value)) return "'" + pacer_cli::clipped(word) + "' is not a time (write e.g. 2.5s or 250ms)";
+    if (value < 0) return "time '" + pacer_cli::clipped(word) + "' is negative";
     // As --seconds: past 1e9 s (31 years) a time is a typo, and bounding it
     // keeps every figure made from it (a frame count at the rate) finite.
-    if (value * scale > kMaxTimeS) return "time '" + shown(word) + "' is over 1e9 s";
+    if (value * scale > kMaxTimeS) return "time '" + pacer_cli::clipped(word) + "' is over 1e9 s";
     *seconds = value * scale;
     return {};
 }
@@ -89,7 +89,7 @@ std::string parse_when(const std::vector<std::string>& words, std::size_t* i, Wh
         if (*i + 1 >= words.size()) return "missing frame number after 'frame'";
         int64_t frame = 0;
         if (!parse_integer(words[*i + 1], &frame) || frame < 0)
-            return "'" + shown(words[*i + 1]) + "' is not a frame number (an integer >= 0)";
+            return "'" + pacer_cli::clipped(words[*i + 1]) + "' is not a frame number (an integer >= 0)";
         *when = When{When::Unit::Frame, 0.0, frame};
         *i += 2;
         return {};
@@ -129,7 +129,7 @@ std::string parse_at(const std::vector<std::string>& words, const std::vector<bo
             const std::string& word = words[i];
             const std::size_t eq = word.find('=');
             if (quoted[i] || eq == std::string::npos || eq == 0)
-                return "set: '" + shown(word) + "' is not key=value";
+                return "set: '" + pacer_cli::clipped(word) + "' is not key=value";
             const std::string_view key = std::string_view(word).substr(0, eq);
             // A key twice on one line is almost surely a typo: refuse it.
             for (std::string_view earlier : seen)
@@ -143,7 +143,7 @@ std::string parse_at(const std::vector<std::string>& words, const std::vector<bo
             return "mark: write mark \"name\" (one non-empty quoted name)";
         step.mark = words[i];
     } else {
-        return "at: unknown action '" + shown(action) + "' (set or mark)";
+        return "at: unknown action '" + pacer_cli::clipped(action) + "' (set or mark)";
     }
     scenario->steps.push_back(std::move(step));
     return {};
@@ -171,10 +171,10 @@ std::string parse_expect(const std::vector<std::string>& words, const std::vecto
     else
         expectation.comparison = or_equal ? Comparison::GreaterEqual : Comparison::Greater;
     if (expectation.key.empty()) return "expect: missing metric key before the comparison";
-    if (!is_metric_key(expectation.key)) return "expect: unknown metric '" + shown(expectation.key) + "'";
+    if (!is_metric_key(expectation.key)) return "expect: unknown metric '" + pacer_cli::clipped(expectation.key) + "'";
     const std::string value = rest.substr(value_at);
     if (!parse_number(value, &expectation.value))
-        return "expect: '" + shown(value) + "' is not a number";
+        return "expect: '" + pacer_cli::clipped(value) + "' is not a number";
     scenario->expectations.push_back(std::move(expectation));
     return {};
 }
@@ -200,7 +200,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         When when{};
         std::string error = parse_when(words, &i, &when);
         if (!error.empty()) return "end: " + error;
-        if (i != words.size()) return "end: unexpected '" + shown(words[i]) + "'";
+        if (i != words.size()) return "end: unexpected '" + pacer_cli::clipped(words[i]) + "'";
         if ((when.unit == When::Unit::Frame && when.frame < 1) || (when.unit == When::Unit::Seconds && when.seconds <= 0))
             return "end: must be after the start (at least frame 1, or a time > 0)";
         scenario->end = when;
@@ -240,7 +240,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
 
     if (verb == "expect") return parse_expect(words, quoted, line, scenario);
 
-    return "unknown statement '" + shown(verb) + "' (title, at, end, tolerance, screenshot, needs, expect)";
+    return "unknown statement '" + pacer_cli::clipped(verb) + "' (title, at, end, tolerance, screenshot, needs, expect)";
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // settings.cpp: the table of the demo's settings and what reads it.
+#include "cli/echo.h"
 #include "core/settings.h"
 #include "core/files.h"
 
@@ -11,7 +12,6 @@
 namespace pacer_demo {
 
 namespace {
-
 
 // Where a number must lie; the library's fields have no Range here.
 struct Range {
@@ -128,13 +128,12 @@ const char* names_of(VsyncMode*) { return "off, on, adaptive"; }
 const char* names_of(DtMode*) { return "raw, paced, fixed"; }
 const char* names_of(LeadSetting*) { return "off, auto, or a lead in ms"; }
 
-
 std::string parse_into(const Row& row, std::string_view value, std::optional<double>* slot) {
     const std::string key = row.info.key;
     double v = 0;
-    if (!parse_number(value, &v)) return key + ": '" + shown(value) + "' is not a number";
+    if (!parse_number(value, &v)) return key + ": '" + pacer_cli::clipped(value) + "' is not a number";
     if (row.range.hi > row.range.lo && !row.range.contains(v))
-        return key + ": " + shown(value) + " is out of range " + row.range.text();
+        return key + ": " + pacer_cli::clipped(value) + " is out of range " + row.range.text();
     *slot = v;
     return {};
 }
@@ -146,12 +145,12 @@ std::string parse_into(const Row& row, std::string_view value, std::optional<Int
     if (key == "bg_threads" && (value == "cores" || value == "2xcores")) {
         v = value == "cores" ? max_background_threads() / 2 : max_background_threads();
     } else if (!parse_integer(value, &v)) {
-        return key + ": '" + shown(value) + "' is not an integer";
+        return key + ": '" + pacer_cli::clipped(value) + "' is not an integer";
     }
     const bool ranged = row.range.hi > row.range.lo;
     if ((ranged && !row.range.contains(static_cast<double>(v))) || v < std::numeric_limits<Int>::min() ||
         v > std::numeric_limits<Int>::max())
-        return key + ": " + shown(value) + " is out of range " +
+        return key + ": " + pacer_cli::clipped(value) + " is out of range " +
                (ranged ? row.range.text()
                        : "[" + std::to_string(std::numeric_limits<Int>::min()) + ", " +
                              std::to_string(std::numeric_limits<Int>::max()) + "]");
@@ -163,7 +162,7 @@ template <typename Enum>
 std::string parse_name_into(const Row& row, std::string_view value, std::optional<Enum>* slot) {
     Enum parsed{};
     if (!from_text(value, &parsed))
-        return std::string(row.info.key) + ": '" + shown(value) + "' is not one of " + names_of(&parsed);
+        return std::string(row.info.key) + ": '" + pacer_cli::clipped(value) + "' is not one of " + names_of(&parsed);
     *slot = parsed;
     return {};
 }
@@ -201,14 +200,6 @@ int64_t us_to_ns(double us) { return std::llround(std::clamp(us * 1e3, -1e18, 1e
 }  // namespace
 
 // --- numbers ----------------------------------------------------------------
-
-std::string number_text(double value) {
-    // Whole numbers in full ("100000", not "1e+05"), the rest as short as exact.
-    if (value == std::floor(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
-    char buffer[64];
-    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
-}
 
 bool parse_number(std::string_view text, double* out) {
     double value = 0;
@@ -342,7 +333,7 @@ void Settings::merge(const Settings& later) {
 
 std::string parse_setting(std::string_view key, std::string_view value, Settings* out) {
     const SettingInfo* info = find_setting(key);
-    if (info == nullptr) return "unknown setting '" + shown(key) + "'";
+    if (info == nullptr) return "unknown setting '" + pacer_cli::clipped(key) + "'";
     const Row& row = *row_of(*info);
     return std::visit([&](auto member) { return parse_into(row, value, &(out->*member)); }, row.slot);
 }

@@ -13,6 +13,7 @@
 #include "core/load.h"
 
 #include <pacer/pacer.h>
+#include <pacer/units.h>
 
 #include <cstdint>
 #include <optional>
@@ -23,8 +24,9 @@
 
 namespace pacer_demo {
 
-// Numbers as settings and scenarios write them.
-std::string number_text(double value);                      // shortest exact: "60", "0.25"
+// Numbers as settings and scenarios write them: as the library's messages
+// do ("60", "0.25"; pacer/units.h).
+using pacer::number_text;
 bool parse_number(std::string_view text, double* out);      // finite only: no nan, inf
 bool parse_integer(std::string_view text, int64_t* out);    // whole text, in int64_t
 

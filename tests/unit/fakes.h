@@ -13,6 +13,7 @@
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
 #include <pacer/stats.h>
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <cmath>
@@ -34,13 +35,9 @@ std::string reconfigure_with(Pacer& pacer, Change change) {
     return pacer.reconfigure(config);
 }
 
-// Units for the tests' nanosecond figures.
-inline constexpr int64_t kUs = 1'000;
-inline constexpr int64_t kMs = 1'000'000;
-
 class FakeClock final : public Clock {
 public:
-    explicit FakeClock(int64_t start_ns = 1'000'000'000) : now_(start_ns) {}
+    explicit FakeClock(int64_t start_ns = kNsPerSecond) : now_(start_ns) {}
 
     int64_t now_ns() override { return now_; }
     // -1 when told to act as a platform without thread CPU time.

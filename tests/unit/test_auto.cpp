@@ -13,14 +13,12 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
 
-constexpr int64_t kSecond = 1'000 * kMs;
 // Frames a probe takes where nothing reports shown frames: the first has no
 // interval, the next straddles the switch, and 32 are judged (kSteadyFrames).
 constexpr int kProbe = 34;
@@ -104,18 +102,18 @@ struct Rig {
         pacer = std::make_unique<Pacer>(c);
     }
     // One frame of the engine: wait, work, swap, mark the present.
-    Frame frame(int64_t work_ns = 2 * kMs) {
+    Frame frame(int64_t work_ns = 2 * kNsPerMs) {
         const Frame f = pacer->wait();
         clock.advance_busy(work_ns);
         display.swap();
         pacer->mark_present();
         return f;
     }
-    void frames(int n, int64_t work_ns = 2 * kMs) {
+    void frames(int n, int64_t work_ns = 2 * kNsPerMs) {
         for (int i = 0; i < n; ++i) frame(work_ns);
     }
     // Frames until the clock has moved by at least duration_ns.
-    void run_for(int64_t duration_ns, int64_t work_ns = 2 * kMs) {
+    void run_for(int64_t duration_ns, int64_t work_ns = 2 * kNsPerMs) {
         const int64_t end = clock.now_ns() + duration_ns;
         while (clock.now_ns() < end) frame(work_ns);
     }
@@ -139,7 +137,7 @@ TEST(AutoProbe, VsyncThatWorksIsConfirmedAndKept) {
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1), 32 of 32 within 0.5 ms of their median");
     const int32_t seq = rig.decision().seq;
     EXPECT_EQ(seq, 2);
-    rig.run_for(60 * kSecond);
+    rig.run_for(60 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq);   // nothing to change its mind
     EXPECT_EQ(rig.display.requests, Intervals{1});
     EXPECT_TRUE(rig.sleeper.until_requests.empty());   // the display paced, not the timer
@@ -161,7 +159,7 @@ TEST(AutoProbe, HalfTheRefreshUsesIntervalTwo) {
 // timer, saying how uneven they were, and does not try again for 64 s.
 TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
     Rig rig(60, 60);
-    rig.display.return_late_ns = 3 * kMs;
+    rig.display.return_late_ns = 3 * kNsPerMs;
     int probed = 0;   // frames until the probe ended: 8 uneven of 32 end it early
     while (rig.decision().in_force == Strategy::Vsync && probed < kProbe) rig.frame(), ++probed;
     EXPECT_LT(probed, kProbe);
@@ -172,7 +170,7 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
         << rig.decision().reason;
     const int32_t seq = rig.decision().seq;
     EXPECT_EQ(seq, 2);
-    rig.run_for(60 * kSecond);
+    rig.run_for(60 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq);
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0}));
     // Steady through the probe, uneven later: left as soon as the watch
@@ -180,7 +178,7 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
     Rig later(60, 60);
     later.frames(kProbe);
     ASSERT_EQ(later.decision().in_force, Strategy::Vsync);
-    later.display.return_late_ns = 3 * kMs;
+    later.display.return_late_ns = 3 * kNsPerMs;
     later.frames(40);
     EXPECT_EQ(later.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(later.decision().reason, "vsync presents off their median")) << later.decision().reason;
@@ -191,7 +189,7 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
     steady.frames(kProbe);
     EXPECT_EQ(steady.decision().in_force, Strategy::Vsync) << steady.decision().reason;
     const int32_t kept = steady.decision().seq;
-    steady.run_for(30 * kSecond);
+    steady.run_for(30 * kNsPerSecond);
     EXPECT_EQ(steady.decision().seq, kept) << steady.decision().reason;
 }
 
@@ -215,7 +213,7 @@ TEST(AutoProbe, VsyncRefusedMeansTimerWithoutRetries) {
     Rig rig(60, 60, Strategy::Auto, /*accepts=*/false);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: swap interval 1 refused");
-    rig.run_for(100 * kSecond);
+    rig.run_for(100 * kNsPerSecond);
     EXPECT_EQ(rig.display.requests, Intervals{1});   // no retry until something changes
     const Frame f = rig.frame();
     EXPECT_EQ(f.strategy, Strategy::Timer);
@@ -233,7 +231,7 @@ TEST(AutoProbe, AcceptedButNeverBlockingFallsBackToTimerAndRetriesWithBackoff) {
     rig.frame();
     EXPECT_NEAR(rig.frame().interval_ns, 16'666'667, 1);
     // Retries at 2 s, then 4, 8, 16 s after each failure: four more probes in 31 s.
-    rig.run_for(31 * kSecond);
+    rig.run_for(31 * kNsPerSecond);
     int probes = 0;
     for (int r : rig.display.requests) probes += r == 1;
     EXPECT_EQ(probes, 5);
@@ -244,7 +242,7 @@ TEST(AutoProbe, SwapsThatCostTheWorkOnlyAreNotVsync) {
     // The measured interval is work + swap: 2 + 2.1 ms. Even a slow non-blocking
     // swap that happens to land near the period is judged by its median.
     Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
-    rig.display.nonblocking_ns = 3 * kMs;
+    rig.display.nonblocking_ns = 3 * kNsPerMs;
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(rig.decision().reason, "swaps return every 5.0 ms"));
@@ -255,12 +253,12 @@ TEST(AutoProbe, UnknownRefreshMeansTimerUntilItIsKnown) {
     EXPECT_TRUE(rig.display.requests.empty());
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: refresh rate unknown");
-    rig.run_for(5 * kSecond);
+    rig.run_for(5 * kNsPerSecond);
     EXPECT_TRUE(rig.display.requests.empty());   // nothing to retry
     rig.display.refresh = 60;                    // the window reached a real display
     const int64_t changed = rig.clock.now_ns();
-    while (rig.display.requests.empty() && rig.clock.now_ns() - changed < 2 * kSecond) rig.frame();
-    EXPECT_LE(rig.clock.now_ns() - changed, 1 * kSecond + 17 * kMs);   // read at most a second later
+    while (rig.display.requests.empty() && rig.clock.now_ns() - changed < 2 * kNsPerSecond) rig.frame();
+    EXPECT_LE(rig.clock.now_ns() - changed, 1 * kNsPerSecond + 17 * kNsPerMs);   // read at most a second later
     EXPECT_EQ(rig.display.requests, Intervals{1});
     EXPECT_EQ(rig.decision().reason, "refresh 0 Hz -> 60 Hz: auto -> vsync (probing): 60 Hz / 1, measuring presents");
     rig.frames(kProbe);
@@ -274,7 +272,7 @@ TEST(AutoProbe, TargetThatIsNotADivisorMeansTimer) {
     EXPECT_TRUE(rig.display.requests.empty());
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: 100 Hz is not 144 Hz / n");
-    rig.run_for(10 * kSecond);
+    rig.run_for(10 * kNsPerSecond);
     EXPECT_TRUE(rig.display.requests.empty());
     EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.target_hz = 72; }), "");   // 144 / 2 fits: probe at once
     EXPECT_EQ(rig.display.requests, Intervals{2});
@@ -288,14 +286,14 @@ TEST(AutoProbe, RefreshChangeMidRunRenegotiates) {
     // The window moves to a 60 Hz display: interval 2 now presents at 30 Hz
     // until the pacer reads the new rate (within a second) and asks for 1.
     rig.display.refresh = 60;
-    rig.run_for(1 * kSecond + 40 * kMs);
+    rig.run_for(1 * kNsPerSecond + 40 * kNsPerMs);
     EXPECT_EQ(rig.display.requests, (Intervals{2, 1}));
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1), 32 of 32 within 0.5 ms of their median");
     // Then to 144 Hz, where 60 does not fit: timer, swap interval off.
     rig.display.refresh = 144;
-    rig.run_for(1 * kSecond + 40 * kMs);
+    rig.run_for(1 * kNsPerSecond + 40 * kNsPerMs);
     EXPECT_EQ(rig.display.requests, (Intervals{2, 1, 0}));
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "refresh 60 Hz -> 144 Hz: auto -> timer: 60 Hz is not 144 Hz / n");
@@ -307,7 +305,7 @@ TEST(AutoWatch, IntermittentMissesDoNotFlap) {
     const int32_t seq = rig.decision().seq;
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     // One frame in ten overruns the refresh (a missed vblank: 33 ms), for a minute.
-    for (int i = 0; i < 3600; ++i) rig.frame(i % 10 == 0 ? 20 * kMs : 2 * kMs);
+    for (int i = 0; i < 3600; ++i) rig.frame(i % 10 == 0 ? 20 * kNsPerMs : 2 * kNsPerMs);
     EXPECT_EQ(rig.decision().seq, seq);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
     EXPECT_EQ(rig.display.requests, Intervals{1});
@@ -318,7 +316,7 @@ TEST(AutoWatch, RepeatedMissesSwitchToTimer) {
     rig.frames(kProbe);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     // Every other frame misses: a quarter of the window is reached in 16 frames.
-    for (int i = 0; i < 16; ++i) rig.frame(i % 2 == 0 ? 20 * kMs : 2 * kMs);
+    for (int i = 0; i < 16; ++i) rig.frame(i % 2 == 0 ? 20 * kNsPerMs : 2 * kNsPerMs);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: vsync missed refreshes in 8 of the last 16 frames; retry in 2 s");
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0}));
@@ -336,7 +334,7 @@ TEST(AutoWatch, VsyncThatStopsBlockingIsLeftAndFoundAgainWhenItRecovers) {
     EXPECT_EQ(rig.decision().reason,
               "auto -> timer: swaps return every 4.1 ms (8 of the last 9 under half the vsync period); retry in 2 s");
     rig.display.blocks = true;
-    rig.run_for(2 * kSecond + 700 * kMs);   // the retry after 2 s probes (34 frames) and confirms
+    rig.run_for(2 * kNsPerSecond + 700 * kNsPerMs);   // the retry after 2 s probes (34 frames) and confirms
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1), 31 of 32 within 0.5 ms of their median");
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0, 1}));
@@ -356,7 +354,7 @@ TEST(AutoWatch, SwapsAtAnotherRateThanStatedAreLeft) {
     EXPECT_EQ(rig.decision().reason,
               "auto -> timer: swaps return every 10.0 ms (median of the last 32), not 16.7 ms; retry in 2 s");
     // The retry probes, sees the same, and stays on the timer.
-    rig.run_for(2 * kSecond + 200 * kMs);
+    rig.run_for(2 * kNsPerSecond + 200 * kNsPerMs);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: vsync requested, swaps return every 10.0 ms; retry in 4 s");
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0, 1, 0}));
@@ -366,7 +364,7 @@ TEST(AutoWatch, WithoutMarkPresentTheWakesAreTheEvidence) {
     Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
     for (int i = 0; i < 10; ++i) {   // no mark_present
         rig.pacer->wait();
-        rig.clock.advance_busy(2 * kMs);
+        rig.clock.advance_busy(2 * kNsPerMs);
         rig.display.swap();
     }
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
@@ -406,7 +404,7 @@ TEST(Decisions, SettingTheSameValuesAgainDoesNotReprobe) {
 
 TEST(Decisions, SwitchingToAutoReadsTheRefreshAfresh) {
     Rig rig(60, 60, Strategy::Timer);
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     rig.display.refresh = 120;   // not read while timer was asked for
     EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.strategy = Strategy::Auto; }), "");
     EXPECT_EQ(rig.display.requests, Intervals{2});

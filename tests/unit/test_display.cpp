@@ -18,12 +18,9 @@ using pacer::testing::FakeClock;
 using pacer::testing::FakeCompositor;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
-using pacer::testing::kMs;
-using pacer::testing::kUs;
 
 namespace {
 
-constexpr int64_t kSecond = 1'000 * kMs;
 constexpr double k60 = 1e9 / 60;
 constexpr double k5994 = 1e9 / (60 / 1.001);   // 16.683 ms
 constexpr double k144 = 1e9 / 144;
@@ -67,23 +64,23 @@ TEST(DisplayModel, ConvergesUnderJitterDiscardsAndOutliers) {
                 gone.discarded = true;
                 model.add(gone, 60);
             }
-            Presented p = feed.at(k, 300 * kUs, seq);
-            if (i % 25 == 7) p.displayed_ns += 3 * kMs;
+            Presented p = feed.at(k, 300 * kNsPerUs, seq);
+            if (i % 25 == 7) p.displayed_ns += 3 * kNsPerMs;
             model.add(p, 60);
         }
         const DisplayClock c = model.clock();
         EXPECT_TRUE(c.locked) << seq;
         EXPECT_NEAR(static_cast<double>(c.period_ns), k5994, k5994 * 0.0005) << seq;   // 0.05 %
         EXPECT_NEAR(c.stated_hz, 60, 0.001);
-        EXPECT_LT(c.residual_ns, 250 * kUs);
+        EXPECT_LT(c.residual_ns, 250 * kNsPerUs);
         EXPECT_GE(c.samples, 48);
         // The phase: the next true refreshes are predicted within 200 us.
         for (int64_t ahead = 1; ahead <= 4; ++ahead) {
             const double truth = feed.refresh(k + ahead);
             EXPECT_NEAR(static_cast<double>(model.nearest_refresh(std::llround(truth + 0.3 * k5994))), truth,
-                        200 * kUs);
+                        200 * kNsPerUs);
             EXPECT_NEAR(static_cast<double>(model.next_refresh(std::llround(truth - 0.3 * k5994))), truth,
-                        200 * kUs);
+                        200 * kNsPerUs);
         }
     }
 }
@@ -92,7 +89,7 @@ TEST(DisplayModel, TheStatedRefreshDoesNotFoolIt) {
     // weston headless: states 60 Hz, repaints every 25.2 ms; no seq.
     detail::DisplayModel model;
     Feed feed{25.2e6};
-    for (int64_t k = 1; k <= 40; ++k) model.add(feed.at(k, 100 * kUs, false), 60);
+    for (int64_t k = 1; k <= 40; ++k) model.add(feed.at(k, 100 * kNsPerUs, false), 60);
     EXPECT_TRUE(model.locked());
     EXPECT_NEAR(model.period_ns(), 25.2e6, 25.2e6 * 0.001);
     EXPECT_NEAR(model.clock().stated_hz, 60, 0.001);
@@ -105,12 +102,12 @@ TEST(DisplayModel, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
     detail::DisplayModel model;
     Feed feed{1e9 / 120};
     feed.stated_ns = 8'333'333;
-    for (int64_t k = 2; k <= 80; k += 2) model.add(feed.at(k, 50 * kUs, false), 120);
+    for (int64_t k = 2; k <= 80; k += 2) model.add(feed.at(k, 50 * kNsPerUs, false), 120);
     EXPECT_NEAR(model.period_ns(), 1e9 / 120, 1e9 / 120 * 0.001);
     // A stated rate that is no divisor is ignored (weston's 60 against 25.2 ms).
     detail::DisplayModel lied_to;
     Feed slow{25.2e6};
-    for (int64_t k = 1; k <= 40; ++k) lied_to.add(slow.at(k, 50 * kUs, false), 60);
+    for (int64_t k = 1; k <= 40; ++k) lied_to.add(slow.at(k, 50 * kNsPerUs, false), 60);
     EXPECT_NEAR(lied_to.period_ns(), 25.2e6, 25.2e6 * 0.001);
 }
 
@@ -121,7 +118,7 @@ void feed_pattern(detail::DisplayModel& model, double period_ns, const std::vect
     int64_t k = 0;
     for (int i = 0; i < reports; ++i) {
         k += pattern[static_cast<size_t>(i) % pattern.size()];
-        Presented p = feed.at(k, 30 * kUs, false);
+        Presented p = feed.at(k, 30 * kNsPerUs, false);
         p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;
         model.add(p, stated_hz);
     }
@@ -174,12 +171,12 @@ TEST(DisplayModel, FollowsATimerThatDatesEachRefreshFromTheLast) {
     std::vector<double> intervals;
     int predicted = 0, close = 0, unlocked = 0;
     for (int i = 0; i < 600; ++i) {
-        double late = 100 * kUs * noise.uniform();
-        if (i % 40 == 17) late += 0.5 * kMs + 2.5 * kMs * noise.uniform();
+        double late = 100 * kNsPerUs * noise.uniform();
+        if (i % 40 == 17) late += 0.5 * kNsPerMs + 2.5 * kNsPerMs * noise.uniform();
         const double next = t + 25.2e6 + late;
         if (model.locked()) {
             ++predicted;
-            close += std::fabs(static_cast<double>(model.next_refresh(std::llround(t) + 1)) - next) <= 1 * kMs;
+            close += std::fabs(static_cast<double>(model.next_refresh(std::llround(t) + 1)) - next) <= 1 * kNsPerMs;
         }
         intervals.push_back(next - t);
         t = next;
@@ -210,15 +207,15 @@ struct Worst {
 Worst jittery_display(int slip_every) {
     detail::DisplayModel model;
     Feed noise{k60};
-    const double mean_period = k60 + (slip_every > 0 ? 3 * kMs / slip_every : 0.0);
+    const double mean_period = k60 + (slip_every > 0 ? 3 * kNsPerMs / slip_every : 0.0);
     double phase = 0, slipped = 0;
     Worst worst;
     for (int64_t k = 1; k <= 1800; ++k) {
-        phase = 0.98 * phase + (2 * noise.uniform() - 1) * 0.3 * kMs;
-        if (slip_every > 0 && k % slip_every == 0) slipped += 3 * kMs;
+        phase = 0.98 * phase + (2 * noise.uniform() - 1) * 0.3 * kNsPerMs;
+        if (slip_every > 0 && k % slip_every == 0) slipped += 3 * kNsPerMs;
         Presented p;
         p.displayed_ns = std::llround(1e9 + static_cast<double>(k) * k60 + slipped + phase +
-                                      (2 * noise.uniform() - 1) * 0.75 * kMs);
+                                      (2 * noise.uniform() - 1) * 0.75 * kNsPerMs);
         p.seq = static_cast<uint64_t>(k);
         p.refresh_ns = 16'666'667;
         p.flags = kPresentedHwCompletion;
@@ -263,7 +260,7 @@ TEST(DisplayModel, ACounterOfRepaintsIsDroppedOnceFramesMissRefreshes) {
     int unlocked = 0;
     for (int i = 0; i < 600; ++i) {
         k += (i >= 200 && i % 3 == 1) ? 2 : 1;
-        Presented p = feed.at(k, 200 * kUs, false);
+        Presented p = feed.at(k, 200 * kNsPerUs, false);
         p.seq = ++repaints;
         p.flags = kPresentedHwCompletion;
         model.add(p, 60);
@@ -353,7 +350,7 @@ struct Rig {
         c.display.lead_ns = lead_ns;
         pacer = std::make_unique<Pacer>(c);
     }
-    Frame frame(int64_t work_ns = 2 * kMs) {
+    Frame frame(int64_t work_ns = 2 * kNsPerMs) {
         const Frame f = pacer->wait();
         if (built >= 0) {
             display.swap(built);
@@ -363,7 +360,7 @@ struct Rig {
         built = f.index;
         return f;
     }
-    std::vector<Frame> run_for(int64_t duration_ns, int64_t work_ns = 2 * kMs) {
+    std::vector<Frame> run_for(int64_t duration_ns, int64_t work_ns = 2 * kNsPerMs) {
         std::vector<Frame> frames;
         const int64_t end = clock.now_ns() + duration_ns;
         while (clock.now_ns() < end) frames.push_back(frame(work_ns));
@@ -374,15 +371,15 @@ struct Rig {
 
 TEST(DisplayAuto, AnHonestDisplayConfirmsVsyncByWhatItShows) {
     Rig rig(k60, 60, 60, Strategy::Auto);
-    rig.display.jitter_ns = 200 * kUs;
+    rig.display.jitter_ns = 200 * kNsPerUs;
     EXPECT_EQ(rig.decision().reason, "auto -> vsync (probing): 60 Hz / 1, measuring presents");
-    rig.run_for(1 * kSecond);
+    rig.run_for(1 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
     EXPECT_FALSE(rig.decision().probing);
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: display shows frames every 16.7 ms (60 Hz / 1)");
     EXPECT_TRUE(rig.pacer->display().locked);
     const int32_t seq = rig.decision().seq;
-    rig.run_for(30 * kSecond);
+    rig.run_for(30 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq);
     EXPECT_EQ(rig.display.discarded, 0);
 }
@@ -390,7 +387,7 @@ TEST(DisplayAuto, AnHonestDisplayConfirmsVsyncByWhatItShows) {
 TEST(DisplayAuto, ClaimedVsyncWhoseSwapsDoNotBlockIsCaught) {
     Rig rig(k60, 60, 60, Strategy::Auto);
     rig.display.blocks = false;   // accepts interval 1, returns at once
-    rig.run_for(1 * kSecond);
+    rig.run_for(1 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: vsync requested, swaps return every 4.1 ms"))
         << rig.decision().reason;
@@ -401,15 +398,15 @@ TEST(DisplayAuto, ADisplayThatLiesAboutItsRefreshIsCaught) {
     // weston headless: says 60 Hz, shows a frame every 25.2 ms.
     Rig rig(25.2e6, 60, 60, Strategy::Auto);
     rig.display.report_seq = false;
-    rig.display.jitter_ns = 300 * kUs;
-    rig.run_for(2 * kSecond);
+    rig.display.jitter_ns = 300 * kNsPerUs;
+    rig.run_for(2 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason,
               "display refresh 60 Hz -> 39.7 Hz: auto -> timer: display says 60 Hz but shows frames every 25.2 ms");
     EXPECT_EQ(rig.display.requests, (std::vector<int>{1, 0}));
     // And it stays there: no retries, nothing new to say.
     const int32_t seq = rig.decision().seq;
-    rig.run_for(60 * kSecond);
+    rig.run_for(60 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq);
     EXPECT_EQ(rig.display.requests, (std::vector<int>{1, 0}));
 }
@@ -417,7 +414,7 @@ TEST(DisplayAuto, ADisplayThatLiesAboutItsRefreshIsCaught) {
 TEST(DisplayAuto, AnUnstatedRefreshIsLearntFromTheDisplay) {
     Rig rig(k60, 0, 60, Strategy::Auto);   // states nothing, reports presents
     EXPECT_EQ(rig.decision().reason, "auto -> timer: refresh rate unknown");
-    rig.run_for(2 * kSecond);
+    rig.run_for(2 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: display shows frames every 16.7 ms (60 Hz / 1)");
 }
@@ -425,12 +422,12 @@ TEST(DisplayAuto, AnUnstatedRefreshIsLearntFromTheDisplay) {
 TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
     // 60 -> 144 Hz while the host keeps saying 60: only the display tells.
     Rig rig(k60, 60, 60, Strategy::Auto);
-    rig.run_for(1 * kSecond);
+    rig.run_for(1 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     rig.display.change_period(k144);
     const int64_t changed = rig.clock.now_ns();
     const int32_t seq = rig.decision().seq;
-    while (rig.clock.now_ns() - changed < 2 * kSecond && !contains(rig.decision().reason, "display refresh")) rig.frame();
+    while (rig.clock.now_ns() - changed < 2 * kNsPerSecond && !contains(rig.decision().reason, "display refresh")) rig.frame();
     // The bound in pacer.h: 8 + 16 displayed frames, plus the frames in flight.
     EXPECT_LE(rig.clock.now_ns() - changed, 30 * std::llround(k144) + 2 * std::llround(k60));
     EXPECT_GT(rig.decision().seq, seq);
@@ -439,14 +436,14 @@ TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
               "display refresh 60 Hz -> 144 Hz: auto -> timer: display says 60 Hz but shows frames every 6.9 ms");
     // Stated and real both change (the ordinary case): the stated rate is read within a second.
     Rig both(k60, 60, 72, Strategy::Auto);
-    both.run_for(1 * kSecond);
+    both.run_for(1 * kNsPerSecond);
     ASSERT_EQ(both.decision().in_force, Strategy::Timer);   // 72 is not 60 / n
     both.display.change_period(k144);
     both.display.stated_hz = 144;
     const int64_t at = both.clock.now_ns();
-    while (both.clock.now_ns() - at < 3 * kSecond && both.decision().in_force != Strategy::Vsync) both.frame();
-    EXPECT_LE(both.clock.now_ns() - at, 1 * kSecond + 20 * kMs);
-    both.run_for(1 * kSecond);
+    while (both.clock.now_ns() - at < 3 * kNsPerSecond && both.decision().in_force != Strategy::Vsync) both.frame();
+    EXPECT_LE(both.clock.now_ns() - at, 1 * kNsPerSecond + 20 * kNsPerMs);
+    both.run_for(1 * kNsPerSecond);
     EXPECT_EQ(both.decision().in_force, Strategy::Vsync);
     EXPECT_EQ(both.decision().swap_interval, 2);
     EXPECT_EQ(both.decision().reason, "auto -> vsync: display shows frames every 13.9 ms (144 Hz / 2)");
@@ -457,11 +454,11 @@ TEST(DisplayAuto, DiscardsAloneLeaveTheJudgingToSwapReturns) {
     // discards alone are no evidence against vsync.
     Rig rig(k60, 60, 60, Strategy::Auto);
     rig.display.report_shown = false;
-    rig.run_for(1 * kSecond);
+    rig.run_for(1 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (60 Hz / 1), 32 of 32 within 0.5 ms of their median");
     const int32_t seq = rig.decision().seq;
-    rig.run_for(30 * kSecond);
+    rig.run_for(30 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq);
     EXPECT_FALSE(rig.pacer->display().locked);
 }
@@ -470,8 +467,8 @@ TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
     // Swaps block on a steady 60 Hz, but the reported times scatter over
     // +-8 ms: the display clock never locks, and the probe gives up.
     Rig rig(k60, 60, 60, Strategy::Auto);
-    rig.display.jitter_ns = 8 * kMs;
-    rig.run_for(5 * kSecond);
+    rig.display.jitter_ns = 8 * kNsPerMs;
+    rig.run_for(5 * kNsPerSecond);
     EXPECT_FALSE(rig.pacer->display().locked);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(rig.decision().reason,
@@ -481,12 +478,12 @@ TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
 
 TEST(DisplayAuto, ShownFramesOffCadenceLeaveVsync) {
     Rig rig(k60, 60, 60, Strategy::Auto);
-    rig.run_for(1 * kSecond);
+    rig.run_for(1 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     // The compositor starts to show a frame only every other refresh, though
     // the pacer asked for every one (swaps still block, on refreshes).
     rig.display.interval = 2;
-    rig.run_for(1 * kSecond);
+    rig.run_for(1 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(rig.decision().reason, "auto -> timer: ")) << rig.decision().reason;
 }
@@ -518,7 +515,7 @@ TEST(DisplayHost, ARunawayHostCannotHoldAWait) {
 TEST(DisplayHost, ANewHostForgetsTheOldDisplay) {
     Rig rig(25.2e6, 60, 60, Strategy::Timer);
     int reported = 0;   // frames whose wait took a report (not all: 60 Hz on 39.7 Hz)
-    for (const Frame& f : rig.run_for(2 * kSecond)) reported += f.displayed_index >= 0 && f.displayed_ns > 0;
+    for (const Frame& f : rig.run_for(2 * kNsPerSecond)) reported += f.displayed_index >= 0 && f.displayed_ns > 0;
     EXPECT_TRUE(rig.pacer->display().locked);
     EXPECT_GE(reported, 60);
     FakeCompositor other(rig.clock, k60, 60);
@@ -548,7 +545,7 @@ Predictions predictions(const Rig& rig, const std::vector<Frame>& frames) {
         const int64_t at = shown_at[static_cast<size_t>(f.index)];
         if (at < 0) continue;
         ++p.compared;
-        p.close += std::llabs(f.predicted_present_ns - at) <= 1 * kMs;
+        p.close += std::llabs(f.predicted_present_ns - at) <= 1 * kNsPerMs;
     }
     return p;
 }
@@ -557,10 +554,10 @@ TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
     // Explicit vsync on weston's lying display: swaps return every 25.2 ms.
     // Stated-refresh snapping would give 2 * 16.7 = 33.3 ms; the display says 25.2.
     Rig rig(25.2e6, 60, 60, Strategy::Vsync);
-    rig.display.jitter_ns = 300 * kUs;
-    rig.run_for(2 * kSecond);
+    rig.display.jitter_ns = 300 * kNsPerUs;
+    rig.run_for(2 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
-    std::vector<Frame> frames = rig.run_for(10 * kSecond);
+    std::vector<Frame> frames = rig.run_for(10 * kNsPerSecond);
     for (const Frame& f : frames) EXPECT_NEAR(static_cast<double>(f.dt_ns), 25.2e6, 25.2e6 * 0.002);
     // Each frame's predicted present against the time it was shown (jitter
     // included): within 1 ms for at least 95 %.
@@ -582,12 +579,12 @@ TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
 // usual phase does not.
 TEST(DisplayVsync, PredictionHoldsWhenSwapsReturnLateInTheirRefresh) {
     Rig rig(25.2e6, 60, 60, Strategy::Vsync);
-    rig.display.return_ns = 10 * kMs;
-    rig.display.return_late_ns = 5 * kMs;   // 10-15 ms: either side of the half-refresh (12.6 ms)
-    rig.run_for(2 * kSecond);
+    rig.display.return_ns = 10 * kNsPerMs;
+    rig.display.return_late_ns = 5 * kNsPerMs;   // 10-15 ms: either side of the half-refresh (12.6 ms)
+    rig.run_for(2 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
-    std::vector<Frame> frames = rig.run_for(10 * kSecond);
-    rig.run_for(200 * kMs);   // the last frames' reports
+    std::vector<Frame> frames = rig.run_for(10 * kNsPerSecond);
+    rig.run_for(200 * kNsPerMs);   // the last frames' reports
     const Predictions p = predictions(rig, frames);
     EXPECT_GE(p.compared, 390);
     EXPECT_GE(p.close * 100, p.compared * 95) << p.close << " of " << p.compared;
@@ -599,11 +596,11 @@ TEST(DisplayVsync, PredictionHoldsWhenSwapsReturnLateInTheirRefresh) {
 // last 16 took about ten.
 TEST(DisplayVsync, PredictionFollowsAQueueThatGrows) {
     Rig rig(16.7e6, 60, 60, Strategy::Vsync);
-    rig.run_for(2 * kSecond);
+    rig.run_for(2 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
     rig.display.queue_refreshes = 1;
-    std::vector<Frame> frames = rig.run_for(1 * kSecond);
-    rig.run_for(200 * kMs);   // the last frames' reports
+    std::vector<Frame> frames = rig.run_for(1 * kNsPerSecond);
+    rig.run_for(200 * kNsPerMs);   // the last frames' reports
     const Predictions p = predictions(rig, frames);
     EXPECT_GE(p.compared, 50);
     EXPECT_LE(p.compared - p.close, 5);
@@ -623,12 +620,12 @@ struct BiasRun {
 
 BiasRun run_bias(int64_t lead_ns) {
     Rig rig(k5994, 60, 60, Strategy::Timer, lead_ns);
-    rig.display.latch_ns = 1 * kMs;
-    rig.display.jitter_ns = 100 * kUs;
-    rig.run_for(3 * kSecond);   // the model locks, the bias slides into place
+    rig.display.latch_ns = 1 * kNsPerMs;
+    rig.display.jitter_ns = 100 * kNsPerUs;
+    rig.run_for(3 * kNsPerSecond);   // the model locks, the bias slides into place
     const size_t shown_before = rig.display.shown.size();
     const int discarded_before = rig.display.discarded;
-    std::vector<Frame> frames = rig.run_for(60 * kSecond);
+    std::vector<Frame> frames = rig.run_for(60 * kNsPerSecond);
     BiasRun run;
     run.discarded = rig.display.discarded - discarded_before;
     std::vector<int64_t> deadline_of(frames.back().index + 2, -1);
@@ -662,7 +659,7 @@ TEST(DelayBias, WithoutItA60HzGridBeatsAgainstA5994HzDisplay) {
 }
 
 TEST(DelayBias, WithItEveryFrameLandsInItsIntendedRefresh) {
-    const BiasRun run = run_bias(4 * kMs);
+    const BiasRun run = run_bias(4 * kNsPerMs);
     EXPECT_EQ(run.discarded, 0);
     EXPECT_EQ(run.doubled_refreshes, 0);
     EXPECT_EQ(run.missed_intent, 0);
@@ -671,24 +668,24 @@ TEST(DelayBias, WithItEveryFrameLandsInItsIntendedRefresh) {
 }
 
 TEST(DelayBias, SlidesIntoPlaceWithoutAHitch) {
-    Rig rig(k5994, 60, 60, Strategy::Timer, 4 * kMs);
-    const std::vector<Frame> frames = rig.run_for(4 * kSecond);
+    Rig rig(k5994, 60, 60, Strategy::Timer, 4 * kNsPerMs);
+    const std::vector<Frame> frames = rig.run_for(4 * kNsPerSecond);
     for (size_t i = 1; i < frames.size(); ++i) {
         const int64_t step = frames[i].deadline_ns - frames[i - 1].deadline_ns;
-        EXPECT_NEAR(static_cast<double>(step), k60, 0.021 * k5994 + 20 * kUs) << i;
+        EXPECT_NEAR(static_cast<double>(step), k60, 0.021 * k5994 + 20 * kNsPerUs) << i;
         EXPECT_EQ(frames[i].missed, 0);
     }
     // In place: each deadline 4 ms before a refresh.
     const Frame last = frames.back();
     const double to_refresh = rig.display.refresh_time(rig.display.first_refresh_from(static_cast<double>(last.deadline_ns))) -
                               static_cast<double>(last.deadline_ns);
-    EXPECT_NEAR(to_refresh, 4e6, 300 * kUs);
-    EXPECT_NEAR(static_cast<double>(last.period_ns), k5994, 20 * kUs);   // the grid runs at the display's rate
+    EXPECT_NEAR(to_refresh, 4e6, 300 * kNsPerUs);
+    EXPECT_NEAR(static_cast<double>(last.period_ns), k5994, 20 * kNsPerUs);   // the grid runs at the display's rate
 }
 
 TEST(DelayBias, OffWhenTheTargetIsNoDivisorOfTheDisplay) {
-    Rig rig(25.2e6, 60, 60, Strategy::Timer, 4 * kMs);   // 39.7 Hz real: 60 does not fit
-    const std::vector<Frame> frames = rig.run_for(3 * kSecond);
+    Rig rig(25.2e6, 60, 60, Strategy::Timer, 4 * kNsPerMs);   // 39.7 Hz real: 60 does not fit
+    const std::vector<Frame> frames = rig.run_for(3 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
     EXPECT_EQ(frames.back().period_ns, 16'666'667);
 }

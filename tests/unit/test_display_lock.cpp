@@ -17,12 +17,9 @@ using pacer::testing::FakeClock;
 using pacer::testing::FakeCompositor;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
-using pacer::testing::kMs;
-using pacer::testing::kUs;
 
 namespace {
 
-constexpr int64_t kSecond = 1'000 * kMs;
 constexpr double k60 = 1e9 / 60;
 constexpr double kWeston = 25.2e6;   // weston headless: says 60 Hz, repaints every 25.2 ms
 
@@ -34,13 +31,13 @@ struct Rig {
     FakeSleeper sleeper{clock};
     FakeCompositor display;
     std::unique_ptr<Pacer> pacer;
-    int64_t work_ns = 3 * kMs;
+    int64_t work_ns = 3 * kNsPerMs;
     std::vector<Frame> frames;   // every frame since the rig began
 
     Rig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy = Strategy::Auto,
         int64_t lead_ns = kLeadAuto, WaitPoint wait_point = WaitPoint::FrameStart)
         : display(clock, real_period_ns, stated_hz) {
-        display.nonblocking_ns = 100 * kUs;   // a swap that does not block returns at once
+        display.nonblocking_ns = 100 * kNsPerUs;   // a swap that does not block returns at once
         display.report_seq = false;
         Config c = fake_config(clock, sleeper, target_hz, strategy);
         c.host = &display;
@@ -100,7 +97,7 @@ Fates fates_since(const Rig& rig, int64_t first) {
             continue;
         }
         ++out.shown;
-        out.late += shown_at[i] > f.predicted_present_ns + 1 * kMs;
+        out.late += shown_at[i] > f.predicted_present_ns + 1 * kNsPerMs;
         out.latency_ns.push_back(shown_at[i] - f.wake_ns);
     }
     return out;
@@ -117,9 +114,9 @@ int64_t first_locked(const Rig& rig) {
 
 TEST(DisplayLock, AutoPicksItOnALyingDisplayAndShowsEveryFrameJustInTime) {
     Rig rig(kWeston, 60, 60);
-    rig.display.latch_ns = 7 * kMs;   // weston's repaint window
-    rig.display.jitter_ns = 300 * kUs;
-    rig.run_for(3 * kSecond);
+    rig.display.latch_ns = 7 * kNsPerMs;   // weston's repaint window
+    rig.display.jitter_ns = 300 * kNsPerUs;
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     EXPECT_EQ(rig.decision().reason,
               "auto -> display_lock: display says 60 Hz but shows frames every 25.2 ms; 39.7 Hz / 1, "
@@ -132,7 +129,7 @@ TEST(DisplayLock, AutoPicksItOnALyingDisplayAndShowsEveryFrameJustInTime) {
     // Until the lead has met the latch once, a frame may miss; after that none.
     const size_t settled = rig.frames.size();
     const int64_t missed_before = rig.pacer->status().display_missed;
-    rig.run_for(20 * kSecond);
+    rig.run_for(20 * kNsPerSecond);
     Fates after = fates_since(rig, static_cast<int64_t>(settled));
     EXPECT_EQ(after.discarded, 0);
     EXPECT_EQ(after.late, 0);
@@ -140,8 +137,8 @@ TEST(DisplayLock, AutoPicksItOnALyingDisplayAndShowsEveryFrameJustInTime) {
     EXPECT_GE(after.shown, 780);   // one frame a refresh: 20 s / 25.2 ms, less those in flight
     // Just in time: wake to shown is the work, the latch and a little room,
     // not the 2-3 refreshes a vsync queue holds.
-    EXPECT_LE(after.latency_p50(), 3 * kMs + 7 * kMs + 3 * kMs);
-    EXPECT_GE(after.latency_p50(), 3 * kMs + 7 * kMs);
+    EXPECT_LE(after.latency_p50(), 3 * kNsPerMs + 7 * kNsPerMs + 3 * kNsPerMs);
+    EXPECT_GE(after.latency_p50(), 3 * kNsPerMs + 7 * kNsPerMs);
     // The lead: the work (3 ms and the swap), the latch (7 ms) and a pad
     // learned from how far from their predicted refresh frames were shown
     // (the reports' 0.3 ms of jitter, twice over).
@@ -164,8 +161,8 @@ TEST(DisplayLock, PacesAtTheFewestRefreshesThatDoNotExceedTheTarget) {
                          // above it (a jittery clock's 60.3 Hz) or a little below.
                          Case{1e9 / 60.3, 60, 1}, Case{1e9 / 62, 60, 1}, Case{1e9 / 59.7, 60, 1}}) {
         Rig rig(c.real_period_ns, 60, c.target_hz);
-        rig.work_ns = 1 * kMs;
-        rig.run_for(4 * kSecond);
+        rig.work_ns = 1 * kNsPerMs;
+        rig.run_for(4 * kNsPerSecond);
         ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << c.target_hz << ": " << rig.decision().reason;
         EXPECT_EQ(rig.pacer->status().display_refreshes, c.n) << c.target_hz;
         const Frame last = rig.frames.back();
@@ -176,23 +173,23 @@ TEST(DisplayLock, PacesAtTheFewestRefreshesThatDoNotExceedTheTarget) {
 
 TEST(DisplayLock, TheLeadFollowsAStepInTheWorkWithinTwoSeconds) {
     Rig rig(k60, 60, 60);
-    rig.display.latch_ns = 3 * kMs;
-    rig.work_ns = 2 * kMs;
-    rig.run_for(4 * kSecond);
+    rig.display.latch_ns = 3 * kNsPerMs;
+    rig.work_ns = 2 * kNsPerMs;
+    rig.run_for(4 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     // lead = work and swap (2.1 ms) + latch (learned to within 0.1 ms) + the
     // pad, learned (0.2 ms: this display keeps exact time)
     EXPECT_NEAR(static_cast<double>(rig.pacer->status().display_lead_ns), 5.3e6, 0.3e6);
     const int64_t missed_at_step = rig.pacer->status().display_missed;
-    rig.work_ns = 10 * kMs;
-    rig.run_for(2 * kSecond);
+    rig.work_ns = 10 * kNsPerMs;
+    rig.run_for(2 * kNsPerSecond);
     EXPECT_NEAR(static_cast<double>(rig.pacer->status().display_lead_ns), 13.3e6, 0.3e6);
     // Lengthened at once: the step costs the frames already in flight when
     // the first miss is reported, not a stream of them.
     EXPECT_LE(rig.pacer->status().display_missed - missed_at_step, 3);
     const int64_t missed_high = rig.pacer->status().display_missed;
-    rig.work_ns = 2 * kMs;
-    rig.run_for(2 * kSecond);
+    rig.work_ns = 2 * kNsPerMs;
+    rig.run_for(2 * kNsPerSecond);
     EXPECT_NEAR(static_cast<double>(rig.pacer->status().display_lead_ns), 5.3e6, 0.3e6);
     EXPECT_EQ(rig.pacer->status().display_missed, missed_high);   // shortening costs nothing
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
@@ -201,13 +198,13 @@ TEST(DisplayLock, TheLeadFollowsAStepInTheWorkWithinTwoSeconds) {
 TEST(DisplayLock, JitteredReportsAndADriftingRefreshStayLocked) {
     // 59.94 Hz real against 60 stated; reports up to 1 ms off either way.
     Rig rig(1e9 / (60 / 1.001), 60, 60);
-    rig.display.latch_ns = 2 * kMs;
-    rig.display.jitter_ns = 1 * kMs;
-    rig.run_for(3 * kSecond);
+    rig.display.latch_ns = 2 * kNsPerMs;
+    rig.display.jitter_ns = 1 * kNsPerMs;
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     const int32_t seq = rig.decision().seq;
     const size_t from = rig.frames.size();
-    rig.run_for(30 * kSecond);
+    rig.run_for(30 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq);   // nothing new to say
     const Fates after = fates_since(rig, static_cast<int64_t>(from));
     EXPECT_LE(after.discarded + after.late, after.frames / 100);   // at most 1 %
@@ -217,22 +214,22 @@ TEST(DisplayLock, JitteredReportsAndADriftingRefreshStayLocked) {
 }
 
 TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
-    Rig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kMs);
-    rig.display.latch_ns = 4 * kMs;
+    Rig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
+    rig.display.latch_ns = 4 * kNsPerMs;
     EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the host to report shown frames");
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     EXPECT_TRUE(contains(rig.decision().reason, "each deadline a lead of 8.0 ms before its refresh"))
         << rig.decision().reason;
     const Frame last = rig.frames.back();
     const double refresh = rig.display.refresh_time(rig.display.first_refresh_from(static_cast<double>(last.deadline_ns)));
     EXPECT_NEAR(refresh - static_cast<double>(last.deadline_ns), 8e6, 50e3);
-    EXPECT_EQ(rig.pacer->status().display_lead_ns, 8 * kMs);
+    EXPECT_EQ(rig.pacer->status().display_lead_ns, 8 * kNsPerMs);
 }
 
 TEST(DisplayLock, ALostClockReDecidesWithinTheHeadersBound) {
     Rig rig(kWeston, 60, 60);
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     // The display changes rate under the pacer: its old clock no longer
     // holds, and display_lock waits as timer until the new one locks.
@@ -243,14 +240,14 @@ TEST(DisplayLock, ALostClockReDecidesWithinTheHeadersBound) {
     // Held through the loss (the timer at the target meanwhile) and
     // re-decided once the new clock locks: straight from one display_lock to
     // the other, no detour through vsync.
-    while (rig.clock.now_ns() - changed < 2 * kSecond && rig.decision().seq == seq) rig.frame();
+    while (rig.clock.now_ns() - changed < 2 * kNsPerSecond && rig.decision().seq == seq) rig.frame();
     EXPECT_EQ(rig.decision().seq, seq + 1);
     EXPECT_TRUE(contains(rig.decision().reason, "display refresh 39.7 Hz -> 60 Hz: auto -> display_lock"))
         << rig.decision().reason;
     // pacer.h: 24 shown frames where the display reports them (the frames in
     // flight on top).
     EXPECT_LE(rig.frames.size() - at, 24u + 4u);
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     EXPECT_TRUE(contains(rig.decision().reason, "60 Hz / 1")) << rig.decision().reason;
 }
@@ -259,11 +256,11 @@ TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
     // sway 1.7: discards only, nothing to fit: auto judges vsync by swaps.
     Rig rig(k60, 60, 60);
     rig.display.report_shown = false;
-    rig.run_for(2 * kSecond);
+    rig.run_for(2 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync) << rig.decision().reason;
     // And with the lead off, auto never locks, feedback or not.
     Rig off(kWeston, 60, 60, Strategy::Auto, kLeadOff);
-    off.run_for(3 * kSecond);
+    off.run_for(3 * kNsPerSecond);
     EXPECT_EQ(off.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(off.decision().reason, "display says 60 Hz but shows frames every 25.2 ms"))
         << off.decision().reason;
@@ -277,21 +274,21 @@ TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
 
 TEST(DisplayLock, AFitThatWobblesOrDriftsStaysPutAndTheGridFollowsIt) {
     Rig rig(kWeston, 60, 60);
-    rig.display.latch_ns = 7 * kMs;
-    rig.run_for(3 * kSecond);
+    rig.display.latch_ns = 7 * kNsPerMs;
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     const int32_t seq = rig.decision().seq;
     // The display's period wanders 2 % off and back, 0.6 s at a time: the
     // fit follows it past the rate tolerance, but not for a whole second.
     for (int i = 0; i < 8; ++i) {
         rig.display.change_period(i % 2 == 0 ? kWeston * 1.02 : kWeston);
-        rig.run_for(600 * kMs);
+        rig.run_for(600 * kNsPerMs);
     }
     EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
     // 2 % off for good: nothing it decided changes (still one refresh a
     // frame), so no new decision; the grid's step follows the clock.
     rig.display.change_period(kWeston * 1.02);
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     EXPECT_NEAR(static_cast<double>(rig.frames.back().period_ns), kWeston * 1.02, 0.002 * kWeston);
@@ -303,14 +300,14 @@ TEST(DisplayLock, ASmallChangeThatChangesTheRefreshesPerFrameReDecides) {
     // (over the slack a frame may run fast): three a frame, a decision of
     // its own.
     Rig rig(1e9 / 59.0, 60, 30);
-    rig.display.latch_ns = 7 * kMs;
+    rig.display.latch_ns = 7 * kNsPerMs;
     rig.display.report_seq = true;   // frames two refreshes apart: the fit counts refreshes
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     ASSERT_TRUE(contains(rig.decision().reason, " / 2,")) << rig.decision().reason;
     const int32_t seq = rig.decision().seq;
     rig.display.change_period(1e9 / 61.8);
-    rig.run_for(4 * kSecond);
+    rig.run_for(4 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq + 1) << rig.decision().reason;
     EXPECT_TRUE(contains(rig.decision().reason, "display refresh 59 Hz -> 61.8 Hz")) << rig.decision().reason;
     EXPECT_TRUE(contains(rig.decision().reason, " / 3,")) << rig.decision().reason;
@@ -323,9 +320,9 @@ TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     FakeCompositor display(clock, kWeston, 60);
-    display.nonblocking_ns = 100 * kUs;
+    display.nonblocking_ns = 100 * kNsPerUs;
     display.report_seq = false;
-    display.latch_ns = 7 * kMs;
+    display.latch_ns = 7 * kNsPerMs;
     Config c = fake_config(clock, sleeper, 60, Strategy::Auto);
     c.host = &display;
     c.wait_point = WaitPoint::BeforePresent;
@@ -333,17 +330,17 @@ TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
     std::vector<int64_t> predicted;   // by frame index; -1 before the lock
     int64_t rendered = -1;
     int judged = 0, on_time = 0;
-    while (clock.now_ns() < 6 * kSecond) {
+    while (clock.now_ns() < 6 * kNsPerSecond) {
         const Frame f = pacer.wait();
         if (rendered >= 0) {
             display.swap(rendered);
             pacer.mark_present();
         }
-        clock.advance_busy(3 * kMs);
+        clock.advance_busy(3 * kNsPerMs);
         rendered = f.index;
         predicted.push_back(f.strategy == Strategy::DisplayLock ? f.predicted_present_ns : -1);
         const int64_t shown = f.displayed_index;
-        if (clock.now_ns() < 3 * kSecond || shown < 0 || predicted[static_cast<std::size_t>(shown)] < 0) continue;
+        if (clock.now_ns() < 3 * kNsPerSecond || shown < 0 || predicted[static_cast<std::size_t>(shown)] < 0) continue;
         ++judged;
         const int64_t error = f.displayed_ns - predicted[static_cast<std::size_t>(shown)];
         on_time += 4 * std::llabs(error) <= static_cast<int64_t>(kWeston) ? 1 : 0;
@@ -355,15 +352,15 @@ TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
 
 TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
     Rig rig(kWeston, 60, 60);
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     const int32_t seq = rig.decision().seq;
     // The display moves by 10 % and its reports turn to noise (6 ms either
     // way): the fit starts over and cannot lock again.
     rig.display.change_period(kWeston * 1.1);
-    rig.display.jitter_ns = 6 * kMs;
+    rig.display.jitter_ns = 6 * kNsPerMs;
     const int64_t changed = rig.clock.now_ns();
-    while (rig.clock.now_ns() - changed < 3 * kSecond && rig.decision().seq == seq) rig.frame();
+    while (rig.clock.now_ns() - changed < 3 * kNsPerSecond && rig.decision().seq == seq) rig.frame();
     EXPECT_TRUE(contains(rig.decision().reason, "display clock lost")) << rig.decision().reason;
     // After the hold (1 s), within the reports it takes to see the loss.
     const double after_s = static_cast<double>(rig.clock.now_ns() - changed) * 1e-9;
@@ -376,14 +373,14 @@ TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
 // That one swap is no work: it must not become the tail of the few frames
 // known, put the lead past a step, and step display_lock down for seconds.
 TEST(DisplayLock, TheSwapThatLeavesVsyncIsNotWork) {
-    Rig rig(25.2 * kMs, 60, 60);   // weston: says 60 Hz, shows every 25.2 ms
-    rig.work_ns = 300 * kUs;
+    Rig rig(25.2 * kNsPerMs, 60, 60);   // weston: says 60 Hz, shows every 25.2 ms
+    rig.work_ns = 300 * kNsPerUs;
     bool entered = false;
-    while (rig.clock.now_ns() < 6 * kSecond) {
+    while (rig.clock.now_ns() < 6 * kNsPerSecond) {
         const Frame f = rig.pacer->wait();
         const bool first_locked = !entered && f.strategy == Strategy::DisplayLock;
         entered = entered || first_locked;
-        rig.clock.advance_busy(first_locked ? 21'900 * kUs : rig.work_ns);
+        rig.clock.advance_busy(first_locked ? 21'900 * kNsPerUs : rig.work_ns);
         rig.display.swap(f.index);
         rig.pacer->mark_present();
         rig.frames.push_back(f);
@@ -392,7 +389,7 @@ TEST(DisplayLock, TheSwapThatLeavesVsyncIsNotWork) {
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     EXPECT_FALSE(contains(rig.decision().reason, "aims a refresh later")) << rig.decision().reason;
     EXPECT_EQ(rig.decision().seq, 2) << "probing, then the lock: " << rig.decision().reason;
-    EXPECT_LT(rig.pacer->status().display_lead_ns, 10 * kMs);
+    EXPECT_LT(rig.pacer->status().display_lead_ns, 10 * kNsPerMs);
 }
 
 // Under vsync weston's queue holds two frames past the swap's return (GLFW,
@@ -407,7 +404,7 @@ TEST(DisplayLock, EnteringAimsPastTheFramesVsyncQueued) {
     SCOPED_TRACE(point == WaitPoint::FrameStart ? "frame_start" : "before_present");
     Rig rig(kWeston, 60, 60, Strategy::Auto, kLeadAuto, point);
     rig.display.queue_refreshes = 2;
-    rig.run_for(3 * kSecond);
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     const int64_t locked = first_locked(rig);
     ASSERT_GE(locked, 2);
@@ -432,28 +429,28 @@ TEST(DisplayLock, EnteringAimsPastTheFramesVsyncQueued) {
 TEST(DisplayLock, NoLeadWithinAStepStepsDownAndSaysSoAndComesBack) {
     // 144 Hz, a 1 ms latch: 3 ms of work fits a 6.94 ms step with room.
     Rig rig(1e9 / 144, 144, 144);
-    rig.display.latch_ns = 1 * kMs;
-    rig.work_ns = 3 * kMs;
-    rig.run_for(3 * kSecond);
+    rig.display.latch_ns = 1 * kNsPerMs;
+    rig.work_ns = 3 * kNsPerMs;
+    rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     EXPECT_FALSE(contains(rig.decision().reason, "aims a refresh later")) << rig.decision().reason;
     // 6.5 ms of work: with the latch and the pad no lead fits the step; each
     // frame aims a refresh further, named within 2 s.
-    rig.work_ns = 6'500 * kUs;
+    rig.work_ns = 6'500 * kNsPerUs;
     const int64_t slowed = rig.clock.now_ns();
     const int32_t seq = rig.decision().seq;
-    while (rig.clock.now_ns() - slowed < 3 * kSecond && rig.decision().seq == seq) rig.frame();
-    EXPECT_LE(rig.clock.now_ns() - slowed, 2 * kSecond);
+    while (rig.clock.now_ns() - slowed < 3 * kNsPerSecond && rig.decision().seq == seq) rig.frame();
+    EXPECT_LE(rig.clock.now_ns() - slowed, 2 * kNsPerSecond);
     EXPECT_TRUE(contains(rig.decision().reason, "the work's tail and the latch take more than a frame step: each "
                                                 "frame aims a refresh later"))
         << rig.decision().reason;
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     // The work calms: back to a lead within the step, said again.
-    rig.work_ns = 2 * kMs;
+    rig.work_ns = 2 * kNsPerMs;
     const int64_t calmed = rig.clock.now_ns();
     const int32_t later = rig.decision().seq;
-    while (rig.clock.now_ns() - calmed < 6 * kSecond && rig.decision().seq == later) rig.frame();
+    while (rig.clock.now_ns() - calmed < 6 * kNsPerSecond && rig.decision().seq == later) rig.frame();
     EXPECT_EQ(rig.decision().seq, later + 1);
     EXPECT_FALSE(contains(rig.decision().reason, "aims a refresh later")) << rig.decision().reason;
-    EXPECT_LT(rig.pacer->status().display_lead_ns, 7 * kMs);
+    EXPECT_LT(rig.pacer->status().display_lead_ns, 7 * kNsPerMs);
 }

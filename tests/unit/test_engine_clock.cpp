@@ -12,8 +12,6 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kUs;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
@@ -36,7 +34,7 @@ TEST(EngineDt, TimerFramesGetTheGridStepWhateverTheWakeJitter) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     // Wakes land 0 to 400 us late: the intervals wobble, dt must not.
-    for (int64_t late : {0, 400, 30, 250, 0, 120, 380, 10, 200, 90}) sleeper.timer_latenesses.push_back(late * kUs);
+    for (int64_t late : {0, 400, 30, 250, 0, 120, 380, 10, 200, 90}) sleeper.timer_latenesses.push_back(late * kNsPerUs);
     Config c = fake_config(clock, sleeper, 60);
     c.tuning.timer.min_margin_ns = 1;
     c.tuning.timer.margin_ns = 1;
@@ -49,10 +47,10 @@ TEST(EngineDt, TimerFramesGetTheGridStepWhateverTheWakeJitter) {
     bool wobbled = false;
     Frame f{};
     for (int i = 0; i < 10; ++i) {
-        clock.advance_busy(2 * kMs);
+        clock.advance_busy(2 * kNsPerMs);
         f = pacer.wait();
         EXPECT_NEAR(f.dt_ns, kPeriod60, 1);
-        wobbled |= std::llabs(f.interval_ns - kPeriod60) > 50 * kUs;
+        wobbled |= std::llabs(f.interval_ns - kPeriod60) > 50 * kNsPerUs;
         dt_sum += f.dt_ns;
     }
     EXPECT_TRUE(wobbled);                                   // the test has teeth
@@ -64,10 +62,10 @@ TEST(EngineDt, AMissAdvancesByTheSkippedPeriods) {
     FakeSleeper sleeper(clock);
     Pacer pacer(fake_config(clock, sleeper, 60));
     pacer.wait();
-    clock.advance_busy(40 * kMs);   // 2.4 periods of work: two grid points go by
+    clock.advance_busy(40 * kNsPerMs);   // 2.4 periods of work: two grid points go by
     const Frame f = pacer.wait();
     EXPECT_EQ(f.missed, 2);
-    EXPECT_EQ(f.dt_ns, 50 * kMs);   // three periods, exactly on the grid
+    EXPECT_EQ(f.dt_ns, 50 * kNsPerMs);   // three periods, exactly on the grid
 }
 
 TEST(EngineDt, CatchUpFramesEachGetOnePeriod) {
@@ -77,10 +75,10 @@ TEST(EngineDt, CatchUpFramesEachGetOnePeriod) {
     c.miss_policy = MissPolicy::CatchUp;
     Pacer pacer(c);
     pacer.wait();
-    clock.advance_busy(35 * kMs);
+    clock.advance_busy(35 * kNsPerMs);
     std::vector<int64_t> dts;
     for (int i = 0; i < 4; ++i) dts.push_back(pacer.wait().dt_ns);
-    EXPECT_EQ(dts, (std::vector<int64_t>{10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}));
+    EXPECT_EQ(dts, (std::vector<int64_t>{10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs}));
 }
 
 TEST(EngineDt, AStallGivesTheRealTimeClampedToMaxDt) {
@@ -89,31 +87,31 @@ TEST(EngineDt, AStallGivesTheRealTimeClampedToMaxDt) {
     Config c = fake_config(clock, sleeper, 60);
     Pacer pacer(c);
     pacer.wait();
-    clock.advance(5'000 * kMs);   // a debugger break
+    clock.advance(5'000 * kNsPerMs);   // a debugger break
     const Frame f = pacer.wait();
     EXPECT_TRUE(f.resynced);
-    EXPECT_EQ(f.dt_ns, 100 * kMs);   // the default max_dt_ns
+    EXPECT_EQ(f.dt_ns, 100 * kNsPerMs);   // the default max_dt_ns
 
     Config small = c;
-    small.max_dt_ns = 30 * kMs;
+    small.max_dt_ns = 30 * kNsPerMs;
     small.resync_after_periods = 100;
     Pacer clamped(small);
     clamped.wait();
-    clock.advance_busy(45 * kMs);   // a plain miss, still clamped
+    clock.advance_busy(45 * kNsPerMs);   // a plain miss, still clamped
     const Frame g = clamped.wait();
     EXPECT_EQ(g.missed, 2);
-    EXPECT_EQ(g.dt_ns, 30 * kMs);
+    EXPECT_EQ(g.dt_ns, 30 * kNsPerMs);
 }
 
 TEST(EngineDt, SleepFramesGetTheMeasuredInterval) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.sleep_overshoot_ns = 700 * kUs;
+    sleeper.sleep_overshoot_ns = 700 * kNsPerUs;
     Pacer pacer(fake_config(clock, sleeper, 60, Strategy::Sleep));
     pacer.wait();
-    clock.advance_busy(2 * kMs);
+    clock.advance_busy(2 * kNsPerMs);
     const Frame f = pacer.wait();
-    EXPECT_EQ(f.interval_ns, kPeriod60 + 700 * kUs);
+    EXPECT_EQ(f.interval_ns, kPeriod60 + 700 * kNsPerUs);
     EXPECT_EQ(f.dt_ns, f.interval_ns);   // sleep's frames really are this uneven
 }
 
@@ -143,7 +141,7 @@ TEST(EngineDt, VsyncWithUnknownRefreshSnapsToTheTargetPeriod) {
     Pacer pacer(c);
     pacer.wait();
     clock.advance(20'300'000);
-    EXPECT_EQ(pacer.wait().dt_ns, 20 * kMs);
+    EXPECT_EQ(pacer.wait().dt_ns, 20 * kNsPerMs);
 }
 
 TEST(EnginePresent, BeforePresentPredictsTheNextDeadline) {
@@ -152,10 +150,10 @@ TEST(EnginePresent, BeforePresentPredictsTheNextDeadline) {
     Pacer pacer(fake_config(clock, sleeper, 100));
     EXPECT_EQ(pacer.config().wait_point, WaitPoint::BeforePresent);
     const Frame a = pacer.wait();
-    EXPECT_EQ(a.predicted_present_ns, a.deadline_ns + 10 * kMs);
-    clock.advance_busy(3 * kMs);
+    EXPECT_EQ(a.predicted_present_ns, a.deadline_ns + 10 * kNsPerMs);
+    clock.advance_busy(3 * kNsPerMs);
     const Frame b = pacer.wait();
-    EXPECT_EQ(b.predicted_present_ns, b.deadline_ns + 10 * kMs);
+    EXPECT_EQ(b.predicted_present_ns, b.deadline_ns + 10 * kNsPerMs);
     EXPECT_EQ(b.predicted_present_ns - a.predicted_present_ns, b.dt_ns);
 }
 
@@ -167,16 +165,16 @@ TEST(EnginePresent, FrameStartPredictsTheWakePlusTheLastBuildTime) {
     Pacer pacer(c);
     const Frame a = pacer.wait();
     EXPECT_EQ(a.predicted_present_ns, a.wake_ns);   // nothing measured yet
-    clock.advance_busy(4 * kMs);                    // input, simulate, render, swap
+    clock.advance_busy(4 * kNsPerMs);                    // input, simulate, render, swap
     pacer.mark_present();
     const Frame b = pacer.wait();
-    EXPECT_EQ(b.predicted_present_ns, b.wake_ns + 4 * kMs);
+    EXPECT_EQ(b.predicted_present_ns, b.wake_ns + 4 * kNsPerMs);
     // Switched live: the next frame predicts as BeforePresent does.
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.wait_point = WaitPoint::BeforePresent; }), "");
     EXPECT_EQ(pacer.config().wait_point, WaitPoint::BeforePresent);
-    clock.advance_busy(4 * kMs);
+    clock.advance_busy(4 * kNsPerMs);
     const Frame d = pacer.wait();
-    EXPECT_EQ(d.predicted_present_ns, d.deadline_ns + 10 * kMs);
+    EXPECT_EQ(d.predicted_present_ns, d.deadline_ns + 10 * kNsPerMs);
 }
 
 TEST(EnginePresent, VsyncPredictsFromTheLastPresent) {
@@ -187,32 +185,32 @@ TEST(EnginePresent, VsyncPredictsFromTheLastPresent) {
     c.host = &host;
     Pacer pacer(c);
     pacer.wait();
-    clock.advance(16 * kMs);
+    clock.advance(16 * kNsPerMs);
     const int64_t present = clock.now_ns();
     pacer.mark_present(present);
-    clock.advance_busy(1 * kMs);
+    clock.advance_busy(1 * kNsPerMs);
     // Before present: this wait's swap takes the next refresh, the frame built
     // after it the one after that.
     EXPECT_EQ(pacer.wait().predicted_present_ns, present + 2 * kPeriod60);
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.wait_point = WaitPoint::FrameStart; }), "");
-    clock.advance(15 * kMs);
+    clock.advance(15 * kNsPerMs);
     pacer.mark_present(present + kPeriod60);
     EXPECT_EQ(pacer.wait().predicted_present_ns, present + 2 * kPeriod60);
     // Without a marked present: one vsync period after the wake.
-    clock.advance(16 * kMs);
+    clock.advance(16 * kNsPerMs);
     const Frame f = pacer.wait();
     EXPECT_EQ(f.predicted_present_ns, f.wake_ns + kPeriod60);
 }
 
 TEST(FixedStep, StepsAndAlphaFollowTheAccumulator) {
     FixedStepConfig config{};
-    config.step_ns = 10 * kMs;
+    config.step_ns = 10 * kNsPerMs;
     FixedStep steps(config);
     EXPECT_EQ(steps.advance(16'666'667), 1);
     EXPECT_NEAR(steps.alpha(), 0.6666667, 1e-7);
     EXPECT_EQ(steps.advance(16'666'667), 2);   // 6.67 + 16.67 = 23.3 ms owed
     EXPECT_NEAR(steps.alpha(), 0.3333333, 1e-6);
-    EXPECT_EQ(steps.advance(3 * kMs), 0);
+    EXPECT_EQ(steps.advance(3 * kNsPerMs), 0);
     EXPECT_NEAR(steps.alpha(), 0.6333333, 1e-6);
     EXPECT_EQ(steps.steps_total(), 3);
     EXPECT_EQ(steps.dropped_ns(), 0);
@@ -227,14 +225,14 @@ TEST(FixedStep, StepsAndAlphaFollowTheAccumulator) {
 
 TEST(FixedStep, TheCapDropsTheExcessAndCountsIt) {
     FixedStepConfig config{};
-    config.step_ns = 10 * kMs;
+    config.step_ns = 10 * kNsPerMs;
     config.max_steps_per_frame = 4;
     FixedStep steps(config);
-    EXPECT_EQ(steps.advance(95 * kMs), 4);     // 9 owed, 4 run, 5 dropped
-    EXPECT_EQ(steps.dropped_ns(), 50 * kMs);
+    EXPECT_EQ(steps.advance(95 * kNsPerMs), 4);     // 9 owed, 4 run, 5 dropped
+    EXPECT_EQ(steps.dropped_ns(), 50 * kNsPerMs);
     EXPECT_EQ(steps.capped_frames(), 1);
     EXPECT_NEAR(steps.alpha(), 0.5, 1e-12);    // the fraction is kept
-    EXPECT_EQ(steps.advance(10 * kMs), 1);     // and it recovers at once
+    EXPECT_EQ(steps.advance(10 * kNsPerMs), 1);     // and it recovers at once
     EXPECT_EQ(steps.capped_frames(), 1);
     steps.reset();
     EXPECT_EQ(steps.accumulator_ns(), 0);
@@ -246,7 +244,7 @@ TEST(FixedStep, DefaultsAndBadInput) {
     FixedStep steps;
     EXPECT_EQ(steps.step_ns(), kPeriod60);
     EXPECT_EQ(steps.max_steps_per_frame(), 8);
-    EXPECT_EQ(steps.advance(-5 * kMs), 0);   // a negative dt counts as nothing
+    EXPECT_EQ(steps.advance(-5 * kNsPerMs), 0);   // a negative dt counts as nothing
     EXPECT_EQ(steps.accumulator_ns(), 0);
     EXPECT_EQ(validate(FixedStepConfig{}), "");
     FixedStepConfig bad{};

@@ -8,7 +8,6 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
@@ -40,49 +39,49 @@ private:
 TEST(FinishGpu, RunsBeforeABeforePresentWaitWithTheTimeLeftAsItsBudget) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    FakeGpuHost host(clock, 5 * kMs);
+    FakeGpuHost host(clock, 5 * kNsPerMs);
     Config config = fake_config(clock, sleeper, 50, Strategy::Timer);   // 20 ms
     config.host = &host;
     Pacer pacer(config);
     const Frame first = pacer.wait();   // anchors the grid: no wait, no GPU step
     EXPECT_TRUE(host.budgets.empty());
     EXPECT_EQ(first.gpu_finish_ns, 0);
-    clock.advance_busy(8 * kMs);   // the engine's CPU work
+    clock.advance_busy(8 * kNsPerMs);   // the engine's CPU work
     const Frame frame = pacer.wait();
     ASSERT_EQ(host.budgets.size(), 1u);
-    EXPECT_EQ(host.budgets[0], 12 * kMs);       // the deadline is 20 ms after the anchor
-    EXPECT_EQ(frame.gpu_finish_ns, 5 * kMs);
-    EXPECT_EQ(frame.work_ns, 13 * kMs);          // the CPU's 8 and the GPU's 5
-    EXPECT_EQ(frame.deadline_ns, first.wake_ns + 20 * kMs);
+    EXPECT_EQ(host.budgets[0], 12 * kNsPerMs);       // the deadline is 20 ms after the anchor
+    EXPECT_EQ(frame.gpu_finish_ns, 5 * kNsPerMs);
+    EXPECT_EQ(frame.work_ns, 13 * kNsPerMs);          // the CPU's 8 and the GPU's 5
+    EXPECT_EQ(frame.deadline_ns, first.wake_ns + 20 * kNsPerMs);
     EXPECT_GE(frame.wake_ns, frame.deadline_ns);  // and then the wait, to the deadline
 }
 
 TEST(FinishGpu, AFrameAlreadyLateGetsABudgetOfZero) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    FakeGpuHost host(clock, 5 * kMs);
+    FakeGpuHost host(clock, 5 * kNsPerMs);
     Config config = fake_config(clock, sleeper, 50, Strategy::Timer);
     config.host = &host;
     Pacer pacer(config);
     pacer.wait();
-    clock.advance_busy(21 * kMs);   // past the deadline, not by a resync's 8 periods
+    clock.advance_busy(21 * kNsPerMs);   // past the deadline, not by a resync's 8 periods
     const Frame frame = pacer.wait();
     ASSERT_EQ(host.budgets.size(), 1u);
     EXPECT_GE(host.budgets[0], 0);
-    EXPECT_EQ(frame.gpu_finish_ns, host.budgets[0] < 5 * kMs ? host.budgets[0] : 5 * kMs);
+    EXPECT_EQ(frame.gpu_finish_ns, host.budgets[0] < 5 * kNsPerMs ? host.budgets[0] : 5 * kNsPerMs);
 }
 
 TEST(FinishGpu, NotCalledAtFrameStartNorUnderVsync) {
     for (const bool vsync : {false, true}) {
         FakeClock clock;
         FakeSleeper sleeper(clock);
-        FakeGpuHost host(clock, 5 * kMs, vsync);
+        FakeGpuHost host(clock, 5 * kNsPerMs, vsync);
         Config config = fake_config(clock, sleeper, 60, vsync ? Strategy::Vsync : Strategy::Timer);
         config.host = &host;
         if (!vsync) config.wait_point = WaitPoint::FrameStart;   // the work comes after the wait
         Pacer pacer(config);
         for (int i = 0; i < 5; ++i) {
-            clock.advance_busy(4 * kMs);
+            clock.advance_busy(4 * kNsPerMs);
             EXPECT_EQ(pacer.wait().gpu_finish_ns, 0);
         }
         EXPECT_TRUE(host.budgets.empty()) << (vsync ? "vsync" : "frame_start");

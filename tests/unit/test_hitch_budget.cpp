@@ -18,8 +18,6 @@ using pacer::testing::FakeClock;
 using pacer::testing::FakeCompositor;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
-using pacer::testing::kMs;
-using pacer::testing::kUs;
 
 namespace {
 
@@ -76,11 +74,11 @@ Outcome run(double period_ns, double target_hz, const Work& work, int frames, in
     FakeSleeper sleeper(clock);
     // Coarse spin turns keep the runs fast; with the fake's 50 ns turns every
     // case's repeats and latencies, auto's and the oracle's, were the same.
-    sleeper.pause_ns = 1 * kUs;
+    sleeper.pause_ns = 1 * kNsPerUs;
     FakeCompositor display(clock, period_ns, 1e9 / period_ns);
-    display.nonblocking_ns = 100 * kUs;
+    display.nonblocking_ns = 100 * kNsPerUs;
     display.report_seq = false;
-    display.latch_ns = 1 * kMs;
+    display.latch_ns = 1 * kNsPerMs;
     Config c = fake_config(clock, sleeper, target_hz, Strategy::Auto);
     c.host = &display;
     c.wait_point = WaitPoint::FrameStart;
@@ -109,7 +107,7 @@ Outcome run(double period_ns, double target_hz, const Work& work, int frames, in
     int64_t first_k = -1, last_k = -1;
     for (std::size_t i = 0; i + 4 < all.size(); ++i) {
         const Frame& f = all[i];
-        if (f.strategy != Strategy::DisplayLock || f.wake_ns < first + 2'000 * kMs) continue;
+        if (f.strategy != Strategy::DisplayLock || f.wake_ns < first + 2'000 * kNsPerMs) continue;
         const int64_t aimed = display.first_refresh_from(static_cast<double>(f.predicted_present_ns) - period_ns / 2);
         if (first_k < 0) first_k = aimed;
         last_k = aimed;
@@ -130,7 +128,7 @@ Outcome run(double period_ns, double target_hz, const Work& work, int frames, in
 // between the work's mean and its mean plus six deviations, a spike and 3 ms.
 Outcome oracle(double period_ns, double target_hz, const Work& work, int frames, double hitches_per_1000) {
     int64_t low = work.mean_ns / 100'000;
-    int64_t high = (work.mean_ns + 6 * work.sd_ns + work.spike_ns + 3 * kMs) / 100'000 + 1;
+    int64_t high = (work.mean_ns + 6 * work.sd_ns + work.spike_ns + 3 * kNsPerMs) / 100'000 + 1;
     Outcome best = run(period_ns, target_hz, work, frames, high * 100'000);
     while (high - low > 1) {
         const int64_t middle = (low + high) / 2;
@@ -173,7 +171,7 @@ void expect_within_budget(const Case& c, double hitches_per_1000) {
     ASSERT_GT(a.judged, kFrames / 2) << c.name << ": display_lock paced too few frames";
     EXPECT_LE(a.per_1000(), hitches_per_1000 + 0.5)
         << c.name << ": " << a.repeated << " of " << a.refreshes << " refreshes repeated a frame";
-    EXPECT_LE(a.latency_p50_ns, o.latency_p50_ns + 500 * kUs)
+    EXPECT_LE(a.latency_p50_ns, o.latency_p50_ns + 500 * kNsPerUs)
         << c.name << ": latency p50 " << a.latency_p50_ns << " ns against the oracle's " << o.latency_p50_ns
         << " ns (" << o.per_1000() << " per 1000)";
 }
@@ -183,24 +181,24 @@ constexpr double k60 = 1e9 / 60, k120 = 1e9 / 120, k144 = 1e9 / 144, k240 = 1e9 
 }  // namespace
 
 TEST(HitchBudget, SteadyWorkLandsJustInTime) {
-    for (const Case& c : {Case{"60 Hz, 3 ms", k60, 60, {3 * kMs}}, Case{"144 Hz, 2 ms", k144, 144, {2 * kMs}}})
+    for (const Case& c : {Case{"60 Hz, 3 ms", k60, 60, {3 * kNsPerMs}}, Case{"144 Hz, 2 ms", k144, 144, {2 * kNsPerMs}}})
         expect_within_budget(c, 1);
 }
 
 TEST(HitchBudget, GaussianJitterStaysWithinTheBudget) {
     // Jitter of 5 to 15 % of the work's mean, 60 to 240 Hz.
-    for (const Case& c : {Case{"60 Hz, 8 ms +-1 (12 %)", k60, 60, {8 * kMs, 1 * kMs, 0, 0, 11}},
-                          Case{"144 Hz, 4 ms +-0.6 (15 %)", k144, 144, {4 * kMs, 600 * kUs, 0, 0, 12}},
-                          Case{"120 Hz, 5 ms +-0.25 (5 %)", k120, 120, {5 * kMs, 250 * kUs, 0, 0, 13}},
-                          Case{"240 Hz, 2 ms +-0.2 (10 %)", k240, 240, {2 * kMs, 200 * kUs, 0, 0, 14}}})
+    for (const Case& c : {Case{"60 Hz, 8 ms +-1 (12 %)", k60, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 11}},
+                          Case{"144 Hz, 4 ms +-0.6 (15 %)", k144, 144, {4 * kNsPerMs, 600 * kNsPerUs, 0, 0, 12}},
+                          Case{"120 Hz, 5 ms +-0.25 (5 %)", k120, 120, {5 * kNsPerMs, 250 * kNsPerUs, 0, 0, 13}},
+                          Case{"240 Hz, 2 ms +-0.2 (10 %)", k240, 240, {2 * kNsPerMs, 200 * kNsPerUs, 0, 0, 14}}})
         expect_within_budget(c, 1);
 }
 
 TEST(HitchBudget, RareSpikesAreCoveredOrBudgeted) {
     // +50 to +200 % at 0.5 to 3 % of frames.
-    for (const Case& c : {Case{"60 Hz, 3 ms, 2 % +200 %", k60, 60, {3 * kMs, 0, 0.02, 6 * kMs, 21}},
-                          Case{"60 Hz, 4 ms, 0.5 % +50 %", k60, 60, {4 * kMs, 200 * kUs, 0.005, 2 * kMs, 22}},
-                          Case{"144 Hz, 2 ms, 3 % +100 %", k144, 144, {2 * kMs, 100 * kUs, 0.03, 2 * kMs, 23}}})
+    for (const Case& c : {Case{"60 Hz, 3 ms, 2 % +200 %", k60, 60, {3 * kNsPerMs, 0, 0.02, 6 * kNsPerMs, 21}},
+                          Case{"60 Hz, 4 ms, 0.5 % +50 %", k60, 60, {4 * kNsPerMs, 200 * kNsPerUs, 0.005, 2 * kNsPerMs, 22}},
+                          Case{"144 Hz, 2 ms, 3 % +100 %", k144, 144, {2 * kNsPerMs, 100 * kNsPerUs, 0.03, 2 * kNsPerMs, 23}}})
         expect_within_budget(c, 1);
 }
 
@@ -209,7 +207,7 @@ TEST(HitchBudget, WorkThatRisesSlowlyIsFollowed) {
     // minutes at 60 Hz). A quantile of the work itself lagged the rising
     // level: 37 repeats (1.35 per 1,000 refreshes). The lead follows the
     // level, within the budget itself here.
-    const Work rising{4 * kMs, 500 * kUs, 0, 0, 61, 400 * kUs};
+    const Work rising{4 * kNsPerMs, 500 * kNsPerUs, 0, 0, 61, 400 * kNsPerUs};
     const Outcome a = run(k60, 60, rising, std::min(kFrames, 27'500), kLeadAuto, 1);
     ASSERT_GT(a.judged, std::min(kFrames, 27'500) / 2);
     EXPECT_LE(a.per_1000(), 1.0) << a.repeated << " of " << a.refreshes << " refreshes repeated a frame";
@@ -217,17 +215,17 @@ TEST(HitchBudget, WorkThatRisesSlowlyIsFollowed) {
 
 TEST(HitchBudget, TwoRefreshesAFrame) {
     // 60 fps on a 120 Hz display: the budget is per refresh, a frame spans two.
-    expect_within_budget(Case{"120 Hz display, 60 fps, 10 ms +-1", k120, 60, {10 * kMs, 1 * kMs, 0, 0, 31}}, 1);
+    expect_within_budget(Case{"120 Hz display, 60 fps, 10 ms +-1", k120, 60, {10 * kNsPerMs, 1 * kNsPerMs, 0, 0, 31}}, 1);
 }
 
 TEST(HitchBudget, ManySeeds) {
     for (uint64_t seed = 41; seed < 45; ++seed)
-        expect_within_budget(Case{"60 Hz, 8 ms +-0.8, seeded", k60, 60, {8 * kMs, 800 * kUs, 0.01, 4 * kMs, seed}}, 1);
+        expect_within_budget(Case{"60 Hz, 8 ms +-0.8, seeded", k60, 60, {8 * kNsPerMs, 800 * kNsPerUs, 0.01, 4 * kNsPerMs, seed}}, 1);
 }
 
 TEST(HitchBudget, ALatencyFirstBudgetTradesHitchesForLatency) {
     // 1 in 100: a shorter lead, and the oracle's latency for that budget.
-    const Case c{"60 Hz, 8 ms +-1", k60, 60, {8 * kMs, 1 * kMs, 0, 0, 51}};
+    const Case c{"60 Hz, 8 ms +-1", k60, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 51}};
     expect_within_budget(c, 10);
     const Outcome smooth = run(c.period_ns, c.target_hz, c.work, kFrames, kLeadAuto, 1);
     const Outcome fast = run(c.period_ns, c.target_hz, c.work, kFrames, kLeadAuto, 10);

@@ -5,7 +5,7 @@
 // the ASan+UBSan build with -fno-sanitize-recover=all, where any signed
 // overflow or bad cast aborts the row (issue 11).
 #include "fakes.h"
-#include "core/grid.h"
+#include "base/grid.h"
 #include "wait/waiter.h"
 
 #include <pacer/fixed_step.h>
@@ -27,7 +27,7 @@ namespace {
 
 using testing::FakeClock;
 using testing::FakeSleeper;
-using testing::kMs;
+using pacer::kNsPerMs;
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
@@ -162,8 +162,8 @@ const Case kCases[] = {
                  const Frame f = pacer.wait();
                  expect_sane(f, config);
                  EXPECT_EQ(f.present_ns, -1);   // ignored: not a time of this clock
-                 EXPECT_LT(f.predicted_present_ns, f.wake_ns + 1'000 * kMs);
-                 clock.advance(2 * kMs);
+                 EXPECT_LT(f.predicted_present_ns, f.wake_ns + 1'000 * kNsPerMs);
+                 clock.advance(2 * kNsPerMs);
                  pacer.mark_present(kMax);
              }
          }
@@ -183,7 +183,7 @@ const Case kCases[] = {
                  if (i > 0) {
                      EXPECT_EQ(f.present_ns, -1) << present;
                  }
-                 clock.advance(16 * kMs);
+                 clock.advance(16 * kNsPerMs);
                  pacer.mark_present(present);
              }
          }
@@ -204,8 +204,8 @@ const Case kCases[] = {
                      const Frame f = pacer.wait();
                      expect_sane(f, config);
                      EXPECT_GE(f.predicted_present_ns, f.wake_ns);
-                     EXPECT_LE(f.predicted_present_ns, f.wake_ns + 1'000 * kMs);
-                     clock.advance(i == 20 ? 5'000 * kMs : 16 * kMs);
+                     EXPECT_LE(f.predicted_present_ns, f.wake_ns + 1'000 * kNsPerMs);
+                     clock.advance(i == 20 ? 5'000 * kNsPerMs : 16 * kNsPerMs);
                      pacer.mark_present();
                  }
                  EXPECT_GE(host.last_interval, 0);
@@ -229,7 +229,7 @@ const Case kCases[] = {
              if (i % 50 == 10) host.refresh = i % 100 == 10 ? 1e-300 : kNan;
              if (i % 50 == 30) host.refresh = 60;
              expect_sane(pacer.wait(), config);
-             clock.advance(17 * kMs);
+             clock.advance(17 * kNsPerMs);
              pacer.mark_present();
          }
      }},
@@ -238,7 +238,7 @@ const Case kCases[] = {
     {"ClockNearInt64Max",
      [] {
          for (Strategy strategy : kEveryStrategy) {
-             FakeClock clock(kMax - 1'000 * kMs);
+             FakeClock clock(kMax - 1'000 * kNsPerMs);
              FakeSleeper sleeper(clock);
              Config config = testing::fake_config(clock, sleeper, 60, strategy);
              FakeHost host(60);
@@ -248,7 +248,7 @@ const Case kCases[] = {
                  const Frame f = pacer.wait();
                  EXPECT_GE(f.dt_ns, 0);
                  EXPECT_LE(f.dt_ns, config.max_dt_ns);
-                 clock.advance(16 * kMs);
+                 clock.advance(16 * kNsPerMs);
                  pacer.mark_present();
              }
          }
@@ -289,7 +289,7 @@ const Case kCases[] = {
     {"WaiterDeadlineInt64Max",
      [] {
          for (Strategy strategy : kEveryStrategy) {
-             for (int64_t start : {int64_t{0}, kMax - 10 * kMs, kMin}) {
+             for (int64_t start : {int64_t{0}, kMax - 10 * kNsPerMs, kMin}) {
                  FakeClock clock(start);
                  FakeSleeper sleeper(clock);
                  // Spins and 1 ms sleeps that reach the end of time in a few thousand turns.
@@ -313,11 +313,11 @@ const Case kCases[] = {
          // The timer wakes near the end of time: lateness + pad passes INT64_MAX.
          FakeClock clock(0);
          FakeSleeper sleeper(clock);
-         sleeper.timer_lateness_ns = kMax - 20 * kMs;
+         sleeper.timer_lateness_ns = kMax - 20 * kNsPerMs;
          Config config = testing::fake_config(clock, sleeper, 60, Strategy::Timer);
          config.tuning.timer.margin_pad_ns = 1'000'000'000;
          Waiter waiter(config);
-         EXPECT_GE(waiter.wait_until(10 * kMs).wake_ns, kMax - 20 * kMs);
+         EXPECT_GE(waiter.wait_until(10 * kNsPerMs).wake_ns, kMax - 20 * kNsPerMs);
          EXPECT_LE(waiter.state().timer_margin_ns, config.tuning.timer.max_margin_ns);
          EXPECT_GE(waiter.state().timer_margin_ns, config.tuning.timer.min_margin_ns);
      }},
@@ -327,7 +327,7 @@ const Case kCases[] = {
          FakeSleeper sleeper(clock);
          Waiter waiter(testing::fake_config(clock, sleeper));
          waiter.set_strategy(static_cast<Strategy>(99));
-         const int64_t deadline = clock.now_ns() + 5 * kMs;
+         const int64_t deadline = clock.now_ns() + 5 * kNsPerMs;
          EXPECT_GE(waiter.wait_until(deadline).wake_ns, deadline);
      }},
 

@@ -15,11 +15,8 @@ using namespace pacer;
 using pacer::testing::fake_config;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
-using pacer::testing::kMs;
 
 namespace {
-
-constexpr int64_t kSecondNs = 1'000'000'000;
 
 // Sleeps as the fake does; a spin turn runs a hook and moves no time (a
 // clock that has stopped).
@@ -77,7 +74,7 @@ TEST(HostileClock, AJumpBackBetweenWaitsReAnchorsTheGridAtOnce) {
     FakeSleeper sleeper(clock);
     Pacer pacer(fake_config(clock, sleeper, 60, Strategy::Timer));
     for (int i = 0; i < 5; ++i) pacer.wait();
-    for (const int64_t back : {kSecondNs, 1000 * kSecondNs}) {
+    for (const int64_t back : {kNsPerSecond, 1000 * kNsPerSecond}) {
         clock.set(clock.now_ns() - back);
         const int64_t called = clock.now_ns();
         const Frame jumped = pacer.wait();
@@ -85,7 +82,7 @@ TEST(HostileClock, AJumpBackBetweenWaitsReAnchorsTheGridAtOnce) {
         EXPECT_EQ(jumped.wake_ns, called) << "no wait of the jump";
         const Frame next = pacer.wait();   // then on the new grid, a period on
         EXPECT_EQ(next.deadline_ns, jumped.deadline_ns + 16'666'667) << back;
-        EXPECT_LE(next.wake_ns - called, 17 * kMs) << back;
+        EXPECT_LE(next.wake_ns - called, 17 * kNsPerMs) << back;
     }
 }
 
@@ -96,7 +93,7 @@ TEST(HostileClock, AJumpBackMidWaitEndsTheWait) {
     pacer.wait();
     int sleeps = 0;
     sleeper.after_sleep = [&] {
-        if (++sleeps == 2) clock.set(clock.now_ns() - 1000 * kSecondNs);
+        if (++sleeps == 2) clock.set(clock.now_ns() - 1000 * kNsPerSecond);
     };
     const int64_t called = clock.now_ns();
     const Frame cut = pacer.wait();
@@ -141,7 +138,7 @@ TEST(HostileHost, ReportsAtEveryExtremeLeaveNoHarm) {
             Pacer pacer(config);
             for (int i = 0; i < 400; ++i) {
                 const Frame f = pacer.wait();
-                clock.advance_busy(3 * kMs);
+                clock.advance_busy(3 * kNsPerMs);
                 pacer.mark_present();
                 EXPECT_GE(f.interval_ns, 0);
             }
@@ -166,7 +163,7 @@ TEST(HostileHost, ARefreshNoDisplayHasIsNoStatement) {
     Pacer pacer(config);
     for (int i = 0; i < 240; ++i) {
         const Frame f = pacer.wait();
-        clock.advance_busy(3 * kMs);
+        clock.advance_busy(3 * kNsPerMs);
         display.swap(f.index);
         pacer.mark_present();
     }

@@ -12,10 +12,8 @@ using namespace pacer;
 using pacer::testing::fake_config;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
-using pacer::testing::kMs;
 
 namespace {
-constexpr int64_t kSecondNs = 1'000'000'000;
 }
 
 TEST(Interrupt, ALongWaitReturnsWithinOneSliceAndIsLeftOutOfTheStats) {
@@ -31,15 +29,15 @@ TEST(Interrupt, ALongWaitReturnsWithinOneSliceAndIsLeftOutOfTheStats) {
     const int64_t called = clock.now_ns();
     const Frame cut = pacer.wait();
     EXPECT_TRUE(cut.interrupted);
-    EXPECT_EQ(cut.wake_ns - called, 3 * 20 * kMs);   // heard at the end of that slice
+    EXPECT_EQ(cut.wake_ns - called, 3 * 20 * kNsPerMs);   // heard at the end of that slice
     EXPECT_LT(cut.wake_ns, cut.deadline_ns);
-    EXPECT_EQ(cut.deadline_ns, first.deadline_ns + 1000 * kSecondNs);
+    EXPECT_EQ(cut.deadline_ns, first.deadline_ns + 1000 * kNsPerSecond);
     EXPECT_EQ(pacer.stats().total_frames(), frames_before);
     // The flag is taken: the next wait is a whole one again, on the grid.
     sleeper.after_sleep = nullptr;
     const Frame next = pacer.wait();
     EXPECT_FALSE(next.interrupted);
-    EXPECT_EQ(next.deadline_ns, first.deadline_ns + 2000 * kSecondNs);
+    EXPECT_EQ(next.deadline_ns, first.deadline_ns + 2000 * kNsPerSecond);
     EXPECT_GE(next.wake_ns, next.deadline_ns);
 }
 
@@ -48,7 +46,7 @@ TEST(Interrupt, ACallDuringTheEnginesWorkCutsTheNextWaitAtOnce) {
     FakeSleeper sleeper(clock);
     Pacer pacer(fake_config(clock, sleeper, 60, Strategy::Timer));
     pacer.wait();
-    clock.advance_busy(2 * kMs);
+    clock.advance_busy(2 * kNsPerMs);
     pacer.interrupt();
     const int64_t called = clock.now_ns();
     const Frame cut = pacer.wait();
@@ -80,7 +78,7 @@ TEST(Interrupt, WaitsUnderTwoSlicesAreNotSliced) {
     EXPECT_EQ(sleeper.sleep_requests.size(), 3u);   // 100 -> 80 -> 60 -> 40 ms left
     EXPECT_EQ(sleeper.until_requests.size(), 1u);
     EXPECT_GE(f.wake_ns, f.deadline_ns);
-    EXPECT_EQ(f.slept_ns, 3 * 20 * kMs + (sleeper.until_requests[0] - (f.deadline_ns - 40 * kMs)));
+    EXPECT_EQ(f.slept_ns, 3 * 20 * kNsPerMs + (sleeper.until_requests[0] - (f.deadline_ns - 40 * kNsPerMs)));
 }
 
 TEST(Interrupt, AnotherThreadCutsARealWaitShort) {

@@ -15,8 +15,6 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kUs;
-using pacer::testing::kMs;
 
 namespace {
 
@@ -42,14 +40,14 @@ TEST(OsClock, ThreadCpuTimeGrowsWhileBusyNotWhileAsleep) {
     OsClock clock;
     const int64_t cpu0 = clock.thread_cpu_ns();
     if (cpu0 < 0) GTEST_SKIP() << "thread CPU time unknown on this OS";
-    const int64_t until = clock.now_ns() + 20 * kMs;
+    const int64_t until = clock.now_ns() + 20 * kNsPerMs;
     while (clock.now_ns() < until) {
     }
     const int64_t cpu1 = clock.thread_cpu_ns();
-    EXPECT_GT(cpu1 - cpu0, 1 * kMs);   // most of 20 ms busy, even when preempted a lot
+    EXPECT_GT(cpu1 - cpu0, 1 * kNsPerMs);   // most of 20 ms busy, even when preempted a lot
     OsSleeper sleeper;
-    sleeper.sleep_ns(50 * kMs);
-    EXPECT_LT(clock.thread_cpu_ns() - cpu1, 25 * kMs);   // sleeping costs (almost) nothing
+    sleeper.sleep_ns(50 * kNsPerMs);
+    EXPECT_LT(clock.thread_cpu_ns() - cpu1, 25 * kNsPerMs);   // sleeping costs (almost) nothing
 }
 
 #if defined(__linux__)
@@ -62,7 +60,7 @@ TEST(OsClock, LinuxRunQueueWaitIsKnownAndNeverDecreases) {
     ASSERT_GE(start_wait, 0);
     int64_t previous = start_wait;
     for (int i = 0; i < 200; ++i) {
-        os::sleep_ns(50 * kUs);
+        os::sleep_ns(50 * kNsPerUs);
         const int64_t now = clock.thread_runqueue_wait_ns();
         EXPECT_GE(now, previous);
         previous = now;
@@ -77,7 +75,7 @@ TEST(OsSleeper, RelativeSleepIsNeverShort) {
     OsClock clock;
     OsSleeper sleeper;
     std::vector<int64_t> over;
-    for (int64_t d : {50 * kUs, 500 * kUs, 1 * kMs, 3 * kMs}) {
+    for (int64_t d : {50 * kNsPerUs, 500 * kNsPerUs, 1 * kNsPerMs, 3 * kNsPerMs}) {
         for (int i = 0; i < 10; ++i) {
             const int64_t start = clock.now_ns();
             sleeper.sleep_ns(d);
@@ -86,7 +84,7 @@ TEST(OsSleeper, RelativeSleepIsNeverShort) {
             over.push_back(slept - d);
         }
     }
-    EXPECT_LT(median(over), 20 * kMs);   // generous: a loaded VM, a 15.6 ms Windows tick
+    EXPECT_LT(median(over), 20 * kNsPerMs);   // generous: a loaded VM, a 15.6 ms Windows tick
 }
 
 TEST(OsSleeper, TimerNeverWakesBeforeTheDeadline) {
@@ -95,15 +93,15 @@ TEST(OsSleeper, TimerNeverWakesBeforeTheDeadline) {
     if (!sleeper.has_high_res_timer()) GTEST_SKIP() << sleeper.describe();
     std::vector<int64_t> lateness;
     for (int i = 0; i < 50; ++i) {
-        const int64_t deadline = clock.now_ns() + 2 * kMs;
+        const int64_t deadline = clock.now_ns() + 2 * kNsPerMs;
         ASSERT_TRUE(sleeper.sleep_until_ns(deadline));
         const int64_t woke = clock.now_ns();
         ASSERT_GE(woke, deadline) << "woke " << deadline - woke << " ns early";
         lateness.push_back(woke - deadline);
     }
-    EXPECT_LT(median(lateness), 20 * kMs);
+    EXPECT_LT(median(lateness), 20 * kNsPerMs);
     // A deadline already passed returns (late, not never).
-    EXPECT_TRUE(sleeper.sleep_until_ns(clock.now_ns() - 1 * kMs));
+    EXPECT_TRUE(sleeper.sleep_until_ns(clock.now_ns() - 1 * kNsPerMs));
 }
 
 TEST(OsSleeper, RefusedTimerFallsBackAndSaysSo) {
@@ -113,18 +111,18 @@ TEST(OsSleeper, RefusedTimerFallsBackAndSaysSo) {
     EXPECT_FALSE(sleeper.has_high_res_timer());
     OsClock clock;
     const int64_t start = clock.now_ns();
-    EXPECT_FALSE(sleeper.sleep_until_ns(start + 500 * kMs));
-    EXPECT_LT(clock.now_ns() - start, 400 * kMs);   // refused without waiting
+    EXPECT_FALSE(sleeper.sleep_until_ns(start + 500 * kNsPerMs));
+    EXPECT_LT(clock.now_ns() - start, 400 * kNsPerMs);   // refused without waiting
     EXPECT_FALSE(sleeper.describe().empty());
     EXPECT_NE(sleeper.describe(), OsSleeper().describe());
 }
 
 TEST(OsSleeper, PeriodFromOptionsElseTheOsElseOneMillisecond) {
     OsSleeper::Options options{};
-    options.scheduler_period_ns = 4 * kMs;
-    EXPECT_EQ(OsSleeper(options).scheduler_period_ns(), 4 * kMs);
+    options.scheduler_period_ns = 4 * kNsPerMs;
+    EXPECT_EQ(OsSleeper(options).scheduler_period_ns(), 4 * kNsPerMs);
     const int64_t stated = os::scheduler_period_ns();
-    EXPECT_EQ(OsSleeper().scheduler_period_ns(), stated > 0 ? stated : 1 * kMs);
+    EXPECT_EQ(OsSleeper().scheduler_period_ns(), stated > 0 ? stated : 1 * kNsPerMs);
     EXPECT_NE(OsSleeper().describe().find("period"), std::string::npos);
 }
 
@@ -153,20 +151,20 @@ TEST(OsPacer, RealTimerPacerNeverWakesBeforeItsDeadline) {
         intervals.push_back(f.interval_ns);
     }
     ASSERT_FALSE(intervals.empty());
-    EXPECT_GE(median(intervals), 4 * kMs);   // 5 ms period; the grid never runs fast
+    EXPECT_GE(median(intervals), 4 * kNsPerMs);   // 5 ms period; the grid never runs fast
 }
 
 TEST(OsPacer, SimulatedTickOverTheRealSleeperWakesOnTicks) {
     OsClock clock;
     OsSleeper inner;
     SimulatedSchedulerConfig sim_config{};
-    sim_config.period_ns = 5 * kMs;
+    sim_config.period_ns = 5 * kNsPerMs;
     SimulatedScheduler sim(inner, clock, sim_config);
     for (int i = 0; i < 10; ++i) {
         const int64_t start = clock.now_ns();
-        sim.sleep_ns(1 * kMs);
+        sim.sleep_ns(1 * kNsPerMs);
         const int64_t woke = clock.now_ns();
-        const int64_t first_tick = (start + 1 * kMs + 5 * kMs - 1) / (5 * kMs) * (5 * kMs);
+        const int64_t first_tick = (start + 1 * kNsPerMs + 5 * kNsPerMs - 1) / (5 * kNsPerMs) * (5 * kNsPerMs);
         ASSERT_GE(woke, first_tick);   // never before the tick the sleep rounds up to
     }
 }

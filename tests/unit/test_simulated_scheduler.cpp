@@ -8,15 +8,11 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kUs;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 
 namespace {
-
-constexpr int64_t kSecond = 1'000'000'000;
 
 SimulatedSchedulerConfig sim_config(int64_t period_ns, double q = 0, uint64_t seed = 0) {
     SimulatedSchedulerConfig c{};
@@ -35,24 +31,24 @@ TEST(SimulatedScheduler, DefaultsAreTheWindowsTickNoPreemptionSeedOne) {
     EXPECT_EQ(sim.scheduler_period_ns(), 15'625'000);
     EXPECT_EQ(sim.config().seed, 1u);
     EXPECT_EQ(sim.config().preempt_probability, 0.0);
-    for (int i = 0; i < 1000; ++i) sim.sleep_ns(1 * kMs);
+    for (int i = 0; i < 1000; ++i) sim.sleep_ns(1 * kNsPerMs);
     EXPECT_EQ(sim.preemptions(), 0);
 }
 
 TEST(SimulatedScheduler, RelativeSleepWakesOnTheFirstTickAtOrAfterTheRequest) {
-    FakeClock clock(1 * kSecond + 3 * kMs);   // 3 ms into a 10 ms tick
+    FakeClock clock(1 * kNsPerSecond + 3 * kNsPerMs);   // 3 ms into a 10 ms tick
     FakeSleeper inner(clock);
-    SimulatedScheduler sim(inner, clock, sim_config(10 * kMs));
-    sim.sleep_ns(1 * kMs);
-    EXPECT_EQ(clock.now_ns(), 1 * kSecond + 10 * kMs);
+    SimulatedScheduler sim(inner, clock, sim_config(10 * kNsPerMs));
+    sim.sleep_ns(1 * kNsPerMs);
+    EXPECT_EQ(clock.now_ns(), 1 * kNsPerSecond + 10 * kNsPerMs);
     ASSERT_EQ(inner.until_requests.size(), 1u);   // waited precisely on the inner timer
-    EXPECT_EQ(inner.until_requests[0], 1 * kSecond + 10 * kMs);
-    sim.sleep_ns(10 * kMs);   // from a tick, a whole tick: exactly one tick
-    EXPECT_EQ(clock.now_ns(), 1 * kSecond + 20 * kMs);
+    EXPECT_EQ(inner.until_requests[0], 1 * kNsPerSecond + 10 * kNsPerMs);
+    sim.sleep_ns(10 * kNsPerMs);   // from a tick, a whole tick: exactly one tick
+    EXPECT_EQ(clock.now_ns(), 1 * kNsPerSecond + 20 * kNsPerMs);
     sim.sleep_ns(0);   // on a tick already: no wait at all
-    EXPECT_EQ(clock.now_ns(), 1 * kSecond + 20 * kMs);
+    EXPECT_EQ(clock.now_ns(), 1 * kNsPerSecond + 20 * kNsPerMs);
     sim.sleep_ns(1);   // one nanosecond still costs a whole tick
-    EXPECT_EQ(clock.now_ns(), 1 * kSecond + 30 * kMs);
+    EXPECT_EQ(clock.now_ns(), 1 * kNsPerSecond + 30 * kNsPerMs);
 }
 
 TEST(SimulatedScheduler, QuantisationOverManyOffsets) {
@@ -64,7 +60,7 @@ TEST(SimulatedScheduler, QuantisationOverManyOffsets) {
     for (int i = 0; i < 5000; ++i) {
         offset = (offset * 31 + 7'777'777) % (3 * period);   // wander across the tick
         clock.advance(offset % 997'003);
-        const int64_t asked = 1 * kMs + offset;
+        const int64_t asked = 1 * kNsPerMs + offset;
         const int64_t from = clock.now_ns();
         sim.sleep_ns(asked);
         const int64_t woke = clock.now_ns();
@@ -75,27 +71,27 @@ TEST(SimulatedScheduler, QuantisationOverManyOffsets) {
 }
 
 TEST(SimulatedScheduler, WithoutAnInnerTimerItSleepsTheRemainderRelatively) {
-    FakeClock clock(4 * kMs);
+    FakeClock clock(4 * kNsPerMs);
     FakeSleeper inner(clock);
     inner.high_res_timer = false;
-    inner.sleep_overshoot_ns = 30 * kUs;   // the inner OS's own lateness adds on top
-    SimulatedScheduler sim(inner, clock, sim_config(10 * kMs));
+    inner.sleep_overshoot_ns = 30 * kNsPerUs;   // the inner OS's own lateness adds on top
+    SimulatedScheduler sim(inner, clock, sim_config(10 * kNsPerMs));
     EXPECT_FALSE(sim.has_high_res_timer());
-    sim.sleep_ns(2 * kMs);
+    sim.sleep_ns(2 * kNsPerMs);
     ASSERT_EQ(inner.sleep_requests.size(), 1u);
-    EXPECT_EQ(inner.sleep_requests[0], 6 * kMs);
-    EXPECT_EQ(clock.now_ns(), 10 * kMs + 30 * kUs);
-    EXPECT_FALSE(sim.sleep_until_ns(20 * kMs));   // no timer to offer
-    EXPECT_EQ(clock.now_ns(), 10 * kMs + 30 * kUs);
+    EXPECT_EQ(inner.sleep_requests[0], 6 * kNsPerMs);
+    EXPECT_EQ(clock.now_ns(), 10 * kNsPerMs + 30 * kNsPerUs);
+    EXPECT_FALSE(sim.sleep_until_ns(20 * kNsPerMs));   // no timer to offer
+    EXPECT_EQ(clock.now_ns(), 10 * kNsPerMs + 30 * kNsPerUs);
 }
 
 TEST(SimulatedScheduler, TimerWaitsAreNotQuantised) {
-    FakeClock clock(1 * kSecond);
+    FakeClock clock(1 * kNsPerSecond);
     FakeSleeper inner(clock);
-    SimulatedScheduler sim(inner, clock, sim_config(10 * kMs));
+    SimulatedScheduler sim(inner, clock, sim_config(10 * kNsPerMs));
     EXPECT_TRUE(sim.has_high_res_timer());
-    EXPECT_TRUE(sim.sleep_until_ns(1 * kSecond + 4'500 * kUs));
-    EXPECT_EQ(clock.now_ns(), 1 * kSecond + 4'500 * kUs);
+    EXPECT_TRUE(sim.sleep_until_ns(1 * kNsPerSecond + 4'500 * kNsPerUs));
+    EXPECT_EQ(clock.now_ns(), 1 * kNsPerSecond + 4'500 * kNsPerUs);
 }
 
 TEST(SimulatedScheduler, PreemptionAddsWholeTicksWithProbabilityQ) {
@@ -104,7 +100,7 @@ TEST(SimulatedScheduler, PreemptionAddsWholeTicksWithProbabilityQ) {
     const int sleeps = 100'000;
     FakeClock clock;
     FakeSleeper inner(clock);
-    const int64_t period = 1 * kMs;
+    const int64_t period = 1 * kNsPerMs;
     SimulatedScheduler sim(inner, clock, sim_config(period, q, 12345));
     std::vector<int> extra_counts(8, 0);
     for (int i = 0; i < sleeps; ++i) {
@@ -127,7 +123,7 @@ TEST(SimulatedScheduler, AProbabilityJustUnderOneStillReturnsFromASleep) {
     // q^k for 1e10 ticks would be a sleep of months: capped at kMaxPreemptTicks.
     FakeClock clock;
     FakeSleeper inner(clock);
-    const int64_t period = 10 * kMs;
+    const int64_t period = 10 * kNsPerMs;
     SimulatedScheduler sim(inner, clock, sim_config(period, 0.9999999999, 7));
     for (int i = 0; i < 3; ++i) {
         const int64_t from = clock.now_ns();
@@ -141,9 +137,9 @@ TEST(SimulatedScheduler, AProbabilityJustUnderOneStillReturnsFromASleep) {
 TEST(SimulatedScheduler, PreemptedTimerWakeMovesToTheNextTicks) {
     FakeClock clock(0);
     FakeSleeper inner(clock);
-    SimulatedScheduler sim(inner, clock, sim_config(10 * kMs, 0.5, 7));
+    SimulatedScheduler sim(inner, clock, sim_config(10 * kNsPerMs, 0.5, 7));
     for (int i = 0; i < 200; ++i) {
-        const int64_t deadline = clock.now_ns() + 4'500 * kUs;
+        const int64_t deadline = clock.now_ns() + 4'500 * kNsPerUs;
         const int64_t before = sim.preemptions();
         sim.sleep_until_ns(deadline);
         const int64_t extra = sim.preemptions() - before;
@@ -152,8 +148,8 @@ TEST(SimulatedScheduler, PreemptedTimerWakeMovesToTheNextTicks) {
         } else {
             // The first preemption ends at the tick after the deadline, each
             // further one a tick later.
-            const int64_t first_tick = (deadline / (10 * kMs) + 1) * 10 * kMs;
-            ASSERT_EQ(clock.now_ns(), first_tick + (extra - 1) * 10 * kMs);
+            const int64_t first_tick = (deadline / (10 * kNsPerMs) + 1) * 10 * kNsPerMs;
+            ASSERT_EQ(clock.now_ns(), first_tick + (extra - 1) * 10 * kNsPerMs);
         }
     }
     EXPECT_GT(sim.preemptions(), 0);
@@ -163,10 +159,10 @@ TEST(SimulatedScheduler, SameSeedSameWakesOtherSeedOtherWakes) {
     auto wakes = [](uint64_t seed) {
         FakeClock clock;
         FakeSleeper inner(clock);
-        SimulatedScheduler sim(inner, clock, sim_config(2 * kMs, 0.4, seed));
+        SimulatedScheduler sim(inner, clock, sim_config(2 * kNsPerMs, 0.4, seed));
         std::vector<int64_t> out;
         for (int i = 0; i < 200; ++i) {
-            sim.sleep_ns(3 * kMs);
+            sim.sleep_ns(3 * kNsPerMs);
             out.push_back(clock.now_ns());
         }
         return out;
@@ -180,7 +176,7 @@ TEST(SimulatedScheduler, BadConfigThrowsNamingTheField) {
     FakeSleeper inner(clock);
     for (double q : {1.0, -0.1, 1.5}) {
         try {
-            SimulatedScheduler sim(inner, clock, sim_config(1 * kMs, q));
+            SimulatedScheduler sim(inner, clock, sim_config(1 * kNsPerMs, q));
             ADD_FAILURE() << "q = " << q << " accepted";
         } catch (const std::invalid_argument& e) {
             EXPECT_NE(std::string(e.what()).find("preempt_probability"), std::string::npos) << e.what();
@@ -192,7 +188,7 @@ TEST(SimulatedScheduler, BadConfigThrowsNamingTheField) {
 TEST(SimulatedScheduler, PauseAndCpuGoToTheInnerSleeper) {
     FakeClock clock;
     FakeSleeper inner(clock);
-    SimulatedScheduler sim(inner, clock, sim_config(10 * kMs));
+    SimulatedScheduler sim(inner, clock, sim_config(10 * kNsPerMs));
     sim.pause();
     EXPECT_EQ(inner.pauses, 1);
     EXPECT_EQ(clock.cpu_ns(), inner.pause_ns);
@@ -209,25 +205,25 @@ TEST(SimulatedSchedulerStrategies, NaiveSleepIsQuantisedToTheTick) {
     Pacer on_sim(config);
     on_sim.wait();
     for (int i = 0; i < 50; ++i) {
-        clock.advance_busy(2 * kMs);
+        clock.advance_busy(2 * kNsPerMs);
         const Frame f = on_sim.wait();
         EXPECT_EQ(f.wake_ns % 15'625'000, 0);        // every wake on a tick
         EXPECT_GE(f.interval_ns, 16'666'667 - 1);    // never early ...
-        EXPECT_GT(f.interval_ns, 20 * kMs);          // ... and a 60 Hz frame becomes two ticks
+        EXPECT_GT(f.interval_ns, 20 * kNsPerMs);          // ... and a 60 Hz frame becomes two ticks
     }
 }
 
 TEST(SimulatedSchedulerStrategies, RobustSleepUsesTheSimulatedPeriodAndStaysOnTime) {
     FakeClock clock;
     FakeSleeper inner(clock);
-    SimulatedScheduler sim(inner, clock, sim_config(10 * kMs, 0.0));
+    SimulatedScheduler sim(inner, clock, sim_config(10 * kNsPerMs, 0.0));
     Config config = fake_config(clock, inner, 30, Strategy::RobustSleep);
     config.sleeper = &sim;
     Pacer pacer(config);
-    EXPECT_EQ(pacer.status().scheduler_period_ns, 10 * kMs);   // taken from the sleeper
+    EXPECT_EQ(pacer.status().scheduler_period_ns, 10 * kNsPerMs);   // taken from the sleeper
     pacer.wait();
     for (int i = 0; i < 100; ++i) {
-        clock.advance_busy(3 * kMs);
+        clock.advance_busy(3 * kNsPerMs);
         const Frame f = pacer.wait();
         EXPECT_GE(f.lateness_ns, 0);
         EXPECT_LT(f.lateness_ns, inner.pause_ns);

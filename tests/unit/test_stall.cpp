@@ -13,9 +13,9 @@ namespace {
 
 using testing::FakeClock;
 using testing::FakeSleeper;
-using testing::kMs;
+using pacer::kNsPerMs;
 
-constexpr int64_t kStallNs = 2'000 * kMs;   // a SIGSTOP of 2 s
+constexpr int64_t kStallNs = 2'000 * kNsPerMs;   // a SIGSTOP of 2 s
 constexpr int kFrames = 40;
 constexpr int kStallFrame = 20;             // the wait of this frame (or the work before it) stalls
 
@@ -26,7 +26,7 @@ enum class Where { Work, Wait };
 std::vector<Frame> run_with_stall(Strategy strategy, Where where, int64_t stall_ns = kStallNs) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.period_ns = 1 * kMs;
+    sleeper.period_ns = 1 * kNsPerMs;
     Pacer pacer(testing::fake_config(clock, sleeper, 100, strategy));
     std::vector<Frame> frames;
     for (int i = 0; i < kFrames; ++i) {
@@ -40,7 +40,7 @@ std::vector<Frame> run_with_stall(Strategy strategy, Where where, int64_t stall_
             }
         }
         frames.push_back(pacer.wait());
-        clock.advance_busy(3 * kMs);
+        clock.advance_busy(3 * kNsPerMs);
     }
     return frames;
 }
@@ -65,8 +65,8 @@ TEST(Stall, InsideTheWaitIsReportedOnThatFrame) {
         // The frame after is an ordinary one on the new grid.
         const Frame& next = frames[kStallFrame + 1];
         EXPECT_FALSE(next.resynced);
-        EXPECT_EQ(next.dt_ns, 10 * kMs);
-        EXPECT_NEAR(static_cast<double>(next.interval_ns), 10.0 * kMs, 1.0 * kMs);
+        EXPECT_EQ(next.dt_ns, 10 * kNsPerMs);
+        EXPECT_NEAR(static_cast<double>(next.interval_ns), 10.0 * kNsPerMs, 1.0 * kNsPerMs);
         EXPECT_EQ(next.missed, 0);
     }
 }
@@ -82,21 +82,21 @@ TEST(Stall, DuringTheWorkIsReportedOnTheNextFrame) {
         EXPECT_GE(stalled.interval_ns, kStallNs);
         EXPECT_EQ(stalled.dt_ns, Config{}.max_dt_ns);
         EXPECT_FALSE(frames[kStallFrame + 1].resynced);
-        EXPECT_EQ(frames[kStallFrame + 1].dt_ns, 10 * kMs);
+        EXPECT_EQ(frames[kStallFrame + 1].dt_ns, 10 * kNsPerMs);
     }
 }
 
 TEST(Stall, AWakeLateByLessThanTheResyncThresholdIsNotOne) {
     // 7 periods late inside the wait (resync_after_periods = 8): a late frame, no resync.
-    const std::vector<Frame> frames = run_with_stall(Strategy::Timer, Where::Wait, 70 * kMs);
+    const std::vector<Frame> frames = run_with_stall(Strategy::Timer, Where::Wait, 70 * kNsPerMs);
     EXPECT_EQ(resynced_after_first(frames), 0);
-    EXPECT_GE(frames[kStallFrame].lateness_ns, 69 * kMs);   // the timer aimed a margin early
+    EXPECT_GE(frames[kStallFrame].lateness_ns, 69 * kNsPerMs);   // the timer aimed a margin early
     // 8 periods and the margin: one.
-    EXPECT_EQ(resynced_after_first(run_with_stall(Strategy::Timer, Where::Wait, 81 * kMs)), 1);
+    EXPECT_EQ(resynced_after_first(run_with_stall(Strategy::Timer, Where::Wait, 81 * kNsPerMs)), 1);
 }
 
 TEST(Stall, OfAnyLengthGivesOneClampedFrame) {
-    for (int64_t stall : {int64_t{100} * kMs, int64_t{60'000} * kMs, int64_t{86'400'000} * kMs}) {
+    for (int64_t stall : {int64_t{100} * kNsPerMs, int64_t{60'000} * kNsPerMs, int64_t{86'400'000} * kNsPerMs}) {
         for (Where where : {Where::Work, Where::Wait}) {
             const std::vector<Frame> frames = run_with_stall(Strategy::Timer, where, stall);
             EXPECT_EQ(resynced_after_first(frames), 1) << stall;

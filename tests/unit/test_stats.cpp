@@ -10,7 +10,6 @@
 #include <vector>
 
 namespace pacer {
-using pacer::testing::kUs;
 namespace {
 
 constexpr int64_t kStartNs = 1'000'000'000;
@@ -29,13 +28,13 @@ std::vector<Frame> make_frames(const std::vector<Row>& rows) {
     for (const Row& r : rows) {
         Frame f{};
         f.index = r.index;
-        f.deadline_ns = kStartNs + r.deadline_us * kUs;
-        f.wake_ns = kStartNs + r.wake_us * kUs;
-        f.lateness_ns = (r.wake_us - r.deadline_us) * kUs;
-        f.interval_ns = r.index == 0 ? 0 : (r.wake_us - previous_wake_us) * kUs;
-        f.period_ns = kPeriodUs * kUs;
-        f.spun_ns = r.spun_us * kUs;
-        f.wait_cpu_ns = r.cpu_us < 0 ? -1 : r.cpu_us * kUs;
+        f.deadline_ns = kStartNs + r.deadline_us * kNsPerUs;
+        f.wake_ns = kStartNs + r.wake_us * kNsPerUs;
+        f.lateness_ns = (r.wake_us - r.deadline_us) * kNsPerUs;
+        f.interval_ns = r.index == 0 ? 0 : (r.wake_us - previous_wake_us) * kNsPerUs;
+        f.period_ns = kPeriodUs * kNsPerUs;
+        f.spun_ns = r.spun_us * kNsPerUs;
+        f.wait_cpu_ns = r.cpu_us < 0 ? -1 : r.cpu_us * kNsPerUs;
         f.present_ns = -1;
         f.missed = r.missed;
         f.strategy = Strategy::Timer;
@@ -59,7 +58,7 @@ const std::vector<Row> kRun = {
 };
 
 Stats stats_of(const std::vector<Row>& rows, int32_t capacity = 1024) {
-    Stats stats(capacity, 500 * kUs);
+    Stats stats(capacity, 500 * kNsPerUs);
     for (const Frame& f : make_frames(rows)) stats.add(f);
     return stats;
 }
@@ -152,10 +151,10 @@ TEST(Stats, SummaryOfAScriptedRun) {
 
 TEST(Stats, OffToleranceBoundary) {
     // Same run with a tolerance of 499 us: the two 500 us errors become off.
-    Stats stats(1024, 499 * kUs);
+    Stats stats(1024, 499 * kNsPerUs);
     for (const Frame& f : make_frames(kRun)) stats.add(f);
     EXPECT_DOUBLE_EQ(stats.summarize().off_pct, 80);
-    EXPECT_EQ(stats.off_tolerance_ns(), 499 * kUs);
+    EXPECT_EQ(stats.off_tolerance_ns(), 499 * kNsPerUs);
 }
 
 TEST(Stats, CpuUnknownWhenAnyWaitIsUnknown) {
@@ -250,7 +249,7 @@ TEST(Stats, ErrorIsAgainstEachFramesOwnPeriod) {
     // A live rate change: the frame at 5 ms intervals is on time for its 5 ms period.
     std::vector<Frame> frames = make_frames({{0, 0, 0, 0, 0, 0}, {1, 10'000, 10'000, 0, 0, 0},
                                              {2, 15'000, 15'000, 0, 0, 0}});
-    frames[2].period_ns = 5'000 * kUs;
+    frames[2].period_ns = 5'000 * kNsPerUs;
     Stats stats(8);
     for (const Frame& f : frames) stats.add(f);
     const Summary s = stats.summarize();

@@ -10,8 +10,6 @@
 #include <functional>
 
 using namespace pacer;
-using pacer::testing::kUs;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
@@ -55,13 +53,13 @@ GridRun run_grid(double hz, int warmup, int frames, double work_fraction,
         if (i == warmup) measure_from_ns = clock.now_ns();
         clock.advance_busy(work_ns);
         // Under contention, every frame waits 1 ms for a CPU (over the 500 us threshold).
-        if (contended) clock.advance_runnable(1 * kMs);
+        if (contended) clock.advance_runnable(1 * kNsPerMs);
         const int64_t deadline = start_ns + static_cast<int64_t>(i + 1) * period_ns;
         sleeper.timer_latenesses.push_back(lateness(i));
         const WaitResult r = waiter.wait_until(deadline);
         if (i >= warmup) {
             ++run.measured;
-            run.late += r.wake_ns - deadline > 10 * kUs;
+            run.late += r.wake_ns - deadline > 10 * kNsPerUs;
             run.spun_ns += r.spun_ns;
         }
     }
@@ -72,7 +70,7 @@ GridRun run_grid(double hz, int warmup, int frames, double work_fraction,
 
 // 98 % of wakes 20 us late, every 50th tail_ns: a 2 % tail.
 std::function<int64_t(int)> two_percent_tail(int64_t tail_ns) {
-    return [tail_ns](int i) { return i % 50 == 49 ? tail_ns : 20 * kUs; };
+    return [tail_ns](int i) { return i % 50 == 49 ? tail_ns : 20 * kNsPerUs; };
 }
 
 }  // namespace
@@ -82,7 +80,7 @@ std::function<int64_t(int)> two_percent_tail(int64_t tail_ns) {
 // margin must cover the tail, and at 60 Hz the spin that costs (about 95 us
 // a frame, 0.6 % of a core) is inside the 1 % budget.
 TEST(TimerMargin, ATwoPercentTailIsCoveredWithinTheBudget) {
-    const GridRun run = run_grid(60, 200, 1000, 0.25, two_percent_tail(100 * kUs));
+    const GridRun run = run_grid(60, 200, 1000, 0.25, two_percent_tail(100 * kNsPerUs));
     EXPECT_EQ(run.late, 0) << "of " << run.measured << " frames";
     EXPECT_LE(run.spin_pct(), 1.0);
 }
@@ -90,7 +88,7 @@ TEST(TimerMargin, ATwoPercentTailIsCoveredWithinTheBudget) {
 // At 144 Hz the wait's CPU budget is 1.4 % of the period (97 us a frame),
 // which covers a tail of 80 us; p95 again leaves every tail wake 60 us late.
 TEST(TimerMargin, ATwoPercentTailIsCoveredAt144HzWithinTheBudget) {
-    const GridRun run = run_grid(144, 200, 1000, 0.25, two_percent_tail(80 * kUs));
+    const GridRun run = run_grid(144, 200, 1000, 0.25, two_percent_tail(80 * kNsPerUs));
     EXPECT_EQ(run.late, 0) << "of " << run.measured << " frames";
     EXPECT_LE(run.spin_pct(), 2.0);
 }
@@ -101,31 +99,31 @@ TEST(TimerMargin, ATwoPercentTailIsCoveredAt144HzWithinTheBudget) {
 // margin covers 99.8 % - (14.4 - 1) % / 2 = 93.1 % of the wakes: the 20 us
 // body, 1.1 * 20 + 5 us. Without the stalls the tail is covered.
 TEST(TimerMargin, ASpinThatStallsLeavesARarerWakeTailUncovered) {
-    const auto tail = [](int i) { return i % 33 == 32 ? 100 * kUs : 20 * kUs; };
+    const auto tail = [](int i) { return i % 33 == 32 ? 100 * kNsPerUs : 20 * kNsPerUs; };
     const GridRun clean = run_grid(60, 600, 600, 0.25, tail);
     EXPECT_EQ(clean.end.timer_spin_stall_share, 0);
-    EXPECT_EQ(clean.end.timer_margin_ns, 115 * kUs);   // 1.1 * 100 + 5
+    EXPECT_EQ(clean.end.timer_margin_ns, 115 * kNsPerUs);   // 1.1 * 100 + 5
     EXPECT_EQ(clean.late, 0);
 
     const GridRun stalling = run_grid(60, 600, 600, 0.25, tail, {}, false, [](FakeSleeper& s) {
         s.stall_every_pauses = 1000;
-        s.stall_ns = 20 * kUs;
+        s.stall_ns = 20 * kNsPerUs;
     });
     EXPECT_NEAR(stalling.end.timer_spin_stall_share, 10.05 / 70.05, 0.01);
-    EXPECT_EQ(stalling.end.timer_margin_ns, 27 * kUs);
+    EXPECT_EQ(stalling.end.timer_margin_ns, 27 * kNsPerUs);
     EXPECT_LT(stalling.spun_ns * 5, clean.spun_ns);
 }
 
 // A spin that stalls in 0.8 % of its time can still reach a precise p99
 // (every 25000th turn loses 20 us): the margin covers 99.8 % of wakes.
 TEST(TimerMargin, ASpinThatRarelyStallsKeepsTheTailCovered) {
-    const auto tail = [](int i) { return i % 33 == 32 ? 100 * kUs : 20 * kUs; };
+    const auto tail = [](int i) { return i % 33 == 32 ? 100 * kNsPerUs : 20 * kNsPerUs; };
     const GridRun run = run_grid(60, 600, 600, 0.25, tail, {}, false, [](FakeSleeper& s) {
         s.stall_every_pauses = 25000;
-        s.stall_ns = 20 * kUs;
+        s.stall_ns = 20 * kNsPerUs;
     });
     EXPECT_NEAR(run.end.timer_spin_stall_share, 10.05 / 1270.05, 0.002);
-    EXPECT_EQ(run.end.timer_margin_ns, 115 * kUs);
+    EXPECT_EQ(run.end.timer_margin_ns, 115 * kNsPerUs);
     EXPECT_EQ(run.late, 0);
 }
 
@@ -133,13 +131,13 @@ TEST(TimerMargin, ASpinThatRarelyStallsKeepsTheTailCovered) {
 // 15 % tail at 100 us stays covered with a stall share of 82 % (100 us off
 // the CPU after every 10 us of spin).
 TEST(TimerMargin, AStallingSpinStillCoversNinetyPercentOfWakes) {
-    const auto tail = [](int i) { return i % 20 < 3 ? 100 * kUs : 20 * kUs; };
+    const auto tail = [](int i) { return i % 20 < 3 ? 100 * kNsPerUs : 20 * kNsPerUs; };
     const GridRun run = run_grid(60, 600, 100, 0.25, tail, {}, false, [](FakeSleeper& s) {
         s.stall_every_pauses = 200;   // 10 us of spin, then 100 us off the CPU
-        s.stall_ns = 100 * kUs;
+        s.stall_ns = 100 * kNsPerUs;
     });
     EXPECT_GT(run.end.timer_spin_stall_share, 0.5);
-    EXPECT_EQ(run.end.timer_margin_ns, 115 * kUs);
+    EXPECT_EQ(run.end.timer_margin_ns, 115 * kNsPerUs);
 }
 
 // A frame whose work leaves less than the margin spins the rest of it. With
@@ -149,7 +147,7 @@ TEST(TimerMargin, AStallingSpinStillCoversNinetyPercentOfWakes) {
 TEST(TimerMargin, SpinStaysASmallShareOfACoreAtEveryRate) {
     for (double hz : {30.0, 60.0, 144.0, 240.0, 500.0, 1000.0}) {
         const GridRun run = run_grid(hz, 200, 1000, 0.7,
-                                     [](int i) { return i % 2 == 0 ? 400 * kUs : 0; });
+                                     [](int i) { return i % 2 == 0 ? 400 * kNsPerUs : 0; });
         EXPECT_LE(run.spin_pct(), 2.0) << hz << " Hz";
     }
 }
@@ -172,32 +170,32 @@ TEST(TimerMargin, AContendedThreadSleepsToTheDeadlineInStepsAndDoesNotSpin) {
     clock.runqueue_ns = 0;
     FakeSleeper sleeper(clock);
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
-    waiter.wait_until(clock.now_ns() + 10 * kMs);   // reads the run-queue baseline
+    waiter.wait_until(clock.now_ns() + 10 * kNsPerMs);   // reads the run-queue baseline
     EXPECT_EQ(sleeper.until_requests.size(), 1u) << "calm: one sleep";
     for (int i = 0; i < 4; ++i) {                   // frames that waited 1 ms for a CPU, 40 ms and more
-        clock.advance_runnable(1 * kMs);
-        waiter.wait_until(clock.now_ns() + 10 * kMs);
+        clock.advance_runnable(1 * kNsPerMs);
+        waiter.wait_until(clock.now_ns() + 10 * kNsPerMs);
     }
-    clock.advance_runnable(1 * kMs);
+    clock.advance_runnable(1 * kNsPerMs);
     const int64_t start = clock.now_ns();
-    const int64_t deadline = start + 10 * kMs + 500 * kUs;
+    const int64_t deadline = start + 10 * kNsPerMs + 500 * kNsPerUs;
     sleeper.until_requests.clear();
-    sleeper.timer_latenesses = {30 * kUs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20 * kUs};
+    sleeper.timer_latenesses = {30 * kNsPerUs, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20 * kNsPerUs};
     const WaitResult r = waiter.wait_until(deadline);
     EXPECT_TRUE(waiter.state().contended);
     // 1 ms from each wake (the first woke 30 us late) while over 1 ms is left, then the deadline.
     ASSERT_EQ(sleeper.until_requests.size(), 11u);
-    EXPECT_EQ(sleeper.until_requests[0], start + 1 * kMs);
+    EXPECT_EQ(sleeper.until_requests[0], start + 1 * kNsPerMs);
     for (std::size_t i = 1; i + 1 < sleeper.until_requests.size(); ++i)
-        EXPECT_EQ(sleeper.until_requests[i], start + 30 * kUs + static_cast<int64_t>(i + 1) * kMs) << i;
+        EXPECT_EQ(sleeper.until_requests[i], start + 30 * kNsPerUs + static_cast<int64_t>(i + 1) * kNsPerMs) << i;
     EXPECT_EQ(sleeper.until_requests.back(), deadline);
     EXPECT_EQ(r.spun_ns, 0);
-    EXPECT_EQ(r.wake_ns, deadline + 20 * kUs);
+    EXPECT_EQ(r.wake_ns, deadline + 20 * kNsPerUs);
     EXPECT_EQ(waiter.state().timer_margin_ns, 0);
 }
 
 // Over a whole contended run, whatever the lateness, no frame spins.
 TEST(TimerMargin, AContendedRunNeverSpins) {
-    const GridRun run = run_grid(144, 50, 500, 0.25, two_percent_tail(120 * kUs), Config{}, /*contended=*/true);
+    const GridRun run = run_grid(144, 50, 500, 0.25, two_percent_tail(120 * kNsPerUs), Config{}, /*contended=*/true);
     EXPECT_EQ(run.spun_ns, 0);
 }

@@ -4,9 +4,9 @@
 #include "wait/contention.h"
 #include "display/display_lead.h"
 #include "fakes.h"
-#include "core/grid.h"
+#include "base/grid.h"
 #include "display/present_model.h"
-#include "core/recent.h"
+#include "base/recent.h"
 #include "wait/timer_margin.h"
 
 #include <gtest/gtest.h>
@@ -20,13 +20,11 @@ using pacer::detail::Grid;
 using pacer::detail::PresentModel;
 using pacer::detail::Recent;
 using pacer::detail::TimerMargin;
-using pacer::testing::kMs;
-using pacer::testing::kUs;
 
 namespace {
 
 constexpr int64_t kFrameNs = 16'666'667;
-constexpr int64_t kSignNs = 500 * kUs;   // Tuning::Timer::contention_wait_ns's default
+constexpr int64_t kSignNs = 500 * kNsPerUs;   // Tuning::Timer::contention_wait_ns's default
 
 // A reading at each of `frames` deadlines from `first_ns`, each with a sign
 // (more runnable threads than CPUs) or none.
@@ -68,18 +66,18 @@ TEST(ContentionUnit, StartsOnlyAfterSignsForTheOnsetAndEndsAfterTheCalm) {
 TEST(ContentionUnit, RunQueueWaitIsASignAndIsReportedPerFrame) {
     Contention c;
     ASSERT_TRUE(c.read_due());
-    c.update(-1, 0, 1 * kMs, kFrameNs, kSignNs);
+    c.update(-1, 0, 1 * kNsPerMs, kFrameNs, kSignNs);
     EXPECT_EQ(c.runqueue_wait_ns(), -1);   // no reading before it
     ASSERT_TRUE(c.read_due());
-    c.update(-1, 0, 1 * kMs + 600 * kUs, 2 * kFrameNs, kSignNs);
-    EXPECT_EQ(c.runqueue_wait_ns(), 600 * kUs);
+    c.update(-1, 0, 1 * kNsPerMs + 600 * kNsPerUs, 2 * kFrameNs, kSignNs);
+    EXPECT_EQ(c.runqueue_wait_ns(), 600 * kNsPerUs);
     ASSERT_TRUE(c.read_due());
-    c.update(-1, 0, 3 * kMs, 3 * kFrameNs, kSignNs);
+    c.update(-1, 0, 3 * kNsPerMs, 3 * kFrameNs, kSignNs);
     ASSERT_TRUE(c.read_due());
-    c.update(-1, 0, 4 * kMs, 4 * kFrameNs, kSignNs);
+    c.update(-1, 0, 4 * kNsPerMs, 4 * kFrameNs, kSignNs);
     EXPECT_FALSE(c.contended());   // signs for 33 ms
     ASSERT_TRUE(c.read_due());
-    c.update(-1, 0, 5 * kMs, 5 * kFrameNs, kSignNs);
+    c.update(-1, 0, 5 * kNsPerMs, 5 * kFrameNs, kSignNs);
     EXPECT_TRUE(c.contended());    // a sign at every reading for 50 ms
 }
 
@@ -89,9 +87,9 @@ TEST(TimerMarginUnit, FollowsTheQuantileWithHeadroomAndPad) {
     tuning.max_wait_cpu_pct = 100;
     TimerMargin margin(tuning);
     EXPECT_EQ(margin.in_force(kFrameNs, false), tuning.margin_ns);   // the starting margin
-    for (int i = 0; i < 100; ++i) margin.record_wake(i == 50 ? 300 * kUs : 20 * kUs, -1);
+    for (int i = 0; i < 100; ++i) margin.record_wake(i == 50 ? 300 * kNsPerUs : 20 * kNsPerUs, -1);
     // 0.998 of 100 wakes: the largest, 300 us; 1.1 * 300 + 5 us.
-    EXPECT_EQ(margin.in_force(kFrameNs, false), 335 * kUs);
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 335 * kNsPerUs);
     EXPECT_EQ(margin.in_force(kFrameNs, true), 0);   // contended: no spin at all
 }
 
@@ -101,23 +99,23 @@ TEST(TimerMarginUnit, TheRunQueueWaitIsTakenOutOfTheLastWake) {
     tuning.max_wait_cpu_pct = 100;
     tuning.margin_window = 1;
     TimerMargin margin(tuning);
-    margin.record_wake(400 * kUs, 10 * kMs);
-    EXPECT_EQ(margin.in_force(kFrameNs, false), 445 * kUs);
-    margin.correct_last_wake(10 * kMs + 300 * kUs);   // 300 us of it waited for a CPU
-    EXPECT_EQ(margin.in_force(kFrameNs, false), 115 * kUs);
+    margin.record_wake(400 * kNsPerUs, 10 * kNsPerMs);
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 445 * kNsPerUs);
+    margin.correct_last_wake(10 * kNsPerMs + 300 * kNsPerUs);   // 300 us of it waited for a CPU
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 115 * kNsPerUs);
 }
 
 TEST(TimerMarginUnit, TheBudgetCutsTheMarginAndAChangedBudgetKeepsTheWindow) {
     Tuning::Timer tuning;
-    tuning.max_wait_cpu_ns = 100 * kUs;
+    tuning.max_wait_cpu_ns = 100 * kNsPerUs;
     TimerMargin margin(tuning);
-    for (int i = 0; i < 40; ++i) margin.record_wake(i % 2 == 0 ? 0 : 300 * kUs, -1);
+    for (int i = 0; i < 40; ++i) margin.record_wake(i % 2 == 0 ? 0 : 300 * kNsPerUs, -1);
     // Half the wakes would spin all of 335 us: 200 us averages the 100 us budget.
-    EXPECT_EQ(margin.in_force(kFrameNs, false), 200 * kUs);
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 200 * kNsPerUs);
     tuning.max_wait_cpu_ns = 1'000'000'000;
     tuning.max_wait_cpu_pct = 100;
     margin.configure(tuning);   // only the budget changed: nothing to relearn
-    EXPECT_EQ(margin.in_force(kFrameNs, false), 335 * kUs);
+    EXPECT_EQ(margin.in_force(kFrameNs, false), 335 * kNsPerUs);
     tuning.margin_pad_ns = 0;
     margin.configure(tuning);   // the estimator's own setting: it starts over
     EXPECT_EQ(margin.in_force(kFrameNs, false), tuning.margin_ns);
@@ -146,13 +144,13 @@ TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
     for (int64_t k = 1; k <= 40; ++k) {
         Presented report;
         report.frame_index = k;
-        report.displayed_ns = 3 * kMs + k * refresh_ns;
+        report.displayed_ns = 3 * kNsPerMs + k * refresh_ns;
         present.add(report, 0, k + 1, false);
     }
     ASSERT_TRUE(present.display().locked());
     Grid grid;
     grid.anchor(0, 62.5);
-    const int64_t lead_ns = 2 * kMs;
+    const int64_t lead_ns = 2 * kNsPerMs;
     Config::Display display;
     display.lead_ns = lead_ns;
     present.configure(display);
@@ -170,56 +168,56 @@ TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
 
 // display_lock's learned lead (display_lead.h), frame by frame.
 TEST(DisplayLeadUnit, ShownAFractionOfARefreshLateIsAMissAndLengthensTheLeadOnce) {
-    constexpr int64_t refresh = 25 * kMs;
+    constexpr int64_t refresh = 25 * kNsPerMs;
     DisplayLead lead;
     lead.start(refresh);
     ASSERT_EQ(lead.lead_ns(), refresh / 2);
-    for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
+    for (int i = 0; i < 64; ++i) lead.add_work(10 * kNsPerMs);
     // A display that waits for a late frame (weston) shows it 10 ms late,
     // not a refresh late: still a miss. Its swap came 2.5 ms before the aimed
     // refresh, so the latch is longer than that.
     const int64_t placed = lead.lead_ns();
-    lead.judge(10 * kMs, refresh, placed, 2'500 * kUs, 10 * kMs);
+    lead.judge(10 * kNsPerMs, refresh, placed, 2'500 * kNsPerUs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 1);
-    EXPECT_EQ(lead.latch_ns(), 2'600 * kUs);
+    EXPECT_EQ(lead.latch_ns(), 2'600 * kNsPerUs);
     // 10 ms of work + the latch's bound + 0.5 ms pad, + 1 ms for the miss.
-    EXPECT_EQ(lead.lead_ns(), 10 * kMs + 2'600 * kUs + DisplayLead::kPadNs + 1 * kMs);
+    EXPECT_EQ(lead.lead_ns(), 10 * kNsPerMs + 2'600 * kNsPerUs + DisplayLead::kPadNs + 1 * kNsPerMs);
     // A frame placed before that lengthening misses too: counted, not grown on.
     const int64_t grown = lead.lead_ns();
-    lead.judge(10 * kMs, refresh, placed, 2'500 * kUs, 10 * kMs);
+    lead.judge(10 * kNsPerMs, refresh, placed, 2'500 * kNsPerUs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 2);
     EXPECT_EQ(lead.lead_ns(), grown);
     // A miss at the lengthened lead doubles the extra: the latch is further.
-    lead.judge(9 * kMs, refresh, grown, grown - 10 * kMs, 10 * kMs);
-    EXPECT_EQ(lead.latch_ns(), grown - 10 * kMs + 100 * kUs);
-    EXPECT_EQ(lead.lead_ns(), 10 * kMs + lead.latch_ns() + DisplayLead::kPadNs + 2 * kMs);
+    lead.judge(9 * kNsPerMs, refresh, grown, grown - 10 * kNsPerMs, 10 * kNsPerMs);
+    EXPECT_EQ(lead.latch_ns(), grown - 10 * kNsPerMs + 100 * kNsPerUs);
+    EXPECT_EQ(lead.lead_ns(), 10 * kNsPerMs + lead.latch_ns() + DisplayLead::kPadNs + 2 * kNsPerMs);
     // Within a quarter refresh of the aim is landed (the prediction's noise).
     const int64_t before = lead.missed();
-    lead.judge(refresh / 4, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
+    lead.judge(refresh / 4, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kNsPerMs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), before);
 }
 
 TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeepsIt) {
-    constexpr int64_t refresh = 20 * kMs;
+    constexpr int64_t refresh = 20 * kNsPerMs;
     DisplayLead lead;
     lead.start(refresh);
-    for (int i = 0; i < 64; ++i) lead.add_work(4 * kMs);
+    for (int i = 0; i < 64; ++i) lead.add_work(4 * kNsPerMs);
     const int64_t first = lead.lead_ns();
-    lead.judge(1 * kMs, refresh, first, first - 4 * kMs, 4 * kMs);   // landed
+    lead.judge(1 * kNsPerMs, refresh, first, first - 4 * kNsPerMs, 4 * kNsPerMs);   // landed
     EXPECT_EQ(lead.lead_ns(), first - refresh / 100);                  // 1 % of the step
-    for (int i = 0; i < 200; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 4 * kMs, 4 * kMs);
+    for (int i = 0; i < 200; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 4 * kNsPerMs, 4 * kNsPerMs);
     // No latch seen: work + pad, the pad learned from 200 frames shown just
     // on their predicted refresh (its floor).
     EXPECT_EQ(lead.pad_ns(), DisplayLead::kMinPadNs);
-    EXPECT_EQ(lead.lead_ns(), 4 * kMs + DisplayLead::kMinPadNs);
+    EXPECT_EQ(lead.lead_ns(), 4 * kNsPerMs + DisplayLead::kMinPadNs);
     EXPECT_EQ(lead.missed(), 0);
     // A relock at the same step keeps what was learned; a new step starts over.
     lead.start(refresh + refresh / 200);
-    EXPECT_EQ(lead.lead_ns(), 4 * kMs + DisplayLead::kMinPadNs);
+    EXPECT_EQ(lead.lead_ns(), 4 * kNsPerMs + DisplayLead::kMinPadNs);
     lead.start(2 * refresh);
     EXPECT_EQ(lead.lead_ns(), refresh);
     // A discarded frame says it missed, not by how much: no latch from it.
-    lead.judge(DisplayLead::kDiscarded, refresh, lead.lead_ns(), 5 * kMs, 4 * kMs);
+    lead.judge(DisplayLead::kDiscarded, refresh, lead.lead_ns(), 5 * kNsPerMs, 4 * kNsPerMs);
     EXPECT_EQ(lead.latch_ns(), 0);
     EXPECT_EQ(lead.missed(), 1);
 }
@@ -230,58 +228,58 @@ namespace {
 // 10 ms late with latch_past_ns of room (the latch is past that) and 100
 // landings.
 DisplayLead settled_lead(int64_t latch_past_ns) {
-    constexpr int64_t refresh = 25 * kMs;
+    constexpr int64_t refresh = 25 * kNsPerMs;
     DisplayLead lead;
     lead.start(refresh);
-    for (int i = 0; i < 64; ++i) lead.add_work(10 * kMs);
-    lead.judge(10 * kMs, refresh, lead.lead_ns(), latch_past_ns, 10 * kMs);
-    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kMs, 10 * kMs);
+    for (int i = 0; i < 64; ++i) lead.add_work(10 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, lead.lead_ns(), latch_past_ns, 10 * kNsPerMs);
+    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kNsPerMs, 10 * kNsPerMs);
     return lead;
 }
 
 }  // namespace
 
 TEST(DisplayLeadUnit, TwoSlowFramesLengthenItAtTheirSwapsAndASpikePastTheTailDoesNot) {
-    constexpr int64_t refresh = 25 * kMs;
-    DisplayLead lead = settled_lead(8 * kMs);
-    ASSERT_EQ(lead.latch_ns(), 8'100 * kUs);
+    constexpr int64_t refresh = 25 * kNsPerMs;
+    DisplayLead lead = settled_lead(8 * kNsPerMs);
+    ASSERT_EQ(lead.latch_ns(), 8'100 * kNsPerUs);
     const int64_t before = lead.lead_ns();
     const int64_t pad = lead.pad_ns();   // learned from 100 frames shown on their refresh
     ASSERT_EQ(pad, DisplayLead::kMinPadNs);
-    ASSERT_EQ(before, 10 * kMs + 8'100 * kUs + pad);
+    ASSERT_EQ(before, 10 * kNsPerMs + 8'100 * kNsPerUs + pad);
     // A 14 ms frame alone is a spike, which the tail answers for; a second in
     // a row, known at its swap, is a change: the next frames get its room.
-    lead.add_work(14 * kMs);
+    lead.add_work(14 * kNsPerMs);
     EXPECT_EQ(lead.lead_ns(), before);
-    lead.add_work(14 * kMs);
-    EXPECT_EQ(lead.lead_ns(), 14 * kMs + 8'100 * kUs + pad);
+    lead.add_work(14 * kNsPerMs);
+    EXPECT_EQ(lead.lead_ns(), 14 * kNsPerMs + 8'100 * kNsPerUs + pad);
     // A frame placed before that lengthening, missing: counted, nothing more.
     const int64_t now = lead.lead_ns();
-    lead.judge(10 * kMs, refresh, before, 0, 13 * kMs);
+    lead.judge(10 * kNsPerMs, refresh, before, 0, 13 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 2);
     EXPECT_EQ(lead.lead_ns(), now);
     // A lone frame far past the work's tail (24 ms where the frames take
     // 10-14 ms) that misses is a miss the budget allows: counted, and the
     // lead stays (the miss its own work explains within the tail, + 1 ms,
     // is ShownAFractionOfARefreshLate's).
-    lead.judge(10 * kMs, refresh, now, now - 24 * kMs, 24 * kMs);
+    lead.judge(10 * kNsPerMs, refresh, now, now - 24 * kNsPerMs, 24 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 3);
     EXPECT_EQ(lead.lead_ns(), now);
 }
 
 TEST(DisplayLeadUnit, AMissWithMoreRoomThanALandingIsNotTheLatch) {
-    constexpr int64_t refresh = 25 * kMs;
-    DisplayLead lead = settled_lead(16 * kMs);
+    constexpr int64_t refresh = 25 * kNsPerMs;
+    DisplayLead lead = settled_lead(16 * kNsPerMs);
     const int64_t settled = lead.lead_ns();
-    ASSERT_EQ(settled, 10 * kMs + 16'100 * kUs + lead.pad_ns());
+    ASSERT_EQ(settled, 10 * kNsPerMs + 16'100 * kNsPerUs + lead.pad_ns());
     // Shown 10 ms late with 24 ms of room, where frames with 17.6 ms landed:
     // the display moved (weston's loop restarted); counted, not learned from.
-    lead.judge(10 * kMs, refresh, settled, 24 * kMs, 10 * kMs);
+    lead.judge(10 * kNsPerMs, refresh, settled, 24 * kNsPerMs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 2);
-    EXPECT_EQ(lead.latch_ns(), 16'100 * kUs);
+    EXPECT_EQ(lead.latch_ns(), 16'100 * kNsPerUs);
     EXPECT_EQ(lead.lead_ns(), settled);
     // Within a millisecond of a landing's room: the latch's, learned.
-    lead.judge(10 * kMs, refresh, settled, 17 * kMs, 10 * kMs);
-    EXPECT_EQ(lead.latch_ns(), 17'100 * kUs);
+    lead.judge(10 * kNsPerMs, refresh, settled, 17 * kNsPerMs, 10 * kNsPerMs);
+    EXPECT_EQ(lead.latch_ns(), 17'100 * kNsPerUs);
     EXPECT_GT(lead.lead_ns(), settled);
 }

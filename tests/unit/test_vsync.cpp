@@ -7,7 +7,6 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
@@ -99,7 +98,7 @@ TEST(Vsync, LeavingVsyncTurnsTheSwapIntervalOff) {
     FakeHost host(60, true);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     pacer.wait();
-    rig.clock.advance(16 * kMs);
+    rig.clock.advance(16 * kNsPerMs);
     const Frame v = pacer.wait();
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");
     EXPECT_EQ(host.requests, (Intervals{1, 0}));

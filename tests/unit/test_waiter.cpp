@@ -10,8 +10,6 @@
 #include <vector>
 
 using namespace pacer;
-using pacer::testing::kUs;
-using pacer::testing::kMs;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
@@ -27,13 +25,13 @@ namespace {
 TEST(WaiterSleep, SleepsTheRemainderOnceAndKeepsTheOvershoot) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.sleep_overshoot_ns = 700 * kUs;
+    sleeper.sleep_overshoot_ns = 700 * kNsPerUs;
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Sleep));
-    const int64_t deadline = clock.now_ns() + 10 * kMs;
+    const int64_t deadline = clock.now_ns() + 10 * kNsPerMs;
     const WaitResult r = waiter.wait_until(deadline);
-    ASSERT_EQ(sleeper.sleep_requests, std::vector<int64_t>{10 * kMs});
-    EXPECT_EQ(r.wake_ns, deadline + 700 * kUs);   // the naive sleep overshoots; nothing corrects it
-    EXPECT_EQ(r.slept_ns, 10 * kMs + 700 * kUs);
+    ASSERT_EQ(sleeper.sleep_requests, std::vector<int64_t>{10 * kNsPerMs});
+    EXPECT_EQ(r.wake_ns, deadline + 700 * kNsPerUs);   // the naive sleep overshoots; nothing corrects it
+    EXPECT_EQ(r.slept_ns, 10 * kNsPerMs + 700 * kNsPerUs);
     EXPECT_EQ(r.spun_ns, 0);
     EXPECT_EQ(sleeper.pauses, 0);
 }
@@ -53,12 +51,12 @@ TEST(WaiterSpin, SpinsWithPauseToTheDeadlineAndCostsCpu) {
     FakeSleeper sleeper(clock);
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Spin));
     const int64_t start = clock.now_ns();
-    const WaitResult r = waiter.wait_until(start + 1 * kMs);
-    EXPECT_EQ(r.wake_ns, start + 1 * kMs);
-    EXPECT_EQ(sleeper.pauses, 1 * kMs / sleeper.pause_ns);
-    EXPECT_EQ(r.spun_ns, 1 * kMs);
+    const WaitResult r = waiter.wait_until(start + 1 * kNsPerMs);
+    EXPECT_EQ(r.wake_ns, start + 1 * kNsPerMs);
+    EXPECT_EQ(sleeper.pauses, 1 * kNsPerMs / sleeper.pause_ns);
+    EXPECT_EQ(r.spun_ns, 1 * kNsPerMs);
     EXPECT_EQ(r.slept_ns, 0);
-    EXPECT_EQ(clock.cpu_ns(), 1 * kMs);
+    EXPECT_EQ(clock.cpu_ns(), 1 * kNsPerMs);
     EXPECT_TRUE(sleeper.sleep_requests.empty());
     EXPECT_TRUE(sleeper.until_requests.empty());
 }
@@ -84,25 +82,25 @@ void two_pass(const std::vector<double>& x, double* mean, double* sd) {
 TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.sleep_overshoots = {100 * kUs, 250 * kUs, 40 * kUs, 900 * kUs, 60 * kUs, 130 * kUs};
-    sleeper.sleep_overshoot_ns = 80 * kUs;
+    sleeper.sleep_overshoots = {100 * kNsPerUs, 250 * kNsPerUs, 40 * kNsPerUs, 900 * kNsPerUs, 60 * kNsPerUs, 130 * kNsPerUs};
+    sleeper.sleep_overshoot_ns = 80 * kNsPerUs;
     Config config = fake_config(clock, sleeper, 60, Strategy::PreciseSleep);
     config.tuning.precise.sigma_k = 1.5;
     Waiter waiter(config);
 
     const int64_t start = clock.now_ns();
-    const int64_t deadline = start + 20 * kMs;
+    const int64_t deadline = start + 20 * kNsPerMs;
     const WaitResult r = waiter.wait_until(deadline);
 
     // Every OS sleep asked for exactly 1 ms.
     ASSERT_FALSE(sleeper.sleep_requests.empty());
-    for (int64_t request : sleeper.sleep_requests) EXPECT_EQ(request, 1 * kMs);
+    for (int64_t request : sleeper.sleep_requests) EXPECT_EQ(request, 1 * kNsPerMs);
 
     // The article counts its 5 ms initial guess as the first sample.
     std::vector<double> samples{5e6};
-    const std::vector<int64_t> scripted{100 * kUs, 250 * kUs, 40 * kUs, 900 * kUs, 60 * kUs, 130 * kUs};
+    const std::vector<int64_t> scripted{100 * kNsPerUs, 250 * kNsPerUs, 40 * kNsPerUs, 900 * kNsPerUs, 60 * kNsPerUs, 130 * kNsPerUs};
     for (std::size_t i = 0; i < sleeper.sleep_requests.size(); ++i) {
-        samples.push_back(static_cast<double>(1 * kMs + (i < scripted.size() ? scripted[i] : 80 * kUs)));
+        samples.push_back(static_cast<double>(1 * kNsPerMs + (i < scripted.size() ? scripted[i] : 80 * kNsPerUs)));
     }
     double mean = 0, sd = 0;
     two_pass(samples, &mean, &sd);
@@ -116,7 +114,7 @@ TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
     // the estimate, and spun the rest.
     double slept = 0;
     for (std::size_t i = 1; i < samples.size(); ++i) slept += samples[i];
-    const double remaining_after = static_cast<double>(20 * kMs) - slept;
+    const double remaining_after = static_cast<double>(20 * kNsPerMs) - slept;
     EXPECT_LE(remaining_after, s.precise_estimate_ns);
     EXPECT_EQ(r.slept_ns, static_cast<int64_t>(slept));
     EXPECT_GE(r.wake_ns, deadline);
@@ -127,12 +125,12 @@ TEST(WaiterPreciseSleep, WelfordUpdateMatchesTwoPassStatistics) {
 TEST(WaiterPreciseSleep, OneUnluckyFirstSampleMakesItSpinForever) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.sleep_overshoots = {30 * kMs};   // the first 1 ms sleep took 31 ms
-    sleeper.pause_ns = 1 * kUs;               // coarse spin turns keep the test fast
+    sleeper.sleep_overshoots = {30 * kNsPerMs};   // the first 1 ms sleep took 31 ms
+    sleeper.pause_ns = 1 * kNsPerUs;               // coarse spin turns keep the test fast
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
 
     // 60 ms away: the first sleep happens (60 > 5 ms), and is unlucky.
-    waiter.wait_until(clock.now_ns() + 60 * kMs);
+    waiter.wait_until(clock.now_ns() + 60 * kNsPerMs);
     WaitStatus s = waiter.state();
     ASSERT_EQ(s.precise_samples, 1);
     EXPECT_DOUBLE_EQ(s.precise_mean_ns, 18e6);                          // (5 + 31) / 2 ms
@@ -155,7 +153,7 @@ TEST(WaiterPreciseSleep, AtHighRatesTheInitialEstimateNeverFits) {
     FakeSleeper sleeper(clock);
     Waiter waiter(fake_config(clock, sleeper, 1000, Strategy::PreciseSleep));
     for (int frame = 0; frame < 100; ++frame) {
-        const WaitResult r = waiter.wait_until(clock.now_ns() + 1 * kMs);
+        const WaitResult r = waiter.wait_until(clock.now_ns() + 1 * kNsPerMs);
         EXPECT_EQ(r.slept_ns, 0);
     }
     EXPECT_TRUE(sleeper.sleep_requests.empty());
@@ -165,7 +163,7 @@ TEST(WaiterPreciseSleep, AtHighRatesTheInitialEstimateNeverFits) {
 TEST(WaiterPreciseSleep, LuckySamplesBringTheEstimateDownAndItSleepsMore) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.sleep_overshoot_ns = 50 * kUs;
+    sleeper.sleep_overshoot_ns = 50 * kNsPerUs;
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
     std::vector<std::size_t> sleeps_per_frame;
     for (int frame = 0; frame < 20; ++frame) {
@@ -205,13 +203,13 @@ using Sleeps = std::vector<int64_t>;
 
 TEST(WaiterRobustSleep, RoundsDownToWholePeriodsLeavingOnePeriodPlusTolerance) {
     // P = 1 ms, tolerance 20 us: floor((16.667 - 1.020) / 1) = 15 periods.
-    EXPECT_EQ(robust_sleeps(1 * kMs, 16'666'667), Sleeps{15 * kMs});
-    EXPECT_EQ(robust_sleeps(1 * kMs, 6'944'444), Sleeps{5 * kMs});   // 144 Hz
-    EXPECT_EQ(robust_sleeps(1 * kMs, 1 * kMs), Sleeps{});            // 1 kHz: spin only
+    EXPECT_EQ(robust_sleeps(1 * kNsPerMs, 16'666'667), Sleeps{15 * kNsPerMs});
+    EXPECT_EQ(robust_sleeps(1 * kNsPerMs, 6'944'444), Sleeps{5 * kNsPerMs});   // 144 Hz
+    EXPECT_EQ(robust_sleeps(1 * kNsPerMs, 1 * kNsPerMs), Sleeps{});            // 1 kHz: spin only
 
     // P = 10 ms: a 60 Hz frame cannot spare a whole period; 30 Hz sleeps 2.
-    EXPECT_EQ(robust_sleeps(10 * kMs, 16'666'667), Sleeps{});
-    EXPECT_EQ(robust_sleeps(10 * kMs, 33'333'333), Sleeps{20 * kMs});
+    EXPECT_EQ(robust_sleeps(10 * kNsPerMs, 16'666'667), Sleeps{});
+    EXPECT_EQ(robust_sleeps(10 * kNsPerMs, 33'333'333), Sleeps{20 * kNsPerMs});
 
     // P = 15.6 ms: 60 Hz only spins; 30 Hz sleeps one period, 20 Hz two.
     EXPECT_EQ(robust_sleeps(15'600'000, 16'666'667), Sleeps{});
@@ -220,7 +218,7 @@ TEST(WaiterRobustSleep, RoundsDownToWholePeriodsLeavingOnePeriodPlusTolerance) {
 }
 
 TEST(WaiterRobustSleep, BoundaryIsOnePeriodPlusToleranceExactly) {
-    const int64_t p = 10 * kMs, tolerance = 20 * kUs;
+    const int64_t p = 10 * kNsPerMs, tolerance = 20 * kNsPerUs;
     EXPECT_EQ(robust_sleeps(p, 2 * p + tolerance), Sleeps{p});
     EXPECT_EQ(robust_sleeps(p, 2 * p + tolerance - 1), Sleeps{});
 }
@@ -228,7 +226,7 @@ TEST(WaiterRobustSleep, BoundaryIsOnePeriodPlusToleranceExactly) {
 TEST(WaiterRobustSleep, WorstCaseRoundUpNeverOvershoots) {
     // The OS adds up to one period (here P - 1 ns): the wait still ends on
     // time, because a period plus the tolerance was left for the spin.
-    for (int64_t p : {1 * kMs, 10 * kMs, int64_t{15'600'000}}) {
+    for (int64_t p : {1 * kNsPerMs, 10 * kNsPerMs, int64_t{15'600'000}}) {
         for (int64_t remaining : {int64_t{16'666'667}, int64_t{33'333'333}, int64_t{100'000'000}}) {
             FakeClock clock;
             FakeSleeper sleeper(clock);
@@ -240,7 +238,7 @@ TEST(WaiterRobustSleep, WorstCaseRoundUpNeverOvershoots) {
             const WaitResult r = waiter.wait_until(deadline);
             EXPECT_GE(r.wake_ns, deadline);
             EXPECT_LT(r.wake_ns, deadline + sleeper.pause_ns) << "P=" << p << " remaining=" << remaining;
-            EXPECT_GT(r.spun_ns, 20 * kUs);
+            EXPECT_GT(r.spun_ns, 20 * kNsPerUs);
         }
     }
 }
@@ -269,7 +267,7 @@ struct TimerRig {
     int64_t wait_with_lateness(int64_t lateness_ns, WaitResult* result = nullptr) {
         const int64_t margin = waiter.state().timer_margin_ns;
         sleeper.timer_latenesses.push_back(lateness_ns);
-        const int64_t deadline = clock.now_ns() + 10 * kMs;
+        const int64_t deadline = clock.now_ns() + 10 * kNsPerMs;
         const WaitResult r = waiter.wait_until(deadline);
         EXPECT_EQ(sleeper.until_requests.back(), deadline - margin);
         if (result != nullptr) *result = r;
@@ -282,26 +280,26 @@ struct TimerRig {
 TEST(WaiterTimer, SleepsToDeadlineMinusMarginThenSpins) {
     TimerRig rig(8);
     WaitResult r{};
-    EXPECT_EQ(rig.wait_with_lateness(30 * kUs, &r), 200 * kUs);   // the starting margin
-    EXPECT_EQ(r.spun_ns, 200 * kUs - 30 * kUs);
-    EXPECT_EQ(r.slept_ns, 10 * kMs - 200 * kUs + 30 * kUs);
-    EXPECT_EQ(r.wake_ns, rig.sleeper.until_requests.back() + 200 * kUs);   // on the deadline
+    EXPECT_EQ(rig.wait_with_lateness(30 * kNsPerUs, &r), 200 * kNsPerUs);   // the starting margin
+    EXPECT_EQ(r.spun_ns, 200 * kNsPerUs - 30 * kNsPerUs);
+    EXPECT_EQ(r.slept_ns, 10 * kNsPerMs - 200 * kNsPerUs + 30 * kNsPerUs);
+    EXPECT_EQ(r.wake_ns, rig.sleeper.until_requests.back() + 200 * kNsPerUs);   // on the deadline
     EXPECT_FALSE(rig.waiter.state().timer_fell_back);
 }
 
 TEST(WaiterTimer, MarginAdaptsDownAndUpAndDownAgain) {
     TimerRig rig(8);
     // Steady 20 us lateness: the margin falls from 200 us to 20 + 5 (pad) us.
-    for (int i = 0; i < 8; ++i) rig.wait_with_lateness(20 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+    for (int i = 0; i < 8; ++i) rig.wait_with_lateness(20 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kNsPerUs);
     // One 400 us wake: the 0.99 quantile of 8 is the worst, the margin jumps up.
-    rig.wait_with_lateness(400 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 405 * kUs);
+    rig.wait_with_lateness(400 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 405 * kNsPerUs);
     // It stays up while that wake is in the window (7 more), then comes down.
-    for (int i = 0; i < 7; ++i) rig.wait_with_lateness(20 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 405 * kUs);
-    rig.wait_with_lateness(20 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+    for (int i = 0; i < 7; ++i) rig.wait_with_lateness(20 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 405 * kNsPerUs);
+    rig.wait_with_lateness(20 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kNsPerUs);
 }
 
 // The short last sleep (Tuning::Timer::last_sleep_ns), taken from SDL3's
@@ -323,30 +321,30 @@ struct LastSleepRig {
 };
 
 TEST(WaiterTimer, ACalmWaitEndsWithAShortLastSleep) {
-    LastSleepRig rig(500 * kUs);
+    LastSleepRig rig(500 * kNsPerUs);
     const int64_t margin = rig.margin();
-    const int64_t deadline = rig.clock.now_ns() + 10 * kMs;
+    const int64_t deadline = rig.clock.now_ns() + 10 * kNsPerMs;
     const WaitResult r = rig.waiter.wait_until(deadline);
     EXPECT_EQ(rig.sleeper.until_requests,
-              (std::vector<int64_t>{deadline - margin - 500 * kUs, deadline - margin}));
+              (std::vector<int64_t>{deadline - margin - 500 * kNsPerUs, deadline - margin}));
     EXPECT_EQ(r.wake_ns, deadline);
 }
 
 TEST(WaiterTimer, TheMarginLearnsTheLastSleepsLatenessNotTheFirsts) {
-    LastSleepRig rig(500 * kUs, 8);
+    LastSleepRig rig(500 * kNsPerUs, 8);
     // Each frame's first sleep (after a whole frame asleep) wakes 300 us
     // late, its last (after 0.5 ms) 20 us late: the margin is 20 + 5 us.
     for (int i = 0; i < 8; ++i) {
-        rig.sleeper.timer_latenesses = {300 * kUs, 20 * kUs};
-        rig.waiter.wait_until(rig.clock.now_ns() + 10 * kMs);
+        rig.sleeper.timer_latenesses = {300 * kNsPerUs, 20 * kNsPerUs};
+        rig.waiter.wait_until(rig.clock.now_ns() + 10 * kNsPerMs);
     }
-    EXPECT_EQ(rig.margin(), 25 * kUs);
+    EXPECT_EQ(rig.margin(), 25 * kNsPerUs);
 }
 
 TEST(WaiterTimer, ALastSleepLongerThanWhatIsLeftIsTheOnlySleep) {
-    LastSleepRig rig(500 * kUs);
+    LastSleepRig rig(500 * kNsPerUs);
     const int64_t margin = rig.margin();
-    const int64_t deadline = rig.clock.now_ns() + margin + 400 * kUs;
+    const int64_t deadline = rig.clock.now_ns() + margin + 400 * kNsPerUs;
     rig.waiter.wait_until(deadline);
     EXPECT_EQ(rig.sleeper.until_requests, std::vector<int64_t>{deadline - margin});
 }
@@ -354,7 +352,7 @@ TEST(WaiterTimer, ALastSleepLongerThanWhatIsLeftIsTheOnlySleep) {
 TEST(WaiterTimer, LastSleepZeroIsOneSleep) {
     LastSleepRig rig(0);
     const int64_t margin = rig.margin();
-    const int64_t deadline = rig.clock.now_ns() + 10 * kMs;
+    const int64_t deadline = rig.clock.now_ns() + 10 * kNsPerMs;
     rig.waiter.wait_until(deadline);
     EXPECT_EQ(rig.sleeper.until_requests, std::vector<int64_t>{deadline - margin});
 }
@@ -362,9 +360,9 @@ TEST(WaiterTimer, LastSleepZeroIsOneSleep) {
 TEST(WaiterTimer, MarginIsClampedToMinAndMax) {
     TimerRig rig(1);
     rig.wait_with_lateness(0);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 10 * kUs);   // 0 + 5 us pad, raised to the minimum
-    rig.wait_with_lateness(5 * kMs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kMs);    // capped by timer_max_margin_ns
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 10 * kNsPerUs);   // 0 + 5 us pad, raised to the minimum
+    rig.wait_with_lateness(5 * kNsPerMs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kNsPerMs);    // capped by timer_max_margin_ns
 }
 
 TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
@@ -372,20 +370,20 @@ TEST(WaiterTimer, MarginIsClampedToTheMaxMarginUnderALargerSpinCap) {
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
     c.tuning.timer.margin_window = 1;
-    c.tuning.timer.max_wait_cpu_ns = 3 * kMs;
+    c.tuning.timer.max_wait_cpu_ns = 3 * kNsPerMs;
     Waiter waiter(c);
-    sleeper.timer_latenesses.push_back(5 * kMs);
-    waiter.wait_until(clock.now_ns() + 10 * kMs);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 2 * kMs);   // timer_max_margin_ns
+    sleeper.timer_latenesses.push_back(5 * kNsPerMs);
+    waiter.wait_until(clock.now_ns() + 10 * kNsPerMs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 2 * kNsPerMs);   // timer_max_margin_ns
 }
 
 TEST(WaiterTimer, QuantileIgnoresRareOutliersInALargeWindow) {
     TimerRig rig(1000);
     // 999 wakes at 20 us and one at 1 ms: the 0.998 quantile (rank 998) is 20 us.
-    for (int i = 0; i < 500; ++i) rig.wait_with_lateness(20 * kUs);
-    rig.wait_with_lateness(1 * kMs);
-    for (int i = 0; i < 499; ++i) rig.wait_with_lateness(20 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+    for (int i = 0; i < 500; ++i) rig.wait_with_lateness(20 * kNsPerUs);
+    rig.wait_with_lateness(1 * kNsPerMs);
+    for (int i = 0; i < 499; ++i) rig.wait_with_lateness(20 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kNsPerUs);
 }
 
 TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
@@ -394,11 +392,11 @@ TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
     c.tuning.timer.max_wait_cpu_ns = 1'000'000'000;   // the margin stays the starting 200 us
     Waiter waiter(c);
-    const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the 200 us margin
+    const int64_t deadline = clock.now_ns() + 150 * kNsPerUs;   // under the 200 us margin
     const WaitResult r = waiter.wait_until(deadline);
     EXPECT_TRUE(sleeper.until_requests.empty());
     EXPECT_EQ(r.wake_ns, deadline);
-    EXPECT_EQ(r.spun_ns, 150 * kUs);
+    EXPECT_EQ(r.spun_ns, 150 * kNsPerUs);
 }
 
 // Less than the margin left, but more than the spin budget: spinning it all
@@ -406,20 +404,20 @@ TEST(WaiterTimer, BelowTheMarginItOnlySpins) {
 TEST(WaiterTimer, BelowTheMarginButOverTheBudgetItSleepsToTheDeadline) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.timer_lateness_ns = 20 * kUs;
+    sleeper.timer_lateness_ns = 20 * kNsPerUs;
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.tuning.timer.max_wait_cpu_ns = 50 * kUs;
+    c.tuning.timer.max_wait_cpu_ns = 50 * kNsPerUs;
     Waiter waiter(c);
     // Wakes 300 us late: a margin of 1.1 * 300 + 5 us costs no spin at all.
     for (int i = 0; i < 8; ++i) {
-        sleeper.timer_latenesses.push_back(300 * kUs);
-        waiter.wait_until(clock.now_ns() + 16 * kMs);
+        sleeper.timer_latenesses.push_back(300 * kNsPerUs);
+        waiter.wait_until(clock.now_ns() + 16 * kNsPerMs);
     }
-    ASSERT_EQ(waiter.state().timer_margin_ns, 335 * kUs);
-    const int64_t deadline = clock.now_ns() + 150 * kUs;   // under the margin, over the budget
+    ASSERT_EQ(waiter.state().timer_margin_ns, 335 * kNsPerUs);
+    const int64_t deadline = clock.now_ns() + 150 * kNsPerUs;   // under the margin, over the budget
     const WaitResult r = waiter.wait_until(deadline);
     EXPECT_EQ(sleeper.until_requests.back(), deadline);
-    EXPECT_EQ(r.wake_ns, deadline + 20 * kUs);
+    EXPECT_EQ(r.wake_ns, deadline + 20 * kNsPerUs);
     EXPECT_EQ(r.spun_ns, 0);
 }
 
@@ -428,12 +426,12 @@ TEST(WaiterTimer, WithoutHighResTimerFallsBackToRobustSleep) {
     FakeSleeper sleeper(clock);
     sleeper.high_res_timer = false;
     Config config = fake_config(clock, sleeper, 60, Strategy::Timer);
-    config.tuning.scheduler_period_ns = 1 * kMs;
+    config.tuning.scheduler_period_ns = 1 * kNsPerMs;
     Waiter waiter(config);
     EXPECT_TRUE(waiter.state().timer_fell_back);
     const int64_t deadline = clock.now_ns() + 16'666'667;
     const WaitResult r = waiter.wait_until(deadline);
-    EXPECT_EQ(sleeper.sleep_requests, Sleeps{15 * kMs});   // robust_sleep's decision
+    EXPECT_EQ(sleeper.sleep_requests, Sleeps{15 * kNsPerMs});   // robust_sleep's decision
     EXPECT_GE(r.wake_ns, deadline);
     EXPECT_LT(r.wake_ns, deadline + sleeper.pause_ns);
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
@@ -450,7 +448,7 @@ TEST(Waiter, VsyncAndAutoWaitAsTimer) {
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
     waiter.set_strategy(Strategy::Auto);
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
-    waiter.wait_until(clock.now_ns() + 5 * kMs);
+    waiter.wait_until(clock.now_ns() + 5 * kNsPerMs);
     EXPECT_EQ(sleeper.until_requests.size(), 1u);
     waiter.set_strategy(Strategy::Timer);
     EXPECT_EQ(waiter.state().strategy, Strategy::Timer);
@@ -459,19 +457,19 @@ TEST(Waiter, VsyncAndAutoWaitAsTimer) {
 TEST(Waiter, StateOfEveryStrategyIsKeptAcrossSwitches) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.sleep_overshoot_ns = 100 * kUs;
-    sleeper.timer_lateness_ns = 30 * kUs;
+    sleeper.sleep_overshoot_ns = 100 * kNsPerUs;
+    sleeper.timer_lateness_ns = 30 * kNsPerUs;
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::PreciseSleep));
-    waiter.wait_until(clock.now_ns() + 16 * kMs);
+    waiter.wait_until(clock.now_ns() + 16 * kNsPerMs);
     const WaitStatus precise = waiter.state();
     ASSERT_GT(precise.precise_samples, 0);
     waiter.set_strategy(Strategy::Timer);
-    waiter.wait_until(clock.now_ns() + 16 * kMs);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 38 * kUs);   // 1.1 * 30 + 5
+    waiter.wait_until(clock.now_ns() + 16 * kNsPerMs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 38 * kNsPerUs);   // 1.1 * 30 + 5
     waiter.set_strategy(Strategy::PreciseSleep);
     EXPECT_EQ(waiter.state().precise_samples, precise.precise_samples);
     EXPECT_DOUBLE_EQ(waiter.state().precise_estimate_ns, precise.precise_estimate_ns);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 38 * kUs);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 38 * kNsPerUs);
 }
 
 TEST(Waiter, PeriodComesFromConfigElseTheSleeper) {
@@ -480,10 +478,10 @@ TEST(Waiter, PeriodComesFromConfigElseTheSleeper) {
     sleeper.period_ns = 15'625'000;
     EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().scheduler_period_ns, 15'625'000);
     sleeper.period_ns = 0;   // tickless: assume 1 ms
-    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().scheduler_period_ns, 1 * kMs);
+    EXPECT_EQ(Waiter(fake_config(clock, sleeper)).state().scheduler_period_ns, 1 * kNsPerMs);
     Config config = fake_config(clock, sleeper);
-    config.tuning.scheduler_period_ns = 4 * kMs;
-    EXPECT_EQ(Waiter(config).state().scheduler_period_ns, 4 * kMs);
+    config.tuning.scheduler_period_ns = 4 * kNsPerMs;
+    EXPECT_EQ(Waiter(config).state().scheduler_period_ns, 4 * kNsPerMs);
 }
 
 TEST(Waiter, InvalidConfigThrowsNamingTheField) {
@@ -523,12 +521,12 @@ struct ContendedRig {
     // One frame: `work_ns` of work of which `runnable_ns` spent waiting for a
     // CPU, then a wait 10 ms ahead whose timer wakes `lateness_ns` late and
     // then waits `wake_runqueue_ns` for a CPU.
-    WaitResult frame(int64_t runnable_ns, int64_t lateness_ns = 20 * kUs, int64_t wake_runqueue_ns = 0) {
-        clock.advance_busy(2 * kMs);
+    WaitResult frame(int64_t runnable_ns, int64_t lateness_ns = 20 * kNsPerUs, int64_t wake_runqueue_ns = 0) {
+        clock.advance_busy(2 * kNsPerMs);
         clock.advance_runnable(runnable_ns);
         sleeper.timer_latenesses.push_back(lateness_ns);
         sleeper.timer_runqueue_waits.push_back(wake_runqueue_ns);
-        deadline_ns = clock.now_ns() + 10 * kMs;
+        deadline_ns = clock.now_ns() + 10 * kNsPerMs;
         return waiter.wait_until(deadline_ns);
     }
     // Crowded (3 runnable threads on 2 CPUs) for 5 frames, 48 ms: contended.
@@ -544,28 +542,28 @@ struct ContendedRig {
 
 TEST(WaiterContention, UnknownRunQueueWaitChangesNothing) {
     TimerRig rig(8);   // FakeClock's run-queue wait is -1 by default
-    for (int i = 0; i < 8; ++i) rig.wait_with_lateness(300 * kUs);
+    for (int i = 0; i < 8; ++i) rig.wait_with_lateness(300 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, -1);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 305 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 305 * kNsPerUs);
 }
 
 TEST(WaiterContention, TheMarginIgnoresTimeSpentWaitingForACpu) {
-    ContendedRig rig(8, 10 * kMs);   // never counts as contended: the margin stays visible
+    ContendedRig rig(8, 10 * kNsPerMs);   // never counts as contended: the margin stays visible
     // Each wake: 20 us of timer lateness, then 3 ms on the run queue. The
     // margin is for the timer; spinning 3 ms earlier would not win the CPU back.
     // The run-queue figure is read at the next wait, off the spin's path, so
     // the newest wake counts as it looked until then; the next wait uses the
     // corrected margin.
-    for (int i = 0; i < 8; ++i) rig.frame(0, 20 * kUs, 3 * kMs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kMs);
-    const WaitResult next = rig.frame(0, 20 * kUs);
-    EXPECT_EQ(rig.sleeper.until_requests.back(), next.wake_ns - 25 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kUs);
+    for (int i = 0; i < 8; ++i) rig.frame(0, 20 * kNsPerUs, 3 * kNsPerMs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 2 * kNsPerMs);
+    const WaitResult next = rig.frame(0, 20 * kNsPerUs);
+    EXPECT_EQ(rig.sleeper.until_requests.back(), next.wake_ns - 25 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 25 * kNsPerUs);
     // Without the run-queue figure the same wakes look 3 ms late.
     TimerRig blind(8);
-    for (int i = 0; i < 8; ++i) blind.wait_with_lateness(20 * kUs + 3 * kMs);
-    EXPECT_EQ(blind.waiter.state().timer_margin_ns, 2 * kMs);   // pinned at timer_max_margin_ns
+    for (int i = 0; i < 8; ++i) blind.wait_with_lateness(20 * kNsPerUs + 3 * kNsPerMs);
+    EXPECT_EQ(blind.waiter.state().timer_margin_ns, 2 * kNsPerMs);   // pinned at timer_max_margin_ns
 }
 
 // Between the wake and the deadline the spin is all there is: a system call
@@ -574,7 +572,7 @@ TEST(WaiterContention, NothingIsReadBetweenTheWakeAndTheDeadline) {
     ContendedRig rig;
     for (int i = 0; i < 20; ++i) {
         const std::size_t before = rig.clock.runqueue_reads.size();
-        const WaitResult r = rig.frame(0, 150 * kUs);
+        const WaitResult r = rig.frame(0, 150 * kNsPerUs);
         const int64_t slept_until = rig.sleeper.until_requests.back();
         for (std::size_t k = before; k < rig.clock.runqueue_reads.size(); ++k)
             EXPECT_LE(rig.clock.runqueue_reads[k], slept_until) << "frame " << i;
@@ -585,17 +583,17 @@ TEST(WaiterContention, NothingIsReadBetweenTheWakeAndTheDeadline) {
 TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
     ContendedRig rig;
     // Calm: the timer is late 200 us now and then, the margin follows.
-    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kNsPerUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
     // Frames with 600 us on the run queue (the default threshold is 500 us),
     // 12 ms apart: four cover 36 ms, short of the 40 ms onset; five are over.
-    rig.frame(600 * kUs, 200 * kUs);
+    rig.frame(600 * kNsPerUs, 200 * kNsPerUs);
     const int64_t first_sign_ns = rig.deadline_ns;
-    for (int i = 0; i < 3; ++i) rig.frame(600 * kUs, 200 * kUs);
-    EXPECT_LT(rig.deadline_ns - first_sign_ns, 40 * kMs);
+    for (int i = 0; i < 3; ++i) rig.frame(600 * kNsPerUs, 200 * kNsPerUs);
+    EXPECT_LT(rig.deadline_ns - first_sign_ns, 40 * kNsPerMs);
     EXPECT_FALSE(rig.waiter.state().contended);
-    rig.frame(600 * kUs, 200 * kUs);
+    rig.frame(600 * kNsPerUs, 200 * kNsPerUs);
     EXPECT_TRUE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 0);
     const int64_t last_sign_ns = rig.deadline_ns;
@@ -605,12 +603,12 @@ TEST(WaiterContention, ContentionStopsTheSpinUntilCalmReturns) {
     EXPECT_EQ(r.spun_ns, 0);
     // Calm frames end it once no reading has shown a sign for 100 ms (a
     // reading while contended is at one wait in four: 48 ms apart here).
-    while (rig.waiter.state().contended && rig.deadline_ns - last_sign_ns < 1000 * kMs)
-        rig.frame(100 * kUs, 200 * kUs);
+    while (rig.waiter.state().contended && rig.deadline_ns - last_sign_ns < 1000 * kNsPerMs)
+        rig.frame(100 * kNsPerUs, 200 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
-    EXPECT_GE(rig.deadline_ns - last_sign_ns, 100 * kMs);
-    EXPECT_LT(rig.deadline_ns - last_sign_ns, 100 * kMs + 4 * 13 * kMs);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+    EXPECT_GE(rig.deadline_ns - last_sign_ns, 100 * kNsPerMs);
+    EXPECT_LT(rig.deadline_ns - last_sign_ns, 100 * kNsPerMs + 4 * 13 * kNsPerMs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kNsPerUs);
 }
 
 // At idle other programs' bursts put a sign at a few waits in a row (one
@@ -621,14 +619,14 @@ TEST(WaiterContention, AShortRunOfSignsIsNotContention) {
     ContendedRig rig;
     rig.clock.cpus = 2;
     rig.clock.runnable = 1;
-    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kNsPerUs);
     for (int k = 0; k < 5; ++k) {
         rig.clock.runnable_script = {3, 3, 3};   // 24 ms of signs
-        for (int i = 0; i < 3; ++i) rig.frame(i == 1 ? 1 * kMs : 0, 200 * kUs);
+        for (int i = 0; i < 3; ++i) rig.frame(i == 1 ? 1 * kNsPerMs : 0, 200 * kNsPerUs);
         EXPECT_FALSE(rig.waiter.state().contended) << "burst " << k;
-        for (int i = 0; i < 10; ++i) rig.frame(0, 200 * kUs);
+        for (int i = 0; i < 10; ++i) rig.frame(0, 200 * kNsPerUs);
     }
-    const WaitResult r = rig.frame(0, 100 * kUs);
+    const WaitResult r = rig.frame(0, 100 * kNsPerUs);
     EXPECT_GT(r.spun_ns, 0);
 }
 
@@ -638,33 +636,33 @@ TEST(WaiterContention, AShortRunOfSignsIsNotContention) {
 // evening).
 TEST(WaiterContention, OneFrameOnTheRunQueueIsNotContention) {
     ContendedRig rig;
-    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kNsPerUs);
     for (int k = 0; k < 5; ++k) {
-        rig.frame(2 * kMs, 200 * kUs);
-        for (int i = 0; i < 10; ++i) rig.frame(0, 200 * kUs);
+        rig.frame(2 * kNsPerMs, 200 * kNsPerUs);
+        for (int i = 0; i < 10; ++i) rig.frame(0, 200 * kNsPerUs);
     }
     EXPECT_FALSE(rig.waiter.state().contended);
-    const WaitResult r = rig.frame(0, 100 * kUs);
+    const WaitResult r = rig.frame(0, 100 * kNsPerUs);
     EXPECT_GT(r.spun_ns, 0);
 }
 
 TEST(WaiterContention, ABusyFrameInTheCalmStartsItAgain) {
     ContendedRig rig;
     rig.frame(0);
-    for (int i = 0; i < 5; ++i) rig.frame(1 * kMs);
+    for (int i = 0; i < 5; ++i) rig.frame(1 * kNsPerMs);
     ASSERT_TRUE(rig.waiter.state().contended);
     // Readings while contended are 4 frames (48 ms) apart: the second after
     // the onset, 96 ms on, sees the busy frame; the third, 144 ms on, would
     // have ended contention without it.
     for (int i = 0; i < 6; ++i) rig.frame(0);
-    rig.frame(1 * kMs);
+    rig.frame(1 * kNsPerMs);
     for (int i = 0; i < 5; ++i) rig.frame(0);
     EXPECT_TRUE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, 0);
     // The same frames without the busy one: calm.
     ContendedRig quiet;
     quiet.frame(0);
-    for (int i = 0; i < 5; ++i) quiet.frame(1 * kMs);
+    for (int i = 0; i < 5; ++i) quiet.frame(1 * kNsPerMs);
     for (int i = 0; i < 12; ++i) quiet.frame(0);
     EXPECT_FALSE(quiet.waiter.state().contended);
 }
@@ -677,27 +675,27 @@ TEST(WaiterContention, MoreRunnableThreadsThanCpusAtEveryWaitIsContention) {
     ContendedRig rig;
     rig.clock.cpus = 2;
     rig.clock.runnable = 2;   // this thread and one busy one: a CPU is free
-    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kNsPerUs);
     rig.clock.runnable_script = {3};   // one crowded wait (a kernel worker passing by) is not enough
-    for (int i = 0; i < 3; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 3; ++i) rig.frame(0, 200 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
     rig.clock.runnable_script = {3, 3, 3, 3, 3};   // 40 ms or more of them are
-    for (int i = 0; i < 4; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 4; ++i) rig.frame(0, 200 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
-    rig.frame(0, 200 * kUs);
+    rig.frame(0, 200 * kNsPerUs);
     EXPECT_TRUE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().runqueue_wait_ns, 0);   // with no run-queue wait at all
     const WaitResult r = rig.frame(0, 0);
     EXPECT_EQ(r.spun_ns, 0);
     // Crowded all the time: contended all the time.
     rig.clock.runnable = 3;
-    for (int i = 0; i < 100; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 100; ++i) rig.frame(0, 200 * kNsPerUs);
     EXPECT_TRUE(rig.waiter.state().contended);
     // The load goes: calm after 100 ms (within two readings of 48 ms more).
     rig.clock.runnable = 1;
-    for (int i = 0; i < 16; ++i) rig.frame(0, 200 * kUs);
+    for (int i = 0; i < 16; ++i) rig.frame(0, 200 * kNsPerUs);
     EXPECT_FALSE(rig.waiter.state().contended);
 }
 
@@ -709,7 +707,7 @@ TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
     rig.crowd();
     ASSERT_TRUE(rig.waiter.state().contended);
     const std::size_t before = rig.clock.runqueue_reads.size();
-    for (int i = 0; i < 40; ++i) rig.frame(0, 900 * kUs);
+    for (int i = 0; i < 40; ++i) rig.frame(0, 900 * kNsPerUs);
     EXPECT_EQ(rig.clock.runqueue_reads.size() - before, 10u);
     EXPECT_TRUE(rig.waiter.state().contended);
     // A wait for a CPU over the threshold, split over the frames between two
@@ -718,18 +716,18 @@ TEST(WaiterContention, WhileContendedTheSignsAreReadAtOneWaitInFour) {
     // 2) restarts the calm; without it the next reading, 103 ms after the
     // last crowded one, would have ended contention.
     rig.clock.runnable = 1;
-    for (int i = 0; i < 10; ++i) rig.frame(i == 1 || i == 2 ? 300 * kUs : 0, 900 * kUs);
+    for (int i = 0; i < 10; ++i) rig.frame(i == 1 || i == 2 ? 300 * kNsPerUs : 0, 900 * kNsPerUs);
     EXPECT_TRUE(rig.waiter.state().contended);
     EXPECT_EQ(rig.waiter.state().timer_margin_ns, 0);
     int calm = 0;
     while (rig.waiter.state().contended && calm < 8) {
-        rig.frame(0, 200 * kUs);
+        rig.frame(0, 200 * kNsPerUs);
         ++calm;
     }
     EXPECT_FALSE(rig.waiter.state().contended);
     // The 900 us wakes while contended taught the window nothing: it holds the
     // calm wakes on either side (20 us before, 200 us at the end).
-    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kUs);
+    EXPECT_EQ(rig.waiter.state().timer_margin_ns, 205 * kNsPerUs);
 }
 
 // The rules run on the deadlines' time. A caller that falls behind and
@@ -742,8 +740,8 @@ TEST(WaiterContention, StaleDeadlinesDoNotHoldContention) {
     rig.clock.runnable = 1;
     int frames = 0;   // 2 ms each
     for (; frames < 500 && rig.waiter.state().contended; ++frames) {
-        rig.clock.advance_busy(2 * kMs);
-        rig.waiter.wait_until(rig.clock.now_ns() - 1000 * kMs);
+        rig.clock.advance_busy(2 * kNsPerMs);
+        rig.waiter.wait_until(rig.clock.now_ns() - 1000 * kNsPerMs);
     }
     EXPECT_FALSE(rig.waiter.state().contended);
     EXPECT_LE(frames, 60);   // 100 ms, and a reading at one wait in four
@@ -754,7 +752,7 @@ TEST(WaiterContention, AnUnknownCountOrCpuNumberChangesNothing) {
         ContendedRig rig;
         rig.clock.runnable = runnable;
         rig.clock.cpus = cpus;
-        for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kUs);
+        for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kNsPerUs);
         EXPECT_FALSE(rig.waiter.state().contended) << runnable << " " << cpus;
     }
 }
@@ -763,17 +761,17 @@ TEST(WaiterTimer, TheSpinBudgetBoundsTheAverageSpin) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.tuning.timer.max_wait_cpu_ns = 100 * kUs;
+    c.tuning.timer.max_wait_cpu_ns = 100 * kNsPerUs;
     Waiter waiter(c);
     // Timer lateness of 0 or 300 us: the quantile asks for 1.1 * 300 + 5 us of
     // margin. Half the wakes would spin all of it, so the budget allows 200 us.
     int64_t spun_ns = 0;
     for (int i = 0; i < 40; ++i) {
-        sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kUs);
-        spun_ns += waiter.wait_until(clock.now_ns() + 10 * kMs).spun_ns;
+        sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kNsPerUs);
+        spun_ns += waiter.wait_until(clock.now_ns() + 10 * kNsPerMs).spun_ns;
     }
-    EXPECT_LE(spun_ns / 40, 100 * kUs + sleeper.pause_ns);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 200 * kUs);
+    EXPECT_LE(spun_ns / 40, 100 * kNsPerUs + sleeper.pause_ns);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 200 * kNsPerUs);
 }
 
 // The budget is for the whole wait: a sleep that costs the thread 40 us of
@@ -782,22 +780,22 @@ TEST(WaiterTimer, TheSpinBudgetBoundsTheAverageSpin) {
 TEST(WaiterTimer, TheSleepsOwnCpuComesOutOfTheBudget) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.timer_cpu_ns = 40 * kUs;
+    sleeper.timer_cpu_ns = 40 * kNsPerUs;
     Config c = fake_config(clock, sleeper, 60, Strategy::Timer);
-    c.tuning.timer.max_wait_cpu_ns = 100 * kUs;
+    c.tuning.timer.max_wait_cpu_ns = 100 * kNsPerUs;
     Waiter waiter(c);
     int64_t spun_ns = 0, cpu_ns = 0;
     for (int i = 0; i < 40; ++i) {
-        sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kUs);
-        const WaitResult r = waiter.wait_until(clock.now_ns() + 10 * kMs);
+        sleeper.timer_latenesses.push_back(i % 2 == 0 ? 0 : 300 * kNsPerUs);
+        const WaitResult r = waiter.wait_until(clock.now_ns() + 10 * kNsPerMs);
         if (i < 8) continue;   // the first waits learn what the sleep costs
         spun_ns += r.spun_ns;
         cpu_ns += r.cpu_ns;
     }
-    EXPECT_EQ(waiter.state().timer_sleep_cpu_ns, 40 * kUs);
-    EXPECT_LE(spun_ns / 32, 60 * kUs + sleeper.pause_ns);
-    EXPECT_LE(cpu_ns / 32, 100 * kUs + sleeper.pause_ns);
-    EXPECT_EQ(waiter.state().timer_margin_ns, 120 * kUs);   // half the wakes spin 120 us
+    EXPECT_EQ(waiter.state().timer_sleep_cpu_ns, 40 * kNsPerUs);
+    EXPECT_LE(spun_ns / 32, 60 * kNsPerUs + sleeper.pause_ns);
+    EXPECT_LE(cpu_ns / 32, 100 * kNsPerUs + sleeper.pause_ns);
+    EXPECT_EQ(waiter.state().timer_margin_ns, 120 * kNsPerUs);   // half the wakes spin 120 us
 }
 
 // The CPU time is a system call: read after the spin, it would delay the end
@@ -807,16 +805,16 @@ TEST(WaiterTimer, TheSleepsOwnCpuComesOutOfTheBudget) {
 TEST(WaiterTimer, TheCpuTimeIsReadBeforeTheSpinNotAfter) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.timer_cpu_ns = 30 * kUs;
-    sleeper.timer_lateness_ns = 20 * kUs;
+    sleeper.timer_cpu_ns = 30 * kNsPerUs;
+    sleeper.timer_lateness_ns = 20 * kNsPerUs;
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));
-    const int64_t deadline = clock.now_ns() + 10 * kMs;
+    const int64_t deadline = clock.now_ns() + 10 * kNsPerMs;
     const WaitResult r = waiter.wait_until(deadline);
     ASSERT_GT(r.spun_ns, 0);
     ASSERT_FALSE(clock.cpu_reads.empty());
     EXPECT_LE(clock.cpu_reads.back(), deadline - r.spun_ns);
-    EXPECT_EQ(r.cpu_ns, 30 * kUs + r.spun_ns);
-    EXPECT_EQ(waiter.state().timer_sleep_cpu_ns, 30 * kUs);
+    EXPECT_EQ(r.cpu_ns, 30 * kNsPerUs + r.spun_ns);
+    EXPECT_EQ(waiter.state().timer_sleep_cpu_ns, 30 * kNsPerUs);
 }
 
 // A sleep that costs the whole budget leaves no spin: the timer waits to the
@@ -824,11 +822,11 @@ TEST(WaiterTimer, TheCpuTimeIsReadBeforeTheSpinNotAfter) {
 TEST(WaiterTimer, ASleepThatCostsTheWholeBudgetLeavesNoSpin) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    sleeper.timer_cpu_ns = 150 * kUs;
+    sleeper.timer_cpu_ns = 150 * kNsPerUs;
     Waiter waiter(fake_config(clock, sleeper, 60, Strategy::Timer));   // budget 140 us at 60 Hz
-    waiter.wait_until(clock.now_ns() + 10 * kMs);
+    waiter.wait_until(clock.now_ns() + 10 * kNsPerMs);
     for (int i = 0; i < 10; ++i) {
-        const int64_t deadline = clock.now_ns() + 10 * kMs;
+        const int64_t deadline = clock.now_ns() + 10 * kNsPerMs;
         EXPECT_EQ(waiter.wait_until(deadline).spun_ns, 0);
         EXPECT_EQ(sleeper.until_requests.back(), deadline);
     }
@@ -845,10 +843,10 @@ TEST(WaiterTimer, TheMarginIsHeadroomTimesTheQuantilePlusPad) {
     Waiter waiter(c);
     // 100 wakes: 97 at 10 us and 3 at 100 us. The 0.99 quantile (rank 99) is 100 us.
     for (int i = 0; i < 100; ++i) {
-        sleeper.timer_latenesses.push_back(i % 33 == 32 ? 100 * kUs : 10 * kUs);
-        waiter.wait_until(clock.now_ns() + 16 * kMs);
+        sleeper.timer_latenesses.push_back(i % 33 == 32 ? 100 * kNsPerUs : 10 * kNsPerUs);
+        waiter.wait_until(clock.now_ns() + 16 * kNsPerMs);
     }
-    EXPECT_EQ(waiter.state().timer_margin_ns, 115 * kUs);   // 1.1 * 100 + 5
+    EXPECT_EQ(waiter.state().timer_margin_ns, 115 * kNsPerUs);   // 1.1 * 100 + 5
 }
 
 TEST(WaiterContention, ThePacerMarksContendedFrames) {
@@ -859,13 +857,13 @@ TEST(WaiterContention, ThePacerMarksContendedFrames) {
     pacer.wait();   // the first frame does not wait
     EXPECT_FALSE(pacer.wait().contended);   // the first timer wait reads the baseline
     for (int i = 0; i < 3; ++i) {   // signs over 33 ms are not contention yet
-        clock.advance_runnable(2 * kMs);
+        clock.advance_runnable(2 * kNsPerMs);
         EXPECT_FALSE(pacer.wait().contended) << i;
     }
-    clock.advance_runnable(2 * kMs);
+    clock.advance_runnable(2 * kNsPerMs);
     EXPECT_TRUE(pacer.wait().contended);   // over 50 ms they are
-    EXPECT_EQ(pacer.status().runqueue_wait_ns, 2 * kMs);
+    EXPECT_EQ(pacer.status().runqueue_wait_ns, 2 * kNsPerMs);
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.strategy = Strategy::Spin; }), "");   // spin does not watch: its frames do not claim it
-    clock.advance_runnable(2 * kMs);
+    clock.advance_runnable(2 * kNsPerMs);
     EXPECT_FALSE(pacer.wait().contended);
 }

@@ -7,6 +7,7 @@
 // on a queue of its own, read without blocking, so neither side dispatches
 // the other's events.
 #include <pacer/backends/wayland.h>
+#include <pacer/units.h>
 
 #include <poll.h>
 #include <time.h>
@@ -28,7 +29,7 @@ namespace {
 int64_t read_ns(clockid_t clock) {
     timespec ts{};
     if (clock_gettime(clock, &ts) != 0) return -1;
-    return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+    return static_cast<int64_t>(ts.tv_sec) * kNsPerSecond + ts.tv_nsec;
 }
 
 const char* clock_id_name(uint32_t clock_id) {
@@ -199,7 +200,7 @@ private:
         Presented presented;
         presented.frame_index = pending->frame_index;
         presented.displayed_ns = self->map_.valid()
-                                     ? self->map_.to_monotonic_ns(sec * 1'000'000'000 + tv_nsec)
+                                     ? self->map_.to_monotonic_ns(sec * kNsPerSecond + tv_nsec)
                                      : -1;
         presented.refresh_ns = refresh;
         presented.seq = (static_cast<uint64_t>(seq_hi) << 32) | seq_lo;

@@ -16,8 +16,7 @@
 #include "core/arbiter.h"
 
 #include "core/arbiter_rules.h"
-#include "core/internal.h"
-#include "core/saturate.h"
+#include "base/saturate.h"
 
 #include <algorithm>
 #include <cmath>
@@ -131,7 +130,7 @@ std::string Arbiter::display_says() const {
     if (!lies) return std::string();
     // 0: none stated, or one no display has (read_refresh_hz).
     return (refresh_hz_ > 0 ? "display says " + hz_text(refresh_hz_) : std::string("display states no refresh rate")) +
-           " but shows frames every " + ms(1e9 / shown_hz_);
+           " but shows frames every " + ms(period_ns_of(shown_hz_));
 }
 
 // display_lock: swap interval 0, one frame every n fitted refreshes (the
@@ -149,7 +148,7 @@ std::string Arbiter::choose_display_lock(const char* head) {
     if (cfg_.display.lead_ns == kLeadOff) return to_timer + "display.lead_ns is off";
     if (!present_.feedback_seen()) return to_timer + "waiting for the host to report shown frames";
     if (!present_.display().locked()) return to_timer + "waiting for the display's clock to lock";
-    shown_hz_ = 1e9 / present_.display().period_ns();
+    shown_hz_ = hz_of(present_.display().period_ns());
     decided_hz_ = shown_hz_;
     display_refreshes_ = refreshes_per_frame(shown_hz_);
     display_locked_ = true;
@@ -191,7 +190,7 @@ bool Arbiter::check_lead_steps(int64_t now, int64_t index) {
 std::string Arbiter::choose_auto(int64_t index) {
     // The display's own clock, once locked, outranks what the host states.
     const DisplayModel& display = present_.display();
-    shown_hz_ = display.locked() ? 1e9 / display.period_ns() : 0;
+    shown_hz_ = display.locked() ? hz_of(display.period_ns()) : 0;
     const double hz = shown_hz_ > 0 ? shown_hz_ : refresh_hz_;
     const std::string says = display_says();
     const bool lies = !says.empty();
@@ -295,7 +294,7 @@ void Arbiter::judge_display_probe(int64_t index) {
     }
     probing_ = false;
     watched_.clear();
-    record("auto -> vsync: display shows frames every " + ms(shown) + " (" + hz_rounded(1e9 / display.period_ns()) +
+    record("auto -> vsync: display shows frames every " + ms(shown) + " (" + hz_rounded(hz_of(display.period_ns())) +
            " / " + std::to_string(vsync_interval_) + ")");
 }
 
@@ -322,7 +321,7 @@ void Arbiter::check_display(int64_t index) {
     lost_since_ns_ = -1;
     if (!display.locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
     if (check_lead_steps(now, index)) return;
-    const double hz = 1e9 / display.period_ns();
+    const double hz = hz_of(display.period_ns());
     const double off = decided_hz_ > 0 ? std::fabs(hz - decided_hz_) / decided_hz_ : 1.0;
     const bool small = off < kRefreshJump;
     // display_lock follows its clock's period frame by frame

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "display/present_model.h"
-#include "core/recent.h"
+#include "base/recent.h"
 #include "wait/waiter.h"
 
 #include <pacer/pacer.h>

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include <pacer/units.h>
+
 namespace pacer::detail::arbiter_rules {
 
 inline constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
@@ -22,27 +24,27 @@ inline constexpr int kProbeFrames = 8;                  // intervals measured be
 // 0-12 %) fails, and the timer paces; it is tried again only after
 // kMaxBackoffNs, or on a change.
 inline constexpr int kSteadyFrames = 32;
-inline constexpr int64_t kSteadyNs = 500'000;
+inline constexpr int64_t kSteadyNs = kNsPerMs / 2;
 inline constexpr double kProbeTolerance = 0.25;         // probe median within 25 % of the vsync period
 inline constexpr int kWatchTrip = 8;                    // fast or slow ones in the window that count
 inline constexpr int kWatchClear = 2;                   // at or under this, explicit vsync is fine again
 inline constexpr double kFastFraction = 0.5;            // under half the vsync period: did not block
 inline constexpr double kSlowFraction = 1.5;            // over 1.5 periods: a refresh was missed
-inline constexpr int64_t kFirstBackoffNs = 2'000'000'000;    // auto re-probes after 2 s ...
-inline constexpr int64_t kMaxBackoffNs = 64'000'000'000;     // ... doubling up to 64 s
-inline constexpr int64_t kRefreshPollNs = 1'000'000'000;     // the refresh rate is read once a second
+inline constexpr int64_t kFirstBackoffNs = 2 * kNsPerSecond;      // auto re-probes after 2 s ...
+inline constexpr int64_t kMaxBackoffNs = 64 * kNsPerSecond;       // ... doubling up to 64 s
+inline constexpr int64_t kRefreshPollNs = kNsPerSecond;           // the refresh rate is read once a second
 // A fitted refresh off the one a decision rests on by more than the rate
 // tolerance but under kRefreshJump (a fit that wobbles, as weston's headless
 // output does around 39.5 Hz) re-decides only once it has stayed off for
 // kRefreshHoldNs; a larger change at once (a new mode). Under display_lock a
 // small change re-decides only where it changes the refreshes per frame.
 inline constexpr double kRefreshJump = 0.05;
-inline constexpr int64_t kRefreshHoldNs = 1'000'000'000;
+inline constexpr int64_t kRefreshHoldNs = kNsPerSecond;
 // display_lock holds through a lost display clock this long, pacing with the
 // timer on its last step, while the fit starts over: a display that moved
 // (weston's repaint loop, a 2 % change) relocks within it, and a new rate
 // re-decides at once when it does.
-inline constexpr int64_t kLostHoldNs = 1'000'000'000;
+inline constexpr int64_t kLostHoldNs = kNsPerSecond;
 // display_lock's refreshes per frame: a display up to this share of a frame
 // faster than the target still shows one frame a refresh (60.3 Hz for 60).
 inline constexpr double kFrameSlack = 0.05;
@@ -52,13 +54,7 @@ inline constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken 
 
 inline std::string ms(double ns) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f ms", ns * 1e-6);
-    return buffer;
-}
-
-inline std::string hz_text(double hz) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g Hz", hz);
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", ms_of(ns));
     return buffer;
 }
 
@@ -68,7 +64,7 @@ inline std::string hz_rounded(double hz) { return hz_text(std::round(hz * 10) / 
 
 inline std::string seconds(int64_t ns) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g s", static_cast<double>(ns) * 1e-9);
+    std::snprintf(buffer, sizeof buffer, "%g s", seconds_of(static_cast<double>(ns)));
     return buffer;
 }
 

@@ -4,7 +4,7 @@
 #include "core/arbiter.h"
 
 #include "core/arbiter_rules.h"
-#include "core/saturate.h"
+#include "base/saturate.h"
 
 #include <cmath>
 

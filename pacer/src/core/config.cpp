@@ -1,7 +1,9 @@
 // config.cpp: the names of strategies, miss policies and wait points, and
 // validate(), which gives every Config field a finite range.
-#include "core/units.h"
-#include "core/internal.h"
+#include "os/os.h"
+
+#include <pacer/pacer.h>
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <charconv>
@@ -9,8 +11,6 @@
 #include <string>
 
 namespace pacer {
-
-using detail::kNsPerSecond;
 
 namespace {
 
@@ -28,12 +28,6 @@ constexpr int32_t kMinHistoryFrames = 2;
 constexpr int32_t kMaxHistoryFrames = 1'000'000;  // about 130 MB of frames
 
 }  // namespace
-
-std::string detail::number_text(double value) {
-    char buffer[64];
-    auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
-}
 
 const char* strategy_name(Strategy strategy) {
     switch (strategy) {
@@ -113,7 +107,7 @@ std::string enum_problem(const Config& c) {
 }  // namespace
 
 std::string validate(const Config& c) {
-    const auto d = detail::number_text;
+    const auto d = number_text;
     const auto i = [](int64_t value) { return std::to_string(value); };
     const auto out_of = [](const char* field, const std::string& value, const std::string& range) {
         return std::string(field) + ": " + value + " is out of range " + range;
@@ -166,16 +160,16 @@ std::string validate(const Config& c) {
     first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kNsPerSecond));
     first(check("tuning.timer.last_sleep_ns", t.last_sleep_ns, 0, kNsPerSecond));
 
-    first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, detail::kMaxTimerSlackNs));
+    first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, os::kMaxTimerSlackNs));
     // A slack lets every timer wait wake that late: over a tenth of the
     // period, pacing stops meaning anything (1 s at 60 Hz gave 1.14 fps).
     if (problem.empty() && c.tuning.wait.timer_slack_ns > 0 &&
-        static_cast<double>(c.tuning.wait.timer_slack_ns) > detail::period_ns_of(c.target_hz) / 10)
+        static_cast<double>(c.tuning.wait.timer_slack_ns) > period_ns_of(c.target_hz) / 10)
         first("tuning.wait.timer_slack_ns: " + i(c.tuning.wait.timer_slack_ns) +
               " is over a tenth of the frame period at target_hz " + d(c.target_hz) + " (" +
-              i(static_cast<int64_t>(detail::period_ns_of(c.target_hz) / 10)) +
+              i(static_cast<int64_t>(period_ns_of(c.target_hz) / 10)) +
               " ns): each timer wait could wake that late");
-    first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, detail::kMinSliceNs, detail::kMaxSliceNs));
+    first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, os::kMinSliceNs, os::kMaxSliceNs));
 
     if (c.display.lead_ns != kLeadAuto && c.display.lead_ns != kLeadOff &&
         !(c.display.lead_ns >= 0 && c.display.lead_ns <= kNsPerSecond))

@@ -32,10 +32,9 @@
 // come from the fitted display clock, and the delay bias slides the timer's
 // grid onto the display's phase. docs/design.md has the rules and bounds.
 #include "core/arbiter.h"
-#include "core/grid.h"
-#include "core/internal.h"
+#include "base/grid.h"
 #include "display/present_model.h"
-#include "core/saturate.h"
+#include "base/saturate.h"
 #include "wait/waiter.h"
 
 #include <pacer/platform.h>
@@ -54,7 +53,7 @@ constexpr int kMaxReportsPerWait = 256;   // take_presented calls per wait, agai
 // A wait longer than two slices sleeps slice by slice first, hearing
 // interrupt() after each; 20 ms keeps a rate of 25 Hz and up unsliced.
 constexpr int64_t kSliceNs = 20'000'000;
-constexpr int64_t kMaxPresentAheadNs = 1'000'000'000;   // mark_present: later is not a time of this clock
+constexpr int64_t kMaxPresentAheadNs = kNsPerSecond;   // mark_present: later is not a time of this clock
 
 }  // namespace
 

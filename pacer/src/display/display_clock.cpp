@@ -1,6 +1,10 @@
 // display_clock.cpp: the display-clock fit (display_clock.h says how).
 #include "display/display_clock.h"
 
+#include "base/median.h"
+
+#include <pacer/units.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -12,7 +16,7 @@ constexpr int kMinBootstrap = 5;            // reports (4 intervals) before a fi
 constexpr double kStepTolerance = 0.15;     // an interval within 15 % of a whole number of steps
 constexpr double kStepAgreement = 0.8;      // ... for 80 % of the intervals
 constexpr int64_t kMinStatedNs = 100'000;        // a stated refresh period: 10 kHz at most ...
-constexpr int64_t kMaxStatedNs = 1'000'000'000;  // ... and 1 Hz at least
+constexpr int64_t kMaxStatedNs = kNsPerSecond;  // ... and 1 Hz at least
 constexpr double kStatedTolerance = 0.005;  // a stated period that divides the fitted one, within 0.5 %
 constexpr double kFractionStated = 0.02;    // a fraction of the lowest interval that is the stated period
 constexpr double kWholeShare = 0.6;         // the lowest interval explaining this many is the step unstated
@@ -26,12 +30,6 @@ constexpr double kGapPeriods = 64;          // a silence this long without seq: 
 constexpr double kSeqDoubt = 0.1;           // times this close to whole periods outrank a counter
 constexpr double kLongMinRefreshes = 64;    // the chain's fit replaces the short once it spans this many
 constexpr double kLongAgreement = 0.03;     // a chain's fit further than this from the short: start over
-
-template <size_t N>
-double median_of(std::array<double, N> values, int n) {
-    std::nth_element(values.begin(), values.begin() + n / 2, values.begin() + n);
-    return values[static_cast<size_t>(n / 2)];
-}
 
 // The largest step of which nearly every interval is a whole multiple: the
 // refresh period as far as the times alone can tell. 0 when none fits.
@@ -85,7 +83,7 @@ void DisplayModel::add(const Presented& report, double host_stated_hz) {
     // Host's rate outside [1, 10000] Hz) is no statement: a 1 ns one would
     // split every step into a 1 ns period.
     if (report.refresh_ns >= kMinStatedNs && report.refresh_ns <= kMaxStatedNs)
-        stated_hz_ = 1e9 / static_cast<double>(report.refresh_ns);
+        stated_hz_ = hz_of(static_cast<double>(report.refresh_ns));
     else if (host_stated_hz > 0)
         stated_hz_ = host_stated_hz;
     if (report.discarded || report.displayed_ns < 0) return;
@@ -105,7 +103,7 @@ void DisplayModel::add(const Presented& report, double host_stated_hz) {
     ring_[static_cast<size_t>(head_)] = {report.displayed_ns, report.seq};
     head_ = (head_ + 1) % kWindow;
     count_ = std::min(count_ + 1, kWindow);
-    if (period_ <= 0 && !bootstrap(stated_hz_ > 0 ? 1e9 / stated_hz_ : 0)) {
+    if (period_ <= 0 && !bootstrap(stated_hz_ > 0 ? period_ns_of(stated_hz_) : 0)) {
         last_inlier_ = false;
         return;
     }
@@ -201,7 +199,7 @@ void DisplayModel::fit() {
         inliers_ = 0;
         rms_ = 0;
         forget_chain();
-        if (bootstrap(stated_hz_ > 0 ? 1e9 / stated_hz_ : 0)) fit();
+        if (bootstrap(stated_hz_ > 0 ? period_ns_of(stated_hz_) : 0)) fit();
         return;
     }
 

@@ -50,7 +50,9 @@
 // Internal (pacer_internal); the PresentModel feeds it.
 #pragma once
 
-#include "core/recent.h"
+#include "base/recent.h"
+
+#include <pacer/units.h>
 
 #include <cstdint>
 
@@ -107,10 +109,10 @@ private:
     static constexpr int64_t kMaxPadNs = 4'000'000;
     static constexpr double kShrinkShare = 0.01;   // of the step, per landed frame
     static constexpr int kMaxSteps = 4;            // the lead's bound, in frame steps
-    static constexpr int64_t kGrowNs = 1'000'000;  // a miss's extra, doubling while misses run
+    static constexpr int64_t kGrowNs = kNsPerMs;  // a miss's extra, doubling while misses run
     static constexpr double kSameStep = 0.01;      // a step this close to the last keeps the learning
     static constexpr int64_t kLowerShare = 8;      // a landing lowers the latch's bound 1/8 of the way
-    static constexpr int64_t kRoomNoiseNs = 1'000'000;   // more room than a landing by this: not the latch
+    static constexpr int64_t kRoomNoiseNs = kNsPerMs;   // more room than a landing by this: not the latch
 
     Recent<64> work_;                  // the newest wake-to-swap times: the regime, the level
     Recent<kTailFrames> history_;      // ... over the tail's window

@@ -1,8 +1,7 @@
 // present_model.cpp: the display's own account (present_model.h).
 #include "display/present_model.h"
 
-#include "core/internal.h"
-#include "core/saturate.h"
+#include "base/saturate.h"
 
 #include <algorithm>
 #include <cstdint>

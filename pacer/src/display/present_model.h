@@ -9,7 +9,7 @@
 
 #include "display/display_clock.h"
 #include "display/display_lead.h"
-#include "core/grid.h"
+#include "base/grid.h"
 
 #include <pacer/pacer.h>
 

@@ -2,8 +2,9 @@
 // Tickless high-resolution timers: there is no scheduler period to state,
 // every sleep is already a high-resolution timer; the thread's timer slack
 // (50 us by default) is what makes wakes late, and it can be read and set.
-#include "core/units.h"
 #include "os/os.h"
+
+#include <pacer/units.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -21,8 +22,6 @@
 #endif
 
 namespace pacer::os {
-
-using detail::kNsPerSecond;
 
 namespace {
 

@@ -9,8 +9,9 @@
 #error "os/macos.cpp is the macOS implementation; CMake picks one OS file"
 #endif
 
-#include "core/units.h"
 #include "os/os.h"
+
+#include <pacer/units.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -20,8 +21,6 @@
 #include <unistd.h>
 
 namespace pacer::os {
-
-using detail::kNsPerSecond;
 
 namespace {
 

@@ -7,6 +7,13 @@
 
 namespace pacer::os {
 
+// The most timer slack anything here asks of Linux (Config, OsSleeper,
+// ThreadTiming): past it a wait is a guess, and a huge one never returns.
+inline constexpr int64_t kMaxTimerSlackNs = 100'000'000;
+// An EEVDF slice (sched_runtime): the kernel clamps requests to these.
+inline constexpr int64_t kMinSliceNs = 100'000;
+inline constexpr int64_t kMaxSliceNs = 100'000'000;
+
 int64_t now_ns();          // monotonic clock, nanoseconds
 int64_t thread_cpu_ns();   // CPU time of the calling thread; -1 where unknown
 void sleep_ns(int64_t duration_ns);   // the system's relative sleep

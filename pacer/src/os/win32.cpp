@@ -10,9 +10,11 @@
 // Only Win32 calls wait. std::this_thread::sleep_for and sleep_until are not
 // used: with MinGW's posix thread model they truncate to whole milliseconds
 // and wake up to about half a millisecond early.
-#include "core/units.h"
-#include "os/os.h"
 #include "os/win32.h"
+
+#include "os/os.h"
+
+#include <pacer/units.h>
 
 #ifndef _WIN32_WINNT
 #define _WIN32_WINNT 0x0601   // Windows 7: CreateWaitableTimerExW
@@ -37,9 +39,6 @@
 #endif
 
 namespace pacer::os {
-
-using detail::kNsPerSecond;
-using detail::kNsPerMs;
 
 namespace {
 
@@ -72,7 +71,7 @@ namespace win32 {
 
 int64_t ticks_to_ns(int64_t ticks, int64_t frequency_hz) {
     const int64_t seconds = ticks / frequency_hz;
-    const int64_t remainder = ticks % frequency_hz;   // < frequency_hz, so * 1e9 fits
+    const int64_t remainder = ticks % frequency_hz;   // < frequency_hz, so * kNsPerSecond fits
     return seconds * kNsPerSecond + remainder * kNsPerSecond / frequency_hz;
 }
 

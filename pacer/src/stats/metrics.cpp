@@ -1,9 +1,9 @@
 // metrics.cpp: the frame-time metrics of stats.h. Percentiles come from
 // the same nearest-rank code as pacer::percentiles(), so the bench, the statistics and these agree on what
 // "p99" means.
-#include "core/internal.h"
-#include "core/units.h"
 #include "stats/stats_internal.h"
+
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <charconv>
@@ -14,8 +14,6 @@
 namespace pacer {
 
 namespace {
-
-using detail::number_text;
 
 void check_option(const char* name, double value) {
     if (!std::isfinite(value) || value < 0)
@@ -36,7 +34,7 @@ double low_fps(const std::vector<double>& sorted, std::size_t per) {
     const std::size_t k = std::max<std::size_t>(1, (sorted.size() + per - 1) / per);
     double sum = 0;
     for (std::size_t i = sorted.size() - k; i < sorted.size(); ++i) sum += sorted[i];
-    return sum > 0 ? static_cast<double>(k) * 1000.0 / sum : 0.0;
+    return sum > 0 ? static_cast<double>(k) * kMsPerSecond / sum : 0.0;
 }
 
 // Frames longer than factor times the moving average of the frames before them
@@ -77,7 +75,7 @@ FrameTimeMetrics compute(const std::vector<double>& t, const std::vector<double>
     std::vector<double> sorted = t;
     std::sort(sorted.begin(), sorted.end());
     for (double v : t) m.duration_ms += v;
-    m.avg_fps = m.duration_ms > 0 ? static_cast<double>(t.size()) * 1000.0 / m.duration_ms : 0.0;
+    m.avg_fps = m.duration_ms > 0 ? static_cast<double>(t.size()) * kMsPerSecond / m.duration_ms : 0.0;
     m.low_1pct_fps = low_fps(sorted, 100);
     m.low_0_1pct_fps = low_fps(sorted, 1000);
 
@@ -128,9 +126,9 @@ FrameTimeMetrics compute_from_frames(std::size_t count, FrameAt frame_at, const 
         if (o.target_period_ms == 0 && f.period_ns <= 0)
             throw std::invalid_argument("compute_metrics: frame " + std::to_string(f.index) +
                                         ": period_ns " + std::to_string(f.period_ns) + " is not a period");
-        t.push_back(detail::ms_of(f.interval_ns));
+        t.push_back(ms_of(f.interval_ns));
         periods.push_back(o.target_period_ms > 0 ? o.target_period_ms
-                                                 : detail::ms_of(f.period_ns));
+                                                 : ms_of(f.period_ns));
     }
     return compute(t, &periods, o);
 }

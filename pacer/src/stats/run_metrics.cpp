@@ -3,9 +3,10 @@
 // counterpart in stats.cpp and metrics.cpp step for step, so that where a
 // figure is exact it matches to the last bit or nearly (the sums are taken in
 // the same order; mean and sd by Welford differ only by rounding).
-#include "core/saturate.h"
-#include "core/units.h"
+#include "base/saturate.h"
 #include "stats/stats_internal.h"
+
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,6 @@
 namespace pacer {
 
 namespace {
-
 
 // Values below kSubBins have a bin each; value v above lies in octave e
 // (v >> e in [kSubBins, 2 * kSubBins)), split into kSubBins bins of 2^e.
@@ -145,13 +145,13 @@ void RunMetrics::add(const Frame& f) {
     last_period_ns_ = f.period_ns;
     missed_ = sat_add(missed_, std::max<int32_t>(f.missed, 0));
     const int64_t late_ns = std::max<int64_t>(f.lateness_ns, 0);
-    lateness_us_.add(detail::us_of(late_ns));
+    lateness_us_.add(us_of(late_ns));
     lateness_ns_.add(late_ns);
     if (!detail::has_interval(f)) return;
     const int64_t error_ns = detail::sat_abs_diff(f.interval_ns, f.period_ns);
-    interval_us_.add(detail::us_of(f.interval_ns));
+    interval_us_.add(us_of(f.interval_ns));
     interval_ns_.add(f.interval_ns);
-    interval_error_us_.add(detail::us_of(error_ns));
+    interval_error_us_.add(us_of(error_ns));
     interval_error_ns_.add(error_ns);
     if (error_ns > off_tolerance_ns_) ++off_;
 
@@ -160,7 +160,7 @@ void RunMetrics::add(const Frame& f) {
         ++skipped_;
         return;
     }
-    const double t = detail::ms_of(f.interval_ns);
+    const double t = ms_of(f.interval_ns);
     if (times_ > 0) {
         // The moving average of the frames before this one (count_stutters).
         if (window_size_ == window_ms_.size()) {
@@ -191,28 +191,28 @@ void RunMetrics::add(const Frame& f) {
     time_ns_.add(f.interval_ns);
 
     const double target = options_.target_period_ms > 0 ? options_.target_period_ms
-                                                         : detail::ms_of(f.period_ns);
+                                                         : ms_of(f.period_ns);
     const double signed_error = t - target;
     const double error = std::fabs(signed_error);
     squares_ms2_ += signed_error * signed_error;
     if (error <= options_.tolerance_ms) ++successes_;
     error_ms_.add(error);
-    error_ns_.add(detail::sat_from_double(std::round(error * static_cast<double>(detail::kNsPerMs))));
+    error_ns_.add(detail::sat_from_double(std::round(error * static_cast<double>(kNsPerMs))));
 }
 
 Summary RunMetrics::summary() const {
     Summary s{};
     s.frames = frames_;
     if (frames_ == 0) return s;
-    s.target_period_us = detail::us_of(last_period_ns_);
+    s.target_period_us = us_of(last_period_ns_);
     auto percentiles_us = [](const Moments& m, const LogHistogram& h) {
         Percentiles p{};
         if (m.n == 0) return p;
         p.mean_us = m.mean;
         p.sd_us = m.sd();
-        p.p50_us = detail::us_of(h.nearest_rank(50, 100));
-        p.p95_us = detail::us_of(h.nearest_rank(95, 100));
-        p.p99_us = detail::us_of(h.nearest_rank(99, 100));
+        p.p50_us = us_of(h.nearest_rank(50, 100));
+        p.p95_us = us_of(h.nearest_rank(95, 100));
+        p.p99_us = us_of(h.nearest_rank(99, 100));
         p.max_us = m.max;
         return p;
     };
@@ -236,19 +236,19 @@ FrameTimeMetrics RunMetrics::metrics() const {
     if (times_ == 0) return m;
     const double n = static_cast<double>(times_);
     m.duration_ms = duration_ms_;
-    m.avg_fps = duration_ms_ > 0 ? n * 1000.0 / duration_ms_ : 0.0;
+    m.avg_fps = duration_ms_ > 0 ? n * kMsPerSecond / duration_ms_ : 0.0;
     auto low_fps = [&](int64_t per) {
         const int64_t k = std::max<int64_t>(1, (times_ + per - 1) / per);
-        const double sum_ms = time_ns_.sum_of_largest(k) / static_cast<double>(detail::kNsPerMs);
-        return sum_ms > 0 ? static_cast<double>(k) * 1000.0 / sum_ms : 0.0;
+        const double sum_ms = time_ns_.sum_of_largest(k) / static_cast<double>(kNsPerMs);
+        return sum_ms > 0 ? static_cast<double>(k) * kMsPerSecond / sum_ms : 0.0;
     };
     m.low_1pct_fps = low_fps(100);
     m.low_0_1pct_fps = low_fps(1000);
     m.frame_time_mean_ms = time_ms_.mean;
     m.frame_time_sd_ms = time_ms_.sd();
-    m.frame_time_p50_ms = detail::ms_of(time_ns_.nearest_rank(50, 100));
-    m.frame_time_p95_ms = detail::ms_of(time_ns_.nearest_rank(95, 100));
-    m.frame_time_p99_ms = detail::ms_of(time_ns_.nearest_rank(99, 100));
+    m.frame_time_p50_ms = ms_of(time_ns_.nearest_rank(50, 100));
+    m.frame_time_p95_ms = ms_of(time_ns_.nearest_rank(95, 100));
+    m.frame_time_p99_ms = ms_of(time_ns_.nearest_rank(99, 100));
     m.frame_time_max_ms = time_ms_.max;
     m.stutter_frames = stutters_;
     m.stutter_pct = 100.0 * static_cast<double>(stutters_) / n;
@@ -256,8 +256,8 @@ FrameTimeMetrics RunMetrics::metrics() const {
     m.success_pct = 100.0 * static_cast<double>(successes_) / n;
     m.error_mean_ms = error_ms_.mean;
     m.error_rms_ms = std::sqrt(squares_ms2_ / n);
-    m.error_p95_ms = detail::ms_of(error_ns_.nearest_rank(95, 100));
-    m.error_p99_ms = detail::ms_of(error_ns_.nearest_rank(99, 100));
+    m.error_p95_ms = ms_of(error_ns_.nearest_rank(95, 100));
+    m.error_p99_ms = ms_of(error_ns_.nearest_rank(99, 100));
     m.max_error_ms = error_ms_.max;
     return m;
 }

@@ -1,9 +1,10 @@
 // stats.cpp: the per-frame ring, its summaries, and nearest-rank percentiles.
 // add() only writes one slot and bumps two totals; everything that needs a
 // sort is done on demand by summarize(), off the frame loop's hot path.
-#include "core/saturate.h"
-#include "core/units.h"
+#include "base/saturate.h"
 #include "stats/stats_internal.h"
+
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,6 @@
 namespace pacer {
 
 namespace {
-
 
 // The value of nearest rank ceil(n * num / den) (1-based) in a sorted sample.
 // Integer arithmetic, so that e.g. p95 of 20 values is exactly rank 19.
@@ -49,7 +49,7 @@ void detail::set_rates(Summary& s, int64_t wall_ns, int64_t frames, int64_t spun
         const double wall = static_cast<double>(wall_ns);
         s.spin_pct = 100.0 * static_cast<double>(spun_ns) / wall;
         s.cpu_pct = cpu_known ? 100.0 * static_cast<double>(cpu_ns) / wall : -1.0;
-        s.fps = static_cast<double>(frames - 1) * static_cast<double>(detail::kNsPerSecond) / wall;
+        s.fps = static_cast<double>(frames - 1) * static_cast<double>(kNsPerSecond) / wall;
     } else {
         s.cpu_pct = cpu_known ? 0.0 : -1.0;
     }
@@ -93,7 +93,7 @@ Cadence cadence_of(const Stats& stats, IntervalOf interval_of) {
     for (std::size_t i = 1; i < stats.size(); ++i) {
         int64_t interval_ns = 0, period_ns = 0;
         if (!interval_of(stats.at(i - 1), stats.at(i), &interval_ns, &period_ns)) continue;
-        intervals_us.push_back(detail::us_of(interval_ns));
+        intervals_us.push_back(us_of(interval_ns));
         if (detail::sat_abs_diff(interval_ns, period_ns) > stats.off_tolerance_ns()) ++off;
     }
     Cadence c{};
@@ -167,7 +167,7 @@ Summary Stats::summarize() const {
 
     const Frame& oldest = at(0);
     const Frame& newest = at(count_ - 1);
-    s.target_period_us = detail::us_of(newest.period_ns);
+    s.target_period_us = us_of(newest.period_ns);
 
     std::vector<double> intervals, errors, lateness;
     intervals.reserve(count_);
@@ -179,11 +179,11 @@ Summary Stats::summarize() const {
     for (std::size_t i = 0; i < count_; ++i) {
         const Frame& f = at(i);
         s.missed = detail::sat_add(s.missed, std::max<int32_t>(f.missed, 0));
-        lateness.push_back(detail::us_of(std::max<int64_t>(f.lateness_ns, 0)));
+        lateness.push_back(us_of(std::max<int64_t>(f.lateness_ns, 0)));
         if (detail::has_interval(f)) {
             const int64_t error_ns = detail::sat_abs_diff(f.interval_ns, f.period_ns);
-            intervals.push_back(detail::us_of(f.interval_ns));
-            errors.push_back(detail::us_of(error_ns));
+            intervals.push_back(us_of(f.interval_ns));
+            errors.push_back(us_of(error_ns));
             if (error_ns > off_tolerance_ns_) ++off;
         }
         // The oldest frame's wait ended at the window's first wake, so it lies
@@ -216,7 +216,7 @@ std::vector<HistogramBin> Stats::interval_histogram(double lower_us, double bin_
     for (std::size_t i = 0; i < count_; ++i) {
         const Frame& f = at(i);
         if (!detail::has_interval(f)) continue;
-        const double bin = std::floor((detail::us_of(f.interval_ns) - lower_us) / bin_us);
+        const double bin = std::floor((us_of(f.interval_ns) - lower_us) / bin_us);
         if (bin >= 0 && bin < bins) ++histogram[static_cast<std::size_t>(bin)].count;
     }
     return histogram;

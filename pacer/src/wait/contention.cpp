@@ -16,7 +16,7 @@
 // several frames misses no frame that was over.
 #include "wait/contention.h"
 
-#include "core/saturate.h"
+#include "base/saturate.h"
 
 #include <algorithm>
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include <pacer/units.h>
+
 namespace pacer::detail {
 
 // The timer counts its thread as contended, and stops spinning, once every
@@ -14,7 +16,7 @@ constexpr int64_t kContentionOnsetNs = 40'000'000;
 constexpr int64_t kContentionCalmNs = 100'000'000;
 // While contended, the timer sleeps in steps of this, not in one sleep to
 // the deadline: fewer of its wakes then wait for a CPU (docs/under-load.md).
-constexpr int64_t kContendedStepNs = 1'000'000;
+constexpr int64_t kContendedStepNs = kNsPerMs;
 
 class Contention {
 public:

@@ -6,7 +6,7 @@
 // window's wakes, and the largest margin that fits is taken.
 #include "wait/timer_margin.h"
 
-#include "core/saturate.h"
+#include "base/saturate.h"
 
 #include <algorithm>
 #include <cmath>

@@ -8,9 +8,8 @@
 #include "wait/waiter.h"
 
 #include "wait/contention.h"
-#include "core/internal.h"
 #include "os/os.h"
-#include "core/saturate.h"
+#include "base/saturate.h"
 #include "wait/timer_margin.h"
 
 #include <algorithm>
@@ -72,7 +71,7 @@ struct Waiter::Impl {
     void refresh_period() {
         const int64_t stated_ns = sleeper->scheduler_period_ns();
         period_ns = cfg.tuning.scheduler_period_ns > 0 ? cfg.tuning.scheduler_period_ns
-                                                : (stated_ns > 0 ? stated_ns : detail::kNsPerMs);
+                                                : (stated_ns > 0 ? stated_ns : kNsPerMs);
     }
 
     void restart_precise() {
@@ -175,7 +174,7 @@ struct Waiter::Impl {
     // included), else the configured rate's period.
     int64_t frame_period_ns(int64_t deadline_ns) const {
         if (last_deadline_ns >= 0 && deadline_ns > last_deadline_ns) return deadline_ns - last_deadline_ns;
-        return static_cast<int64_t>(detail::period_ns_of(cfg.target_hz));
+        return static_cast<int64_t>(period_ns_of(cfg.target_hz));
     }
 
     // Waits on the timer until target_ns; while contended, in steps of
@@ -286,7 +285,7 @@ struct Waiter::Impl {
         return result;
     }
 
-    static constexpr int64_t kOneMsNs = detail::kNsPerMs;
+    static constexpr int64_t kOneMsNs = kNsPerMs;
 
     // The Pacer's interrupt flag (stop_on): a loop that waits on the clock
     // ends when it is set, whatever the clock does (a stopped one, too).
@@ -297,7 +296,7 @@ struct Waiter::Impl {
     Clock* clock = nullptr;
     Sleeper* sleeper = nullptr;
     Config cfg{};
-    int64_t period_ns = detail::kNsPerMs;   // robust_sleep's, see refresh_period
+    int64_t period_ns = kNsPerMs;   // robust_sleep's, see refresh_period
     Strategy strategy = Strategy::Timer;
     bool timer_fell_back = false;
 

@@ -3,6 +3,8 @@
 // what the frames measured and nest exactly, escaping, and the file rules.
 #include "core/chrome_trace.h"
 
+#include <pacer/units.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -16,10 +18,11 @@
 namespace pacer_demo {
 namespace {
 
+using pacer::kNsPerMs;
+using pacer::kNsPerUs;
+
 namespace fs = std::filesystem;
 using nlohmann::json;
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
 
 // Whether a writer's temporary file (".pacer-XXXXXX") is left beside path,
 // which temp_path gives a folder of its own.
@@ -49,8 +52,8 @@ pacer::Frame frame_at(int64_t index, int64_t wake_ns, int64_t interval_ns, int64
     pacer::Frame frame{};
     frame.index = index;
     frame.wake_ns = wake_ns;
-    frame.deadline_ns = wake_ns - 20 * kUs;
-    frame.lateness_ns = 20 * kUs;
+    frame.deadline_ns = wake_ns - 20 * kNsPerUs;
+    frame.lateness_ns = 20 * kNsPerUs;
     frame.interval_ns = interval_ns;
     frame.period_ns = 16'666'667;
     frame.work_ns = work_ns;
@@ -79,11 +82,11 @@ TEST(ChromeTrace, StructureSumsAndNesting) {
     // with no sleep (a spin strategy) and one with no spin.
     struct Wait { int64_t interval_ns, work_ns, slept_ns, spun_ns; };
     const std::vector<Wait> waits = {
-        {16 * kMs + 700 * kUs, 3 * kMs, 13 * kMs, 500 * kUs},
-        {16 * kMs + 600 * kUs, 5 * kMs + 123, 0, 11 * kMs},
-        {33 * kMs + 333 * kUs, 20 * kMs, 13 * kMs + 333 * kUs, 0},
+        {16 * kNsPerMs + 700 * kNsPerUs, 3 * kNsPerMs, 13 * kNsPerMs, 500 * kNsPerUs},
+        {16 * kNsPerMs + 600 * kNsPerUs, 5 * kNsPerMs + 123, 0, 11 * kNsPerMs},
+        {33 * kNsPerMs + 333 * kNsPerUs, 20 * kNsPerMs, 13 * kNsPerMs + 333 * kNsPerUs, 0},
     };
-    const int64_t start_ns = 5'000 * kMs;   // an arbitrary clock origin
+    const int64_t start_ns = 5'000 * kNsPerMs;   // an arbitrary clock origin
     {
         ChromeTraceWriter writer(path, "pacer-demo test");
         ASSERT_TRUE(writer.ok()) << writer.error();

@@ -6,6 +6,8 @@
 #include "pacer/pacer.h"
 #include "pacer/platform.h"
 
+#include <pacer/units.h>
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,7 +21,7 @@
 namespace pacer_demo {
 namespace {
 
-constexpr int64_t kMs = 1'000'000;
+using pacer::kNsPerMs;
 
 TEST(LoadConfig, DefaultsResolveAndValidate) {
     const LoadConfig resolved = resolve(LoadConfig{});
@@ -81,9 +83,9 @@ TEST(LoadGenerator, FrameWorkTakesAtLeastTheRequestedTime) {
         const FrameWork work = generator.do_frame_work(frame);
         const auto wall_ns =
             std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
-        EXPECT_EQ(work.requested_ns, 5 * kMs);
-        EXPECT_GE(work.done_ns, 5 * kMs);
-        EXPECT_GE(wall_ns, 5 * kMs);
+        EXPECT_EQ(work.requested_ns, 5 * kNsPerMs);
+        EXPECT_GE(work.done_ns, 5 * kNsPerMs);
+        EXPECT_GE(wall_ns, 5 * kNsPerMs);
         EXPECT_FALSE(work.spike);
     }
 }
@@ -100,11 +102,11 @@ TEST(LoadGenerator, FrameWorkIsCpuTime) {
     // The work is timed in wall time, so on a crowded machine one call may get
     // only a slice of a core: allow up to 100 calls (5 s) to add up 10 ms.
     int64_t cpu_ns = 0;
-    for (int64_t frame = 1; frame <= 100 && cpu_ns < 10 * kMs; ++frame) {
+    for (int64_t frame = 1; frame <= 100 && cpu_ns < 10 * kNsPerMs; ++frame) {
         generator.do_frame_work(frame);
         cpu_ns = clock.thread_cpu_ns() - before_ns;
     }
-    EXPECT_GE(cpu_ns, 10 * kMs);
+    EXPECT_GE(cpu_ns, 10 * kNsPerMs);
 }
 
 TEST(LoadGenerator, NoWorkReturnsAtOnceWithZeroRequested) {

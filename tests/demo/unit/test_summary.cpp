@@ -3,6 +3,8 @@
 #include "core/summary.h"
 #include "core/run_record.h"
 
+#include <pacer/units.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -14,8 +16,8 @@
 namespace pacer_demo {
 namespace {
 
-constexpr int64_t kUs = 1'000;
-constexpr int64_t kMs = 1'000'000;
+using pacer::kNsPerMs;
+using pacer::kNsPerUs;
 
 // A run at 100 Hz whose intervals are `intervals_ns` (frame 0 has none).
 // Each frame's swap returns present_after_ns[i] after its wake (2 ms where
@@ -24,7 +26,7 @@ constexpr int64_t kMs = 1'000'000;
 std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns,
                                  const std::vector<int64_t>& present_after_ns = {}) {
     std::vector<pacer::Frame> frames;
-    int64_t wake = 1'000 * kMs, previous_wake = -1;
+    int64_t wake = 1'000 * kNsPerMs, previous_wake = -1;
     for (std::size_t i = 0; i <= intervals_ns.size(); ++i) {
         pacer::Frame f{};
         f.index = static_cast<int64_t>(i);
@@ -32,12 +34,12 @@ std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns,
         wake += f.interval_ns;
         f.wake_ns = wake;
         f.deadline_ns = wake;
-        f.period_ns = 10 * kMs;
-        f.wait_cpu_ns = 100 * kUs;
-        const int64_t after = i >= 1 && i - 1 < present_after_ns.size() ? present_after_ns[i - 1] : 2 * kMs;
+        f.period_ns = 10 * kNsPerMs;
+        f.wait_cpu_ns = 100 * kNsPerUs;
+        const int64_t after = i >= 1 && i - 1 < present_after_ns.size() ? present_after_ns[i - 1] : 2 * kNsPerMs;
         f.present_ns = i == 0 ? -1 : previous_wake + after;
         f.displayed_index = f.index - 1;
-        f.displayed_ns = i == 0 ? -1 : previous_wake + 10 * kMs;
+        f.displayed_ns = i == 0 ? -1 : previous_wake + 10 * kNsPerMs;
         f.strategy = pacer::Strategy::Timer;
         frames.push_back(f);
         previous_wake = wake;
@@ -47,8 +49,8 @@ std::vector<pacer::Frame> run_of(const std::vector<int64_t>& intervals_ns,
 
 TEST(RunStats, SuccessUsesTheScenarioTolerance) {
     // 10 intervals: 6 exact, 2 off by 0.8 ms (inside 1 ms, outside 0.5 ms), 2 off by 3 ms.
-    const std::vector<int64_t> intervals = {10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs,
-                                            10 * kMs + 800 * kUs, 10 * kMs - 800 * kUs, 13 * kMs, 7 * kMs};
+    const std::vector<int64_t> intervals = {10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs,
+                                            10 * kNsPerMs + 800 * kNsPerUs, 10 * kNsPerMs - 800 * kNsPerUs, 13 * kNsPerMs, 7 * kNsPerMs};
     const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
     EXPECT_EQ(stats.summary.frames, 11);
     EXPECT_DOUBLE_EQ(stats.success_tolerance_ms, 1.0);
@@ -61,8 +63,8 @@ TEST(RunStats, SuccessUsesTheScenarioTolerance) {
 
 TEST(RunStats, KeepsEveryFrameOfALongRun) {
     // More frames than the pacer's default 1024-frame window: all count.
-    std::vector<int64_t> intervals(3000, 10 * kMs);
-    intervals[10] = 20 * kMs;
+    std::vector<int64_t> intervals(3000, 10 * kNsPerMs);
+    intervals[10] = 20 * kNsPerMs;
     const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
     EXPECT_EQ(stats.summary.frames, 3001);
     EXPECT_DOUBLE_EQ(stats.summary.interval.max_us, 20'000.0);
@@ -77,7 +79,7 @@ TEST(RunStats, TooFewFramesLeaveSuccessUnmeasured) {
 }
 
 TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
-    RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
+    RunStats stats = compute_run_stats(run_of({10 * kNsPerMs, 11 * kNsPerMs, 9 * kNsPerMs}), 1.0);
     stats.shown_late_pct = 0.5;     // a display that reported (run_record.cpp)
     stats.hitches_per_1000 = 1.25;  // display_lock judged frames
     stats.wake_to_present_p50_us = 500;   // swaps after the wakes
@@ -101,7 +103,7 @@ TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
 }
 
 TEST(Metrics, TheDisplaysFiguresAreNotMeasuredWithoutADisplay) {
-    const RunStats stats = compute_run_stats(run_of({10 * kMs, 11 * kMs, 9 * kMs}), 1.0);
+    const RunStats stats = compute_run_stats(run_of({10 * kNsPerMs, 11 * kNsPerMs, 9 * kNsPerMs}), 1.0);
     const MetricValues values = metric_values(stats);
     EXPECT_EQ(values.count("shown_late_pct"), 0u);
     EXPECT_EQ(values.count("hitches_per_1000"), 0u);
@@ -119,8 +121,8 @@ TEST(RunRecord, WakeToPresentAndTheGpuStepComeFromTheFrames) {
     const std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(pacer::Config{}, &error);
     ASSERT_TRUE(pacer) << error;
     RunRecord record(1.0);
-    for (pacer::Frame f : run_of({10 * kMs, 10 * kMs, 10 * kMs, 10 * kMs}, {kMs, 3 * kMs, 3 * kMs, 5 * kMs})) {
-        f.gpu_finish_ns = f.index == 2 ? 0 : f.index * 200 * kUs;   // one wait finished no GPU work
+    for (pacer::Frame f : run_of({10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs, 10 * kNsPerMs}, {kNsPerMs, 3 * kNsPerMs, 3 * kNsPerMs, 5 * kNsPerMs})) {
+        f.gpu_finish_ns = f.index == 2 ? 0 : f.index * 200 * kNsPerUs;   // one wait finished no GPU work
         record.add_frame(f, f.period_ns, "paced", false);
     }
     const RunReport report = record.report(RunFacts{}, *pacer);
@@ -130,7 +132,7 @@ TEST(RunRecord, WakeToPresentAndTheGpuStepComeFromTheFrames) {
         << "0.2, 0, 0.6, 0.8 ms: the median of 4 is the third";
 
     RunRecord no_presents(1.0);   // an engine that never called mark_present
-    for (pacer::Frame f : run_of({10 * kMs, 10 * kMs})) {
+    for (pacer::Frame f : run_of({10 * kNsPerMs, 10 * kNsPerMs})) {
         f.present_ns = -1;
         no_presents.add_frame(f, f.period_ns, "paced", false);
     }
@@ -148,10 +150,10 @@ TEST(RunRecord, TheSwapsWaitIsNoPartOfTheFramesWork) {
     const std::unique_ptr<pacer::Pacer> pacer = pacer::Pacer::create(pacer::Config{}, &error);
     ASSERT_TRUE(pacer) << error;
     RunRecord with_swap(1.0), without(1.0);
-    for (pacer::Frame f : run_of(std::vector<int64_t>(40, 10 * kMs))) {
-        f.work_ns = 10 * kMs + 200 * kUs;   // past the period, as a blocking swap makes it
+    for (pacer::Frame f : run_of(std::vector<int64_t>(40, 10 * kNsPerMs))) {
+        f.work_ns = 10 * kNsPerMs + 200 * kNsPerUs;   // past the period, as a blocking swap makes it
         with_swap.add_frame(f, f.period_ns, "paced", false);
-        without.add_frame(f, f.period_ns, "paced", false, 9'500 * kUs);
+        without.add_frame(f, f.period_ns, "paced", false, 9'500 * kNsPerUs);
     }
     auto notes = [&](const RunRecord& record) {
         std::string all;
@@ -165,8 +167,8 @@ TEST(RunRecord, TheSwapsWaitIsNoPartOfTheFramesWork) {
 }
 
 TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {
-    std::vector<int64_t> intervals(200, 10 * kMs);
-    intervals[150] = 40 * kMs;   // 4x the moving average: a stutter (factor 2.5)
+    std::vector<int64_t> intervals(200, 10 * kNsPerMs);
+    intervals[150] = 40 * kNsPerMs;   // 4x the moving average: a stutter (factor 2.5)
     const RunStats stats = compute_run_stats(run_of(intervals), 1.0);
     const pacer::FrameTimeMetrics& m = stats.metrics;
     EXPECT_EQ(m.frames, 200);
@@ -180,7 +182,7 @@ TEST(Metrics, StutterAndLowsComeFromTheSharedModule) {
 }
 
 TEST(Metrics, UnknownCpuIsLeftOut) {
-    std::vector<pacer::Frame> frames = run_of({10 * kMs, 10 * kMs});
+    std::vector<pacer::Frame> frames = run_of({10 * kNsPerMs, 10 * kNsPerMs});
     for (pacer::Frame& f : frames) f.wait_cpu_ns = -1;
     const MetricValues values = metric_values(compute_run_stats(frames, 1.0));
     EXPECT_EQ(values.count("cpu_pct"), 0u);
@@ -222,7 +224,7 @@ RunReport sample_report() {
     RunReport report;
     report.info = {{"backend", "sdl2"}, {"vsync", "on requested, refused"}, {"scenario", "x \"y\".txt"}};
     report.brief = {"pacer-demo: sdl2, llvmpipe, 640x360 window", "pacing: timer -> timer: asked for"};
-    report.stats = compute_run_stats(run_of({10 * kMs, 10 * kMs + 300 * kUs, 12 * kMs}), 1.0);
+    report.stats = compute_run_stats(run_of({10 * kNsPerMs, 10 * kNsPerMs + 300 * kNsPerUs, 12 * kNsPerMs}), 1.0);
     report.verdicts = evaluate({expect("interval_max_us", Comparison::LessEqual, 11'000.0),
                                 expect("frames", Comparison::GreaterEqual, 4.0),
                                 expect("cpu_pct", Comparison::GreaterEqual, 0.0)},
@@ -262,7 +264,7 @@ TEST(SummaryJson, UnmeasuredValuesAreNull) {
 
 TEST(SummaryJson, NoExpectationsPass) {
     RunReport report;
-    report.stats = compute_run_stats(run_of({10 * kMs}), 1.0);
+    report.stats = compute_run_stats(run_of({10 * kNsPerMs}), 1.0);
     const nlohmann::json json = nlohmann::json::parse(summary_json(report));
     EXPECT_TRUE(json.at("verdicts").empty());
     EXPECT_EQ(json.at("passed"), true);
@@ -297,8 +299,8 @@ TEST(SummaryText, NamesTheRendererWhenFramesOutlastTheirPeriod) {
 }  // namespace
 TEST(Metrics, SteadyWakesWithUnevenPresentsFailAPresentExpectation) {
     // Every wake on time; the swaps return 2 ms after, or 6 ms every fourth frame.
-    std::vector<int64_t> intervals(40, 10 * kMs), after;
-    for (int i = 0; i <= 40; ++i) after.push_back(i % 4 == 3 ? 6 * kMs : 2 * kMs);
+    std::vector<int64_t> intervals(40, 10 * kNsPerMs), after;
+    for (int i = 0; i <= 40; ++i) after.push_back(i % 4 == 3 ? 6 * kNsPerMs : 2 * kNsPerMs);
     const MetricValues values = metric_values(compute_run_stats(run_of(intervals, after), 1.0));
     EXPECT_DOUBLE_EQ(values.at("off_pct"), 0.0);
     EXPECT_GT(values.at("present_off_pct"), 40.0);
@@ -310,7 +312,7 @@ TEST(Metrics, SteadyWakesWithUnevenPresentsFailAPresentExpectation) {
 }
 
 TEST(Metrics, PresentsNotMeasuredWithoutMarkPresent) {
-    std::vector<pacer::Frame> frames = run_of({10 * kMs, 10 * kMs});
+    std::vector<pacer::Frame> frames = run_of({10 * kNsPerMs, 10 * kNsPerMs});
     for (pacer::Frame& f : frames) f.present_ns = -1;
     const MetricValues values = metric_values(compute_run_stats(frames, 1.0));
     EXPECT_EQ(values.count("present_off_pct"), 0u);

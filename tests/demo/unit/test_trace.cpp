@@ -2,6 +2,8 @@
 // rule and the errors for paths that cannot be written.
 #include "core/trace.h"
 
+#include <pacer/units.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,8 +15,9 @@
 namespace pacer_demo {
 namespace {
 
+using pacer::kNsPerMs;
+
 namespace fs = std::filesystem;
-constexpr int64_t kMs = 1'000'000;
 
 // Whether a writer's temporary file (".pacer-XXXXXX") is left beside path,
 // which temp_path gives a folder of its own.
@@ -74,10 +77,10 @@ pacer::Frame frame_at(int64_t index, int64_t wake_ns, int64_t interval_ns) {
     f.deadline_ns = wake_ns - 50'000;   // woke 50 us late
     f.lateness_ns = 50'000;
     f.interval_ns = interval_ns;
-    f.period_ns = 10 * kMs;
-    f.work_ns = index == 0 ? 0 : 3 * kMs;
-    f.slept_ns = index == 0 ? 0 : 6 * kMs;
-    f.spun_ns = index == 0 ? 0 : kMs / 2;
+    f.period_ns = 10 * kNsPerMs;
+    f.work_ns = index == 0 ? 0 : 3 * kNsPerMs;
+    f.slept_ns = index == 0 ? 0 : 6 * kNsPerMs;
+    f.spun_ns = index == 0 ? 0 : kNsPerMs / 2;
     f.wait_cpu_ns = -1;
     f.present_ns = -1;
     f.strategy = pacer::Strategy::Timer;
@@ -107,23 +110,23 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
         ASSERT_TRUE(trace.ok()) << trace.error();
         EXPECT_EQ(trace.error(), "");
 
-        pacer::Frame f0 = frame_at(0, 5'000 * kMs, 0);
+        pacer::Frame f0 = frame_at(0, 5'000 * kNsPerMs, 0);
         f0.resynced = true;
         trace.write(f0, {"", "set strategy=timer hz=100"});
-        pacer::Frame f1 = frame_at(1, 5'010 * kMs, 10 * kMs);
-        f1.present_ns = 5'009 * kMs;
+        pacer::Frame f1 = frame_at(1, 5'010 * kNsPerMs, 10 * kNsPerMs);
+        f1.present_ns = 5'009 * kNsPerMs;
         f1.wait_cpu_ns = 250'000;
         trace.write(f1, {"auto: timer, swap interval refused", ""});
-        pacer::Frame f2 = frame_at(2, 5'022 * kMs, 12 * kMs);
-        f2.present_ns = 5'020 * kMs;
+        pacer::Frame f2 = frame_at(2, 5'022 * kNsPerMs, 12 * kNsPerMs);
+        f2.present_ns = 5'020 * kNsPerMs;
         f2.missed = 1;
         f2.strategy = pacer::Strategy::Spin;
-        f2.dt_ns = 20 * kMs;
-        f2.predicted_present_ns = f2.wake_ns + 10 * kMs;
+        f2.dt_ns = 20 * kNsPerMs;
+        f2.predicted_present_ns = f2.wake_ns + 10 * kNsPerMs;
         f2.contended = true;
         TraceExtra extra{"", "mark \"quoted\", and comma"};
         extra.dt_mode = "fixed";
-        extra.motion_dt_ns = 20 * kMs + 1;
+        extra.motion_dt_ns = 20 * kNsPerMs + 1;
         extra.fixed_steps = 2;
         extra.fixed_alpha = 0.25;
         extra.wait_point = "before_present";
@@ -193,17 +196,17 @@ TEST(TraceWriter, DisplayReportsJoinTheirRows) {
         TraceWriter trace(path);
         ASSERT_TRUE(trace.ok());
         for (int64_t i = 0; i < 5; ++i) {
-            pacer::Frame f = frame_at(i, 1'000 * kMs + i * 16 * kMs, i == 0 ? 0 : 16 * kMs);
-            f.predicted_present_ns = f.wake_ns + 40 * kMs;
+            pacer::Frame f = frame_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs, i == 0 ? 0 : 16 * kNsPerMs);
+            f.predicted_present_ns = f.wake_ns + 40 * kNsPerMs;
             TraceExtra extra{"", ""};
-            extra.motion_dt_ns = 16 * kMs;
+            extra.motion_dt_ns = 16 * kNsPerMs;
             trace.write(f, extra);
         }
-        trace.displayed(0, false, 1'040 * kMs);                    // wake 1000
+        trace.displayed(0, false, 1'040 * kNsPerMs);                    // wake 1000
         trace.displayed(1, true, 0);                               // discarded
-        trace.displayed(2, false, 1'073 * kMs);                    // wake 1032: 33 ms after frame 0
-        trace.displayed(4, false, 1'105 * kMs);                    // 3 has none
-        trace.displayed(9, false, 1'200 * kMs);                    // never traced: ignored
+        trace.displayed(2, false, 1'073 * kNsPerMs);                    // wake 1032: 33 ms after frame 0
+        trace.displayed(4, false, 1'105 * kNsPerMs);                    // 3 has none
+        trace.displayed(9, false, 1'200 * kNsPerMs);                    // never traced: ignored
         EXPECT_EQ(trace.close(), "");
     }
     const auto rows = read_csv(path);

@@ -1,10 +1,10 @@
 // thread_timing.cpp: asks the OS for finer timing on the calling thread and
 // gives it back on destruction. The report reads the settings back after the
 // request, because the OS may clamp or ignore what was asked.
-#include "core/internal.h"
+#include "base/text.h"
+#include "os/os.h"
 
 #include <pacer/thread_timing.h>
-#include "os/os.h"
 
 #include <cerrno>
 #include <cstring>
@@ -13,19 +13,7 @@
 
 namespace pacer {
 
-std::string detail::errno_name(int error) {
-    switch (error) {
-        case EPERM: return "EPERM";
-        case EINVAL: return "EINVAL";
-        case ENOSYS: return "ENOSYS";
-        case E2BIG: return "E2BIG";
-        case EBUSY: return "EBUSY";
-        default: return std::strerror(error);
-    }
-}
-
 namespace {
-
 
 void note(std::string& refused, const std::string& what) {
     if (!refused.empty()) refused += "; ";
@@ -39,11 +27,11 @@ ThreadTiming::ThreadTiming(const Request& request) : request_(request) {
         throw std::invalid_argument("ThreadTiming: timer_slack_ns (" + std::to_string(request.timer_slack_ns) +
                                     ") and timer_period_ns (" + std::to_string(request.timer_period_ns) +
                                     ") must not be negative; 0 leaves a setting alone");
-    if (request.timer_slack_ns > detail::kMaxTimerSlackNs)
+    if (request.timer_slack_ns > os::kMaxTimerSlackNs)
         throw std::invalid_argument("ThreadTiming: timer_slack_ns " + std::to_string(request.timer_slack_ns) +
-                                    " is out of range [1, " + std::to_string(detail::kMaxTimerSlackNs) +
+                                    " is out of range [1, " + std::to_string(os::kMaxTimerSlackNs) +
                                     "]; 0 leaves it alone");
-    if (request.sched_slice_ns != 0 && (request.sched_slice_ns < detail::kMinSliceNs || request.sched_slice_ns > detail::kMaxSliceNs))
+    if (request.sched_slice_ns != 0 && (request.sched_slice_ns < os::kMinSliceNs || request.sched_slice_ns > os::kMaxSliceNs))
         throw std::invalid_argument("ThreadTiming: sched_slice_ns " + std::to_string(request.sched_slice_ns) +
                                     " is out of range [100000, 100000000]; 0 leaves it alone");
     if (request.fifo_priority < 0 || request.fifo_priority > 99)

@@ -1,9 +1,9 @@
 // simulated_scheduler.cpp: a Sleeper that behaves like an OS with a coarse
 // scheduler tick, on top of a real (or fake) one.
-#include "core/internal.h"
-#include "core/saturate.h"
+#include "base/saturate.h"
 
 #include <pacer/platform.h>
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -17,7 +17,7 @@ SimulatedSchedulerConfig checked(const SimulatedSchedulerConfig& config) {
     const SimulatedSchedulerConfig& resolved = config;
     // Up to a second: a longer tick is no scheduler's, and INT64_MAX made
     // every sleep last 292 years.
-    if (resolved.period_ns <= 0 || resolved.period_ns > 1'000'000'000) {
+    if (resolved.period_ns <= 0 || resolved.period_ns > kNsPerSecond) {
         throw std::invalid_argument("SimulatedSchedulerConfig.period_ns: " + std::to_string(resolved.period_ns) +
                                     " is out of range [1, 1000000000]");
     }

@@ -1,8 +1,9 @@
-// os/sleeper.cpp: OsClock and OsSleeper, the portable face of os.h.
-#include "core/internal.h"
+// platform/sleeper.cpp: OsClock and OsSleeper, the portable face of os.h.
+#include "base/text.h"
 #include "os/os.h"
 
 #include <pacer/platform.h>
+#include <pacer/units.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -63,7 +64,7 @@ int64_t stated_or_one_ms(int64_t requested_ns, bool* stated) {
     }
     const int64_t os_period = os::scheduler_period_ns();
     *stated = os_period > 0;
-    return os_period > 0 ? os_period : detail::kNsPerMs;
+    return os_period > 0 ? os_period : kNsPerMs;
 }
 
 constexpr const char* kUnsupported = "unsupported";   // the OS has no such control
@@ -80,7 +81,7 @@ std::string describe_control(const char* name, const WaitControl& control) {
     if (ns < 1000)
         std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(ns));
     else
-        std::snprintf(text, sizeof text, "%s %g us", name, static_cast<double>(ns) * 1e-3);
+        std::snprintf(text, sizeof text, "%s %g us", name, us_of(static_cast<double>(ns)));
     return control.got_ns < 0 ? std::string(text) + " asked (no timer wait yet)" : std::string(text);
 }
 
@@ -160,8 +161,8 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
         throw std::invalid_argument(std::string("OsSleeper::Options: ") + field + " " + std::to_string(value) +
                                     " is out of range -1 or [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     };
-    check("wait_timer_slack_ns", options.wait_timer_slack_ns, 1, detail::kMaxTimerSlackNs);
-    check("wait_sched_slice_ns", options.wait_sched_slice_ns, detail::kMinSliceNs, detail::kMaxSliceNs);
+    check("wait_timer_slack_ns", options.wait_timer_slack_ns, 1, os::kMaxTimerSlackNs);
+    check("wait_sched_slice_ns", options.wait_sched_slice_ns, os::kMinSliceNs, os::kMaxSliceNs);
     impl_->period_ns = stated_or_one_ms(options.scheduler_period_ns, &impl_->period_stated);
     impl_->slack.wanted_ns = wanted_or_leave(options.wait_timer_slack_ns);
     impl_->slice.wanted_ns = wanted_or_leave(options.wait_sched_slice_ns);
@@ -171,7 +172,7 @@ OsSleeper::OsSleeper(const Options& options) : impl_(std::make_unique<Impl>()) {
         // scheduler period (1 ms when none is) where the OS lets us, until
         // destruction and no longer, then re-read what the OS states.
         impl_->held_period_ns =
-            options.scheduler_period_ns > 0 ? options.scheduler_period_ns : detail::kNsPerMs;
+            options.scheduler_period_ns > 0 ? options.scheduler_period_ns : kNsPerMs;
         impl_->period_held = os::timer_period_begin(impl_->held_period_ns);
         if (impl_->period_held && options.scheduler_period_ns <= 0) {
             impl_->period_ns = stated_or_one_ms(0, &impl_->period_stated);
@@ -213,13 +214,13 @@ std::string OsSleeper::describe() const {
     } else if (impl_->period_held) {
         char held[80];
         std::snprintf(held, sizeof held, "system timer period %.3f ms held + relative sleep",
-                      static_cast<double>(impl_->held_period_ns) * 1e-6);
+                      ms_of(static_cast<double>(impl_->held_period_ns)));
         line = held;
     } else {
         line = "relative sleep (no high-resolution timer)";
     }
     char period[64];
-    std::snprintf(period, sizeof period, ", period %.3f ms%s", static_cast<double>(impl_->period_ns) * 1e-6,
+    std::snprintf(period, sizeof period, ", period %.3f ms%s", ms_of(static_cast<double>(impl_->period_ns)),
                   impl_->period_stated ? "" : " (assumed)");
     line += period;
     if (impl_->timer != nullptr) {

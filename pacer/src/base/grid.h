@@ -1,4 +1,4 @@
-// grid.h: the absolute deadline grid, deadline_k = anchor + k * period.
+// base/grid.h: the absolute deadline grid, deadline_k = anchor + k * period.
 //
 // The period of a rate in Hz is rarely a whole number of nanoseconds (60 Hz
 // is 16666666.67 ns). Adding a rounded period every frame would drift by the
@@ -11,7 +11,9 @@
 // Past that (a clock near the int64 limits) the points saturate at the limit.
 #pragma once
 
-#include "core/saturate.h"
+#include "base/saturate.h"
+
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <cmath>
@@ -22,12 +24,12 @@ namespace pacer::detail {
 class Grid {
 public:
     // Re-anchors the grid: step 0 is at anchor_ns, steps of a rate's period,
-    // 1e9 / hz. The fraction comes from the remainder (exact for whole Hz),
-    // not from period - whole: 1e9 / hz itself carries a rounding error that
+    // period_ns_of(hz). The fraction comes from the remainder (exact for whole
+    // Hz), not from period - whole: the period itself carries a rounding error that
     // k would multiply (450 ns after a century at 144 Hz).
     void anchor(int64_t anchor_ns, double hz) {
-        whole_ns_ = static_cast<int64_t>(std::floor(1e9 / hz));
-        const double remainder_ns = std::fma(-static_cast<double>(whole_ns_), hz, 1e9);
+        whole_ns_ = static_cast<int64_t>(std::floor(period_ns_of(hz)));
+        const double remainder_ns = std::fma(-static_cast<double>(whole_ns_), hz, static_cast<double>(kNsPerSecond));
         start(anchor_ns, remainder_ns / hz);
     }
     // The same with steps of period_ns, a period measured in ns (the

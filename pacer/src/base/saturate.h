@@ -1,4 +1,4 @@
-// saturate.h: int64 arithmetic that stops at the limits instead of
+// base/saturate.h: int64 arithmetic that stops at the limits instead of
 // overflowing (not installed). Grid times, sums of frame fields and
 // differences of caller-given times go through these, so that any value the
 // API accepts gives a clamped answer rather than undefined behaviour.

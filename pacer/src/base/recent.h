@@ -1,8 +1,9 @@
-// recent.h: the last N values of a stream, for the arbiter's watch over
-// vsync (present intervals; displayed frames on or off cadence). A ring in
-// arrival order, with the medians and counts the arbiter judges by.
-// Internal (pacer_internal).
+// base/recent.h: the last N values of a stream, a ring in arrival order,
+// with the medians, quantiles and counts judged over them (the arbiter's
+// watch over vsync, display_lock's learned lead). Internal (pacer_internal).
 #pragma once
+
+#include "base/median.h"
 
 #include <algorithm>
 #include <array>
@@ -71,11 +72,6 @@ public:
 private:
     int64_t at(int i) const { return ring_[static_cast<std::size_t>(i)]; }   // storage order
     std::size_t slot_back(int back) const { return static_cast<std::size_t>((next_ + N - back) % N); }
-    static int64_t median_of(std::array<int64_t, N>& values, int n) {
-        if (n <= 0) return 0;
-        std::nth_element(values.begin(), values.begin() + n / 2, values.begin() + n);
-        return values[static_cast<std::size_t>(n / 2)];
-    }
 
     std::array<int64_t, N> ring_{};
     int count_ = 0, next_ = 0;
