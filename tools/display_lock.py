@@ -17,11 +17,11 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
                   settling ones too: what the lead covers at the default
                   hitch budget (Config::display.hitches_per_1000 = 1)
   discarded       frames never shown
-  missed          shown over a quarter refresh after the one aimed at
-                  (MsPresentPredictionError; the library's rule)
-  a refresh late  half a refresh or more after the one aimed at (issue 27's
-                  "shown a refresh late")
-  off             latency over a quarter refresh above the run's median
+  missed          shown late after the one aimed at (MsPresentPredictionError
+                  over the summary's display_late_after_ms: the library's
+                  rule, pacer::shown_late, a quarter refresh)
+  a refresh late  half a refresh or more after the one aimed at
+  off             latency as late above the run's median
   lead            the lead in force at the end (the summary's display_lead_ms)
   room            latency p50 less work p50: what the lead adds to the work
 and each run ends with a verdict against issue 27's bounds:
@@ -51,11 +51,11 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from one_line import OneLineParser  # noqa: E402
 import wayland_session  # noqa: E402  (the compositor and client helpers, shared with the tests)
 
 REPLAY_NAME = re.compile(r"^(sdl2|glfw)-[0-9.]+ms-[0-9]{3}-")   # a --keep run's folder name
@@ -63,11 +63,6 @@ REPLAY_NAME = re.compile(r"^(sdl2|glfw)-[0-9.]+ms-[0-9]{3}-")   # a --keep run's
 
 class InputError(Exception):
     """A bad flag or file: the message is the one line to print (exit 2)."""
-
-
-class OneLineParser(argparse.ArgumentParser):
-    def error(self, message):
-        raise InputError(f"{message} (see --help)")
 
 
 def number(text):
@@ -104,21 +99,22 @@ def figures(trace_path, summary_path, strategy, settle_s):
     judged = [r for r in rows if r.get("DisplayedFrame") in ("0", "1")]
     shown = [r for r in judged if r["DisplayedFrame"] == "1"]
     period_ms = number(run.get("display_clock_period_ms")) or 0.0
+    late_ms = number(run.get("display_late_after_ms")) or 0.0   # pacer::shown_late's line
     latency = [v for v in (number(r.get("MsDisplayLatency")) for r in shown) if v is not None]
     work = [v for v in (number(r.get("MsWakeToPresent")) for r in rows) if v is not None]
     errors = [v for v in (number(r.get("MsPresentPredictionError")) for r in shown) if v is not None]
     p50 = statistics.median(latency) if latency else float("nan")
-    # Missed: shown over a quarter refresh after the refresh it aimed at
-    # (display_lock's predicted present; the library's rule). Off: shown over
-    # a quarter refresh later than the run's median latency, the same rule
-    # for a fixed lead that lands a whole refresh after its aim every time.
-    missed = sum(1 for e in errors if period_ms > 0 and e > period_ms / 4)
-    # Refresh late (issue 27's "shown a refresh late"): half a refresh or more
+    # Missed: shown late after the refresh it aimed at (display_lock's
+    # predicted present; the library's rule, pacer::shown_late, whose line
+    # the summary gives). Off: as late after the run's median latency, the
+    # same rule for a fixed lead that lands a whole refresh after its aim.
+    missed = sum(1 for e in errors if late_ms > 0 and e > late_ms)
+    # Refresh late ("shown a refresh late"): half a refresh or more
     # after the aim, which rounds to a later refresh. weston shows a late
     # frame as soon as it can (its repaint loop restarts from the commit),
     # about 10 ms late: missed, not a refresh late.
     refresh_late = sum(1 for e in errors if period_ms > 0 and e >= period_ms / 2)
-    off = sum(1 for v in latency if period_ms > 0 and v - p50 > period_ms / 4)
+    off = sum(1 for v in latency if late_ms > 0 and v - p50 > late_ms)
     # The compositor's window as this run saw it: the shortest time from a
     # swap's return to its frame on screen (weston headless: its 16 ms frame
     # timer plus its repaint; a swap returns just after its commit, so this

@@ -33,7 +33,6 @@ gives one line on stderr naming the file (and line and column) and exit
 status 2; no PNG is written for that input.
 """
 
-import argparse
 import csv
 import math
 import os
@@ -50,6 +49,8 @@ matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import colors as mcolors  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
+
+from one_line import OneLineParser  # noqa: E402
 
 DPI = 110
 # One colour per strategy in every bench figure, in pacer.h's order.
@@ -739,15 +740,6 @@ def plot_display(path, out_dir, name, title):
 
 
 # --- command line ------------------------------------------------------------
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Usage errors as one line naming the tool (its prog; the usage is in
-    --help), exit status 2. qa.py uses it too."""
-
-    def error(self, message):
-        print(f"{self.prog}: {message} (see --help)", file=sys.stderr)
-        sys.exit(2)
 
 
 def main(argv=None):

@@ -62,6 +62,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+from one_line import OneLineParser  # noqa: E402
 import plots  # noqa: E402  (tools/plots.py; imports matplotlib once for every run)
 import wayland_session  # noqa: E402  (tools/wayland_session.py: the Wayland clients' environment)
 
@@ -701,7 +702,7 @@ def run_suite(suite, scenarios, backends):
 
 
 def main(argv=None):
-    parser = plots.OneLineParser(prog="qa", description="Visual QA: scenarios on pacer-demo, headless, "
+    parser = OneLineParser(prog="qa", description="Visual QA: scenarios on pacer-demo, headless, "
                                      "both backends; a report folder with verdicts, plots, CSVs and traces.")
     parser.add_argument("scenarios", nargs="*", metavar="SCENARIO",
                         help="scenario files or names in assets/scenarios/ (default: all)")

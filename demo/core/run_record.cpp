@@ -140,7 +140,10 @@ void RunRecord::add_display_figures_(RunReport* report, const pacer::Pacer& pace
          format("%.1f", pct(within_1ms, static_cast<int64_t>(d.prediction_error_ns.size()))));
     info("display_clock_locked", clock.locked ? "yes" : "no");
     info("display_clock_locked_pct", format("%.1f", pct(display_locked_frames_, display_frames_since_lock_)));
-    info("display_clock_period_ms", format("%.4f", static_cast<double>(clock.period_ns) * 1e-6));
+    info("display_clock_period_ms", format("%.4f", pacer::ms_of(static_cast<double>(clock.period_ns))));
+    // Where a shown frame counts late (pacer::shown_late), for tools that judge the trace.
+    info("display_late_after_ms", format("%.4f", pacer::ms_of(static_cast<double>(
+                                                      pacer::late_after_ns(clock.period_ns)))));
     info("display_clock_stated_hz", format("%g", clock.stated_hz));
     info("display_clock_samples", std::to_string(clock.samples));
     info("display_clock_residual_ms", format("%.4f", clock.residual_ns * 1e-6));

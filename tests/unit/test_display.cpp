@@ -2,7 +2,7 @@
 // the pacer builds on it: auto's trust in vsync, dt and predicted presents
 // from the display, the delay bias. A fake compositor shows frames on a
 // refresh clock of its own (fakes.h), under a fake clock.
-#include "display/display_clock.h"
+#include "display/clock_fit.h"
 #include "fakes.h"
 
 #include <gtest/gtest.h>
@@ -50,9 +50,9 @@ struct Feed {
     }
 };
 
-TEST(DisplayModel, ConvergesUnderJitterDiscardsAndOutliers) {
+TEST(ClockFit, ConvergesUnderJitterDiscardsAndOutliers) {
     for (bool seq : {true, false}) {
-        detail::DisplayModel model;
+        detail::ClockFit model;
         Feed feed{k5994};
         int64_t k = 0;
         for (int i = 0; i < 400; ++i) {
@@ -85,9 +85,9 @@ TEST(DisplayModel, ConvergesUnderJitterDiscardsAndOutliers) {
     }
 }
 
-TEST(DisplayModel, TheStatedRefreshDoesNotFoolIt) {
+TEST(ClockFit, TheStatedRefreshDoesNotFoolIt) {
     // weston headless: states 60 Hz, repaints every 25.2 ms; no seq.
-    detail::DisplayModel model;
+    detail::ClockFit model;
     Feed feed{25.2e6};
     for (int64_t k = 1; k <= 40; ++k) model.add(feed.at(k, 100 * kNsPerUs, false), 60);
     EXPECT_TRUE(model.locked());
@@ -95,24 +95,24 @@ TEST(DisplayModel, TheStatedRefreshDoesNotFoolIt) {
     EXPECT_NEAR(model.clock().stated_hz, 60, 0.001);
 }
 
-TEST(DisplayModel, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
+TEST(ClockFit, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
     // Vsync at interval 2 on 120 Hz: frames 16.7 ms apart, the display's
     // period is 8.3 ms. Without a counter the times alone cannot tell; the
     // stated refresh, a whole divisor, can.
-    detail::DisplayModel model;
+    detail::ClockFit model;
     Feed feed{1e9 / 120};
     feed.stated_ns = 8'333'333;
     for (int64_t k = 2; k <= 80; k += 2) model.add(feed.at(k, 50 * kNsPerUs, false), 120);
     EXPECT_NEAR(model.period_ns(), 1e9 / 120, 1e9 / 120 * 0.001);
     // A stated rate that is no divisor is ignored (weston's 60 against 25.2 ms).
-    detail::DisplayModel lied_to;
+    detail::ClockFit lied_to;
     Feed slow{25.2e6};
     for (int64_t k = 1; k <= 40; ++k) lied_to.add(slow.at(k, 50 * kNsPerUs, false), 60);
     EXPECT_NEAR(lied_to.period_ns(), 25.2e6, 25.2e6 * 0.001);
 }
 
 // Reports every `pattern` refreshes in turn, with 30 us of jitter.
-void feed_pattern(detail::DisplayModel& model, double period_ns, const std::vector<int>& pattern, double stated_hz,
+void feed_pattern(detail::ClockFit& model, double period_ns, const std::vector<int>& pattern, double stated_hz,
                   int reports) {
     Feed feed{period_ns};
     int64_t k = 0;
@@ -128,13 +128,13 @@ void feed_pattern(detail::DisplayModel& model, double period_ns, const std::vect
 // and some of 37.8. Their common half, 12.6 ms, is a refresh no report
 // showed alone and nothing states: the model must not lock onto it (it did,
 // and auto said "display refresh 60 Hz -> 79.2 Hz").
-TEST(DisplayModel, HalfAStepLateIsNoRefreshOfItsOwn) {
-    detail::DisplayModel model;
+TEST(ClockFit, HalfAStepLateIsNoRefreshOfItsOwn) {
+    detail::ClockFit model;
     // 12.6 ms refreshes, shown every 2, 2, 2, 3: 25.2 ms with a 37.8 in four.
     feed_pattern(model, 12.6e6, {2, 2, 2, 3}, 60, 200);
     EXPECT_FALSE(model.locked() && model.period_ns() < 20e6) << model.period_ns();
     // Where the 37.8 ms intervals are rarer, it locks on the step it shows.
-    detail::DisplayModel calmer;
+    detail::ClockFit calmer;
     feed_pattern(calmer, 12.6e6, {2, 2, 2, 2, 2, 2, 2, 2, 2, 3}, 60, 200);
     EXPECT_TRUE(calmer.locked());
     EXPECT_NEAR(calmer.period_ns(), 25.2e6, 25.2e6 * 0.01);
@@ -142,30 +142,30 @@ TEST(DisplayModel, HalfAStepLateIsNoRefreshOfItsOwn) {
 
 // Frames shown 2 and 3 refreshes apart are a real refresh split in two or
 // three (60 fps at 144 Hz, 24 fps at 60 Hz): the stated rate says so.
-TEST(DisplayModel, TwoAndThreeRefreshesAFrameFindTheStatedRefresh) {
-    detail::DisplayModel at144;
+TEST(ClockFit, TwoAndThreeRefreshesAFrameFindTheStatedRefresh) {
+    detail::ClockFit at144;
     feed_pattern(at144, 1e9 / 144, {2, 3}, 144, 200);
     EXPECT_TRUE(at144.locked());
     EXPECT_NEAR(at144.period_ns(), 1e9 / 144, 1e9 / 144 * 0.005);
-    detail::DisplayModel at60;
+    detail::ClockFit at60;
     feed_pattern(at60, 1e9 / 60, {2, 3}, 60, 200);
     EXPECT_TRUE(at60.locked());
     EXPECT_NEAR(at60.period_ns(), 1e9 / 60, 1e9 / 60 * 0.005);
     // Unstated, the times alone: the lowest interval explains only half, so
     // the fraction is taken.
-    detail::DisplayModel unstated;
+    detail::ClockFit unstated;
     feed_pattern(unstated, 1e9 / 60, {2, 3}, 0, 200);
     EXPECT_TRUE(unstated.locked());
     EXPECT_NEAR(unstated.period_ns(), 1e9 / 60, 1e9 / 60 * 0.005);
 }
 
-TEST(DisplayModel, FollowsATimerThatDatesEachRefreshFromTheLast) {
+TEST(ClockFit, FollowsATimerThatDatesEachRefreshFromTheLast) {
     // weston headless: each refresh is a timer armed from the previous one,
     // so a late tick moves every later refresh. Ticks run 0-100 us late, one
     // in 40 by 0.5-3 ms. The period stays within 0.5 % of the median
     // interval, the model stays locked through the late ticks, and the
     // refresh after each report is predicted within 1 ms.
-    detail::DisplayModel model;
+    detail::ClockFit model;
     Feed noise{25.2e6};
     double t = 1e9;
     std::vector<double> intervals;
@@ -205,7 +205,7 @@ struct Worst {
     bool always_locked = true;
 };
 Worst jittery_display(int slip_every) {
-    detail::DisplayModel model;
+    detail::ClockFit model;
     Feed noise{k60};
     const double mean_period = k60 + (slip_every > 0 ? 3 * kNsPerMs / slip_every : 0.0);
     double phase = 0, slipped = 0;
@@ -231,7 +231,7 @@ Worst jittery_display(int slip_every) {
 // A one-second fit of such reports wandered 0.5-1.4 % (the demo said "59.4
 // Hz" and once chose 60.3 Hz / 2). The long fit holds the grid's period
 // within 0.05 % once it spans 512 reports, and within 0.15 % from 2 s on.
-TEST(DisplayModel, SoftwareDatedJitterAndWanderKeepTheRate) {
+TEST(ClockFit, SoftwareDatedJitterAndWanderKeepTheRate) {
     const Worst worst = jittery_display(0);
     EXPECT_TRUE(worst.always_locked);
     EXPECT_LE(worst.early, 0.0015);
@@ -241,7 +241,7 @@ TEST(DisplayModel, SoftwareDatedJitterAndWanderKeepTheRate) {
 // Slips are time the display took: its mean period is 0.3 % over the grid's
 // with a 3 ms slip every 60 refreshes. The fit follows the mean within 0.1 %
 // (a fit of the inliers alone read the grid, and mutter 0.1-0.2 % fast).
-TEST(DisplayModel, SlipsThatMoveTheGridForGoodAreTimeTheDisplayTook) {
+TEST(ClockFit, SlipsThatMoveTheGridForGoodAreTimeTheDisplayTook) {
     const Worst worst = jittery_display(60);
     EXPECT_TRUE(worst.always_locked);
     EXPECT_LE(worst.late, 0.001);
@@ -252,8 +252,8 @@ TEST(DisplayModel, SlipsThatMoveTheGridForGoodAreTimeTheDisplayTook) {
 // refreshes (a 32.9 ms gap at 60 Hz). A run that starts without gaps
 // trusts it; once frames miss refreshes (one in three here, a loaded
 // machine), it must be dropped, not the lock.
-TEST(DisplayModel, ACounterOfRepaintsIsDroppedOnceFramesMissRefreshes) {
-    detail::DisplayModel model;
+TEST(ClockFit, ACounterOfRepaintsIsDroppedOnceFramesMissRefreshes) {
+    detail::ClockFit model;
     Feed feed{k60};
     int64_t k = 0;
     uint64_t repaints = 0;
@@ -270,12 +270,12 @@ TEST(DisplayModel, ACounterOfRepaintsIsDroppedOnceFramesMissRefreshes) {
     EXPECT_NEAR(model.period_ns(), k60, k60 * 0.0005);
 }
 
-TEST(DisplayModel, FollowsDriftAndRelocksAfterARefreshChange) {
+TEST(ClockFit, FollowsDriftAndRelocksAfterARefreshChange) {
     // Drift: the period moves 0.2 % over 20 s. Dated by the display's own
     // clock, the one-second fit follows within 0.02 %; dated in software, the
     // long sums (8.5 s) lag by about half their span, within 0.06 %.
     for (const uint32_t flags : {kPresentedHwClock, 0u}) {
-        detail::DisplayModel drifting;
+        detail::ClockFit drifting;
         double t = 1e9, period = k60;
         uint64_t seq = 1;
         for (int i = 0; i < 1200; ++i) {
@@ -290,7 +290,7 @@ TEST(DisplayModel, FollowsDriftAndRelocksAfterARefreshChange) {
         EXPECT_TRUE(drifting.locked());
         EXPECT_NEAR(drifting.period_ns(), period, period * (flags != 0 ? 0.0002 : 0.0006)) << flags;
     }
-    detail::DisplayModel model;
+    detail::ClockFit model;
     double t = 1e9;
     uint64_t seq = 1;
     for (int i = 0; i < 1200; ++i) {
@@ -312,11 +312,11 @@ TEST(DisplayModel, FollowsDriftAndRelocksAfterARefreshChange) {
         ++reports;
         if (model.locked() && std::fabs(model.period_ns() - k144) < k144 * 0.001) break;
     }
-    EXPECT_LE(reports, detail::DisplayModel::kResetRun + detail::DisplayModel::kLockSamples);
+    EXPECT_LE(reports, detail::ClockFit::kResetRun + detail::ClockFit::kLockSamples);
 }
 
-TEST(DisplayModel, IgnoresWhatCannotBeFitted) {
-    detail::DisplayModel model;
+TEST(ClockFit, IgnoresWhatCannotBeFitted) {
+    detail::ClockFit model;
     Presented undated;   // displayed_ns -1
     for (int i = 0; i < 100; ++i) model.add(undated, 60);
     EXPECT_FALSE(model.locked());

@@ -108,6 +108,14 @@ struct Presented {
     uint32_t flags = 0;         // kPresented* bits
 };
 
+// Late: a frame shown more than late_after_ns(refresh), a quarter refresh,
+// after the refresh it aimed at (Frame::predicted_present_ns). A fixed-rate
+// display shows a late frame whole refreshes late; one that waits for frames
+// shows it as soon as it can, a fraction of a refresh late. The rule behind
+// display_missed, and the one a tool that judges shown frames should use.
+inline int64_t late_after_ns(int64_t refresh_ns) { return refresh_ns / 4; }
+inline bool shown_late(int64_t after_aim_ns, int64_t refresh_ns) { return after_aim_ns > late_after_ns(refresh_ns); }
+
 // What the engine's window system can do for vsync and auto.
 class Host {
 public:

@@ -189,7 +189,7 @@ bool Arbiter::check_lead_steps(int64_t now, int64_t index) {
 
 std::string Arbiter::choose_auto(int64_t index) {
     // The display's own clock, once locked, outranks what the host states.
-    const DisplayModel& display = present_.display();
+    const ClockFit& display = present_.display();
     shown_hz_ = display.locked() ? hz_of(display.period_ns()) : 0;
     const double hz = shown_hz_ > 0 ? shown_hz_ : refresh_hz_;
     const std::string says = display_says();
@@ -274,7 +274,7 @@ void Arbiter::judge_cadence(bool on_cadence) {
 // clock is locked, n of its periods make the target's, and the shown frames
 // keep that cadence.
 void Arbiter::judge_display_probe(int64_t index) {
-    const DisplayModel& display = present_.display();
+    const ClockFit& display = present_.display();
     if (!display.locked() || cadence_.count() < kProbeFrames) {
         if (index - probe_started_index_ >= kDisplayProbeFrames)
             leave_vsync("vsync requested, the display reports no steady refresh in " +
@@ -302,7 +302,7 @@ void Arbiter::judge_display_probe(int64_t index) {
 // decision rests on (a lying stated rate, a mode change); display_lock, which
 // follows its clock anyway, only when the refreshes per frame change too.
 void Arbiter::check_display(int64_t index) {
-    const DisplayModel& display = present_.display();
+    const ClockFit& display = present_.display();
     const bool listens = cfg_.strategy == Strategy::Auto || cfg_.strategy == Strategy::DisplayLock;
     if (!listens || cfg_.host == nullptr) return;
     // display_lock begins once the clock locks, and ends when it is lost

@@ -185,7 +185,7 @@ struct Pacer::Impl {
         } else if (vsync) {
             // Snap to whole refresh periods: the display shows frames only on
             // them. The fitted period where the display reports, else the stated.
-            const detail::DisplayModel& display = present.display();
+            const detail::ClockFit& display = present.display();
             const double unit = display.locked() ? display.period_ns() : arbiter.refresh_unit_ns();
             const double periods = std::max(1.0, std::round(static_cast<double>(frame.interval_ns) / unit));
             dt = detail::sat_from_double(std::round(std::min(periods * unit, static_cast<double>(cfg.max_dt_ns))));

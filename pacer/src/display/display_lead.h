@@ -32,10 +32,7 @@
 //     which the latch's bound, measured against predictions, carries too),
 //     at least kMinPadNs, and the prior, kPadNs, until 16 are known: 0.2 ms
 //     on a display that keeps exact time.
-// Late means shown more than a quarter refresh after the aimed refresh: a
-// fixed-rate display shows a late frame whole refreshes late, but one that
-// waits for frames (weston's repaint loop restarts from a late commit) shows
-// it as soon as it can, a fraction of a refresh late.
+// Late is pacer::shown_late (pacer.h): over a quarter refresh after the aim.
 // The lead is tail + latch + pad. A miss its work explains, by work within
 // the tail, lengthens it at once to what that frame would have needed, plus
 // 1 ms; one past the tail is the budget's and moves nothing; one the work
@@ -52,6 +49,7 @@
 
 #include "base/recent.h"
 
+#include <pacer/pacer.h>
 #include <pacer/units.h>
 
 #include <cstdint>
@@ -78,7 +76,7 @@ public:
     // Shown late_ns after its aimed refresh, with refreshes refresh_ns apart:
     // late (judge()'s rule; the demo's summary restates it, in
     // demo/core/display_figures.cpp, having no way to the internals).
-    static bool late(int64_t late_ns, int64_t refresh_ns) { return late_ns > refresh_ns / 4; }
+    static bool late(int64_t late_ns, int64_t refresh_ns) { return shown_late(late_ns, refresh_ns); }
 
     // On top of work and latch, until learned: the aimed refresh is a
     // prediction, within 1 ms of the real one for 95 % of weston's frames

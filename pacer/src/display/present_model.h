@@ -1,13 +1,13 @@
 // present_model.h: what the display showed, and what follows from it. It
 // owns the reports (Host::take_presented) as they come in, the display clock
-// fitted from them (display_clock.h), which of our frames was shown when, the
+// fitted from them (clock_fit.h), which of our frames was shown when, the
 // phase at which a swap returns, the predicted present of a frame, the delay
 // bias that slides the deadline grid onto the display's phase, and
 // display_lock's grid with its learned lead (display_lead.h).
 // Internal (pacer_internal); the Pacer drains the host into it.
 #pragma once
 
-#include "display/display_clock.h"
+#include "display/clock_fit.h"
 #include "display/display_lead.h"
 #include "base/grid.h"
 
@@ -88,7 +88,7 @@ public:
     // after it.
     int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(deadline_ns + lead_ns()); }
     const DisplayLead& lead() const { return lead_; }
-    const DisplayModel& display() const { return display_; }
+    const ClockFit& display() const { return display_; }
     bool feedback_seen() const { return feedback_seen_; }
     // The display changed its refresh: the old fit no longer holds.
     void reset_display() { display_.reset(); }
@@ -123,7 +123,7 @@ private:
     int64_t refresh_anchor(int64_t wake_ns, int64_t present_ns, int64_t return_phase_ns) const;
     int64_t swap_return_phase_ns() const;
 
-    DisplayModel display_;
+    ClockFit display_;
     bool feedback_seen_ = false;                 // the host has reported a shown frame
     std::array<Wake, kFrameMemory> wakes_{};     // by index % kFrameMemory
     int64_t newest_wake_ = -1;                   // the index of the newest

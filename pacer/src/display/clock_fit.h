@@ -1,4 +1,4 @@
-// display_clock.h: the display's refresh clock, fitted from the times at which
+// display/clock_fit.h: the display's refresh clock, fitted from the times at which
 // frames were shown (Host::take_presented). Not installed.
 //
 // A display shows frames only at refreshes, t_k = phase + k * period. Given
@@ -47,7 +47,9 @@
 
 namespace pacer::detail {
 
-class DisplayModel {
+// Fits the display's clock from reports; clock() gives it as the public
+// DisplayClock (pacer.h).
+class ClockFit {
 public:
     static constexpr int kWindow = 64;        // reports in the fit
     static constexpr int kLockSamples = 16;   // inliers needed to lock

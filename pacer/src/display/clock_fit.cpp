@@ -1,5 +1,5 @@
-// display_clock.cpp: the display-clock fit (display_clock.h says how).
-#include "display/display_clock.h"
+// display/clock_fit.cpp: the display-clock fit (clock_fit.h says how).
+#include "display/clock_fit.h"
 
 #include "base/median.h"
 
@@ -76,9 +76,9 @@ double common_step(std::array<double, N> d, int n, double stated_period_ns) {
 
 }  // namespace
 
-void DisplayModel::reset() { *this = DisplayModel{}; }
+void ClockFit::reset() { *this = ClockFit{}; }
 
-void DisplayModel::add(const Presented& report, double host_stated_hz) {
+void ClockFit::add(const Presented& report, double host_stated_hz) {
     // A stated period no display has (under 100 us or over 1 s, as the
     // Host's rate outside [1, 10000] Hz) is no statement: a 1 ns one would
     // split every step into a 1 ns period.
@@ -110,7 +110,7 @@ void DisplayModel::add(const Presented& report, double host_stated_hz) {
     fit();
 }
 
-bool DisplayModel::bootstrap(double stated_period_ns) {
+bool ClockFit::bootstrap(double stated_period_ns) {
     if (count_ < kMinBootstrap) return false;
     std::array<double, kWindow> intervals{}, per_seq{};
     int n = 0, counted = 0;
@@ -142,7 +142,7 @@ bool DisplayModel::bootstrap(double stated_period_ns) {
     return true;
 }
 
-void DisplayModel::fit() {
+void ClockFit::fit() {
     std::array<double, kWindow> steps{}, dt{}, magnitude{}, residual{};
     std::array<bool, kWindow> inlier{};
     const int n = count_;
@@ -248,7 +248,7 @@ void DisplayModel::fit() {
 // reports' clock is software and its points span kLongMinRefreshes, else
 // the short fit's. A slope off the short by more than a wander explains
 // began before the display changed: the chain starts over.
-double DisplayModel::long_period(double dt_ns, double refreshes, double short_period) {
+double ClockFit::long_period(double dt_ns, double refreshes, double short_period) {
     chain_.t_ns += dt_ns;
     chain_.refreshes += refreshes;
     if (points_count_ == 0 || ++since_point_ >= kChainStep) {
@@ -279,20 +279,20 @@ double DisplayModel::long_period(double dt_ns, double refreshes, double short_pe
     return period;
 }
 
-int64_t DisplayModel::nearest_refresh(int64_t t) const {
+int64_t ClockFit::nearest_refresh(int64_t t) const {
     if (!(period_ > 0) || refresh_at_ < 0) return t;
     const double k = std::round(static_cast<double>(t - refresh_at_) / period_);
     return refresh_at_ + std::llround(k * period_);
 }
 
-int64_t DisplayModel::next_refresh(int64_t t) const {
+int64_t ClockFit::next_refresh(int64_t t) const {
     if (!(period_ > 0) || refresh_at_ < 0) return t;
     const double k = std::ceil(static_cast<double>(t - refresh_at_) / period_);
     const int64_t at_k = refresh_at_ + std::llround(k * period_);
     return at_k < t ? refresh_at_ + std::llround((k + 1) * period_) : at_k;
 }
 
-DisplayClock DisplayModel::clock() const {
+DisplayClock ClockFit::clock() const {
     DisplayClock c;
     c.locked = locked_;
     c.period_ns = std::llround(period_);
