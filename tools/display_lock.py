@@ -24,7 +24,7 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
   off             latency as late above the run's median
   lead            the lead in force at the end (the summary's display_lead_ms)
   room            latency p50 less work p50: what the lead adds to the work
-and each run ends with a verdict against issue 27's bounds:
+and each run ends with a verdict against these bounds:
   latency p50 <= work tail + weston's window + 3 ms (the window: --window-ms,
       or measured, the shortest swap return to shown of auto's run),
   vsync's latency p50 >= 3 x auto's, 0 discarded (after --settle-s), <= 1 % a refresh late

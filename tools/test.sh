@@ -225,10 +225,10 @@ consumer_glfw_run() {
 # Its presents (swap to swap) off by > 0.5 ms: at most 5 % plus 4 times its
 # own wakes' share off in the same run. The presents can be no steadier than
 # the wakes that release them, and where the shared VM starves the pacer's
-# thread the swap and the GL finish ride on the same cores: 27 runs here,
-# old code and new interleaved, ranged 0.46-45 % off with wakes 0-18 % off,
-# never over 5 % + 3.9 x the wakes. With the GL work still queued at the
-# wait, the demo's presents were 58 % off while its wakes were 0 % (issue 36).
+# thread the swap and the GL finish ride on the same cores: on the 2-core
+# VM they ranged 0.46-45 % off with wakes 0-18 % off, never over 5 % + 3.9 x
+# the wakes. With the GL work still queued at the wait, the demo's presents
+# were 58 % off while its wakes were 0 %.
 consumer_engine_loop_run() {
   bash tools/headless.sh "$1" | tee "$1.log"
   python3 - "$1.log" <<'PY'

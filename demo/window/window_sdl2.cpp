@@ -55,8 +55,8 @@ public:
 
     // Drains the queue, but never pumps a broken Wayland connection: libdecor
     // 0.1's fallback dispatch then loops for good (its dispatch of the
-    // events still queued fails and leaves them queued), which hung the
-    // demo in about 1 of 15 runs whose compositor went away.
+    // events still queued fails and leaves them queued), and the demo hangs
+    // once its compositor has gone.
     void poll_events() override {
         SDL_Event event;
         while (!stop_on_lost_display() && SDL_PollEvent(&event)) {

@@ -249,7 +249,7 @@ def outputs_written(d, proc):
 
 
 def message_cases():
-    """Refusals that named the wrong thing (issue 35): the flag, the value, the line."""
+    """Refusals that once named the wrong thing: the flag, the value, the line."""
     cases = []
     for value, says in (("5abc", "--width: '5abc' is not a decimal whole number"),
                         ("nan", "--width: 'nan' is not a decimal whole number")):

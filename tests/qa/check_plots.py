@@ -205,7 +205,7 @@ def without_matplotlib(trace, out_dir):
 
 
 def hostile_inputs(work, bench_out):
-    """Inputs that gave tracebacks (issue 35): one line, exit 2, no PNG."""
+    """Inputs that once gave tracebacks: one line, exit 2, no PNG."""
     trace = os.path.join(work, "hostile-trace.csv")
     write(trace, trace_text())
     without_matplotlib(trace, os.path.join(work, "no-matplotlib-out"))

@@ -572,8 +572,8 @@ TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
 
 // weston answers a blocking swap when it repaints, about 0.4 of a refresh
 // after the refresh (docs/wayland.md); on a busy machine the demo sees the
-// return up to a few ms later still (CI, 2026-11-23: swap-to-swap p5 21.7 ms,
-// p95 29.7 ms on the 25.2 ms display). Rounding such a return to the nearest
+// return up to a few ms later still (swap to swap from 0.86 to 1.18 of the
+// refresh, p5 to p95, on the 2-core VM). Rounding such a return to the nearest
 // refresh flips between two refreshes from frame to frame, and the prediction
 // with it by a whole refresh; counting from the refresh before the returns'
 // usual phase does not.

@@ -3,7 +3,7 @@
 // infinities, out-of-range enums and sizes. One row per input; each expects
 // an error value or a clamped, sane result. tools/test.sh runs the table in
 // the ASan+UBSan build with -fno-sanitize-recover=all, where any signed
-// overflow or bad cast aborts the row (issue 11).
+// overflow or bad cast aborts the row.
 #include "fakes.h"
 #include "base/grid.h"
 #include "wait/waiter.h"

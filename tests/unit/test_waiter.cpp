@@ -632,8 +632,7 @@ TEST(WaiterContention, AShortRunOfSignsIsNotContention) {
 
 // On a virtual machine the host sometimes holds a vCPU for a millisecond or
 // more, and the guest counts it as run-queue wait, even at idle: one such
-// frame must not take the margin away (docs/precision.md, 2026-11-22
-// evening).
+// frame must not take the margin away (docs/precision.md measures it).
 TEST(WaiterContention, OneFrameOnTheRunQueueIsNotContention) {
     ContendedRig rig;
     for (int i = 0; i < 8; ++i) rig.frame(0, 200 * kNsPerUs);

@@ -1,7 +1,7 @@
 // thread_timing.h: asks the OS for finer timing on the calling thread and
 // restores it on destruction. Independent of Pacer: the bench and the demo use
 // it to show what each control buys; a Pacer's own OsSleeper already sets the
-// wait settings (Config::wait) around its timer waits.
+// wait settings (Config::tuning.wait) around its timer waits.
 #pragma once
 
 #include <cstdint>

@@ -333,8 +333,9 @@ void Arbiter::check_display(int64_t index) {
         refresh_off_since_ns_ = -1;
         return;
     }
-    // Elsewhere a small change must last (a wobbling fit re-decided 16 times
-    // in 600 frames under weston); a large one is a new mode.
+    // Elsewhere a small change must last (a fit that wobbles, as weston's
+    // headless output's does, would re-decide again and again); a large one
+    // is a new mode.
     if (small) {
         if (refresh_off_since_ns_ < 0) refresh_off_since_ns_ = now;
         if (sat_sub(now, refresh_off_since_ns_) < kRefreshHoldNs) return;

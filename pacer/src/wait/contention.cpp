@@ -8,9 +8,9 @@
 // neighbour at once, so nearly every frame has no run-queue wait at all
 // (docs/precision.md). Full load shows a sign at every wait, so contention
 // starts only once every reading over kContentionOnsetNs has shown one: at
-// idle, other programs' bursts (one reading in 500 to 1000 at 60 Hz, mostly
-// in runs of two or three) had put the timer in contention for half a second
-// at a time, with no margin. It ends once no reading has shown a sign for
+// idle, the host's own holds and other programs' bursts show signs too, a
+// few readings in a row, and must not put the timer in contention without a
+// margin (docs/precision.md has the readings). It ends once no reading has shown a sign for
 // kContentionCalmNs. Both are by the deadlines' time, so alike at every rate.
 // A reading covers every timer wait since the last one: a run-queue sum over
 // several frames misses no frame that was over.
