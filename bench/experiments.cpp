@@ -1,3 +1,4 @@
+#include <pacer/status.h>
 #include "experiments.h"
 
 #include <algorithm>
@@ -14,7 +15,7 @@
 
 #include <pacer/units.h>
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 #include <pacer/thread_timing.h>
 
 #include "stats_internal.h"

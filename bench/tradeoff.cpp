@@ -1,4 +1,5 @@
 // tradeoff.cpp: experiment 6, the precise-sleep trade-off (see tradeoff.h).
+#include <pacer/status.h>
 #include "tradeoff.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@
 
 #include <pacer/units.h>
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 namespace bench {
 

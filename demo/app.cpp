@@ -16,7 +16,7 @@
 #include <vector>
 
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include "controls.h"
 #include "core/files.h"

@@ -20,7 +20,7 @@
 #include <pacer/fixed_step.h>
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 #include <pacer/thread_timing.h>
 
 #include "core/scenario.h"

@@ -1,4 +1,5 @@
 // run.cpp: scenario steps, run ends, and the run's files.
+#include <pacer/status.h>
 #include "run.h"
 
 #include <algorithm>

@@ -36,6 +36,7 @@
 
 #include "core/atomic_file.h"
 #include "pacer/pacer.h"
+#include <pacer/status.h>
 
 #include <cstdint>
 #include <cstdio>

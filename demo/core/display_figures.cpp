@@ -1,4 +1,5 @@
 // display_figures.cpp: see display_figures.h.
+#include <pacer/status.h>
 #include "core/display_figures.h"
 
 #include <unordered_map>

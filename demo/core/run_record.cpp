@@ -1,4 +1,5 @@
 // run_record.cpp: a run's figures beside the pacer's, and its report.
+#include <pacer/status.h>
 #include "core/run_record.h"
 
 #include "core/display_figures.h"

@@ -11,7 +11,7 @@
 #include "core/summary.h"
 
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <array>
 #include <deque>

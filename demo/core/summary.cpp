@@ -1,5 +1,6 @@
 // summary.cpp: whole-run figures (through pacer::Stats), metric names,
 // verdicts, and the text and JSON summaries.
+#include <pacer/status.h>
 #include "core/summary.h"
 #include "core/files.h"
 #include "core/settings.h"

@@ -51,8 +51,9 @@
 #pragma once
 
 #include "core/scenario.h"
-#include "pacer/stats.h"
+#include "pacer/metrics.h"
 #include "pacer/pacer.h"
+#include <pacer/status.h>
 
 #include <limits>
 #include <map>

@@ -1,4 +1,5 @@
 // trace.cpp: the per-frame trace CSV (columns documented in trace.h).
+#include <pacer/status.h>
 #include "core/trace.h"
 
 #include <cerrno>

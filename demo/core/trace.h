@@ -67,6 +67,7 @@
 
 #include "core/atomic_file.h"
 #include "pacer/pacer.h"
+#include <pacer/status.h>
 
 #include <cstdint>
 #include <cstdio>

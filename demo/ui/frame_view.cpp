@@ -1,4 +1,5 @@
 // frame_view.cpp: the overlay's read-only half (frame_view.h).
+#include <pacer/status.h>
 #include "ui/frame_view.h"
 
 #include <algorithm>

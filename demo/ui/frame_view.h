@@ -14,7 +14,7 @@
 #include <vector>
 
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include "controls.h"
 #include "render/scene.h"

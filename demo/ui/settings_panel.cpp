@@ -1,4 +1,5 @@
 // settings_panel.cpp: the overlay's settings (settings_panel.h).
+#include <pacer/status.h>
 #include "ui/settings_panel.h"
 
 #include <algorithm>

@@ -7,7 +7,8 @@
 #pragma once
 
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/status.h>
+#include <pacer/metrics.h>
 
 #include "controls.h"
 #include "window/window.h"

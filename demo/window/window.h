@@ -21,7 +21,7 @@
 #include <pacer/backends/window_host.h>
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 #include <pacer/thread_timing.h>
 
 namespace pacer_demo {

@@ -9,7 +9,8 @@
 
 #include <pacer/backends/glfw.h>
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/status.h>
+#include <pacer/metrics.h>
 
 #include <algorithm>
 #include <cmath>
@@ -101,9 +102,7 @@ int paced_loop(GLFWwindow* window, const Options& options) {
         glfwPollEvents();
         draw(window, game_ns);                       // input, simulate, render
         const pacer::Frame frame = pacer->wait();   // pacer: its GL work done, then the deadline
-        host.before_swap(frame.index);               // pacer: ask when it is shown
-        glfwSwapBuffers(window);
-        pacer->mark_present();                       // pacer: the swap returned
+        host.present(*pacer, frame);                 // pacer: the swap, and when it is shown
         game_ns += frame.dt_ns;                      // the next frame's steady step
         if (frame.decision_seq != decision_seq) {    // auto chose, or changed its mind: say why
             decision_seq = frame.decision_seq;

@@ -10,7 +10,8 @@
 
 #include <pacer/backends/sdl2.h>
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/status.h>
+#include <pacer/metrics.h>
 
 #include <algorithm>
 #include <cmath>
@@ -103,9 +104,7 @@ int paced_loop(SDL_Window* window, const Options& options) {
         for (SDL_Event event; SDL_PollEvent(&event);) quit = quit || event.type == SDL_QUIT;
         draw(window, game_ns);                       // input, simulate, render
         const pacer::Frame frame = pacer->wait();   // pacer: its GL work done, then the deadline
-        host.before_swap(frame.index);               // pacer: ask when it is shown
-        SDL_GL_SwapWindow(window);
-        pacer->mark_present();                       // pacer: the swap returned
+        host.present(*pacer, frame);                 // pacer: the swap, and when it is shown
         game_ns += frame.dt_ns;                      // the next frame's steady step
         if (frame.decision_seq != decision_seq) {    // auto chose, or changed its mind: say why
             decision_seq = frame.decision_seq;

@@ -11,7 +11,8 @@
 #include "../unit/fakes.h"
 
 #include <pacer/pacer.h>
-#include <pacer/stats.h>
+#include <pacer/status.h>
+#include <pacer/metrics.h>
 
 #include <cstddef>
 #include <cstdint>

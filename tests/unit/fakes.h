@@ -12,7 +12,7 @@
 
 #include <pacer/pacer.h>
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 #include <pacer/units.h>
 
 #include <algorithm>

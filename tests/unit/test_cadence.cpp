@@ -1,6 +1,6 @@
 // test_cadence.cpp: Summary::presents and ::shown, what reached the screen,
 // in the Stats window and in RunMetrics: the pair rules and the off count.
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // test_config.cpp: names round-trip, every default as declared, 0 asked for
 // and got wherever it is legal, and each field's range in validate().
 #include <pacer/pacer.h>
+#include <pacer/status.h>
 
 #include "fakes.h"
 

@@ -10,8 +10,9 @@
 
 #include <pacer/fixed_step.h>
 #include <pacer/pacer.h>
+#include <pacer/status.h>
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <gtest/gtest.h>
 

@@ -2,6 +2,7 @@
 // must not break: a clock that jumps back (between waits and mid-wait), one
 // that stops while interrupt() is called, and shown-frame reports with any
 // field at its extreme (UBSan checks the arithmetic in CI's sanitizer run).
+#include <pacer/status.h>
 #include "fakes.h"
 
 #include <gtest/gtest.h>

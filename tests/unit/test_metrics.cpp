@@ -1,5 +1,5 @@
 // test_metrics.cpp: frame-time metrics against hand-computed vectors.
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // test_run_metrics.cpp: the streaming RunMetrics against the exact
 // Stats::summarize() and compute_metrics() on synthetic runs, and the error
 // bound its header states for the binned figures (1/512 of the value).
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <gtest/gtest.h>
 

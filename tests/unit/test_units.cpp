@@ -1,6 +1,7 @@
 // test_units.cpp: the library's internal units on their own, without a
 // Pacer or a Waiter: the contention signs, the timer's margin estimator, the
 // ring the vsync watch judges by, and the present model's delay bias.
+#include <pacer/status.h>
 #include "wait/contention.h"
 #include "display/display_lead.h"
 #include "fakes.h"

@@ -1,4 +1,5 @@
 // glfw.cpp: pacer::glfw::Host (pacer/backends/glfw.h).
+#include <pacer/status.h>
 #include <pacer/backends/glfw.h>
 
 #include <dlfcn.h>
@@ -88,5 +89,7 @@ double Host::refresh_rate_hz() {
 bool Host::gl_context_current() const { return glfwGetCurrentContext() != nullptr; }
 
 void* Host::gl_function(const char* name) const { return reinterpret_cast<void*>(glfwGetProcAddress(name)); }
+
+void Host::swap_buffers() { glfwSwapBuffers(window_); }
 
 }  // namespace pacer::glfw

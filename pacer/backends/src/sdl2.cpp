@@ -35,4 +35,6 @@ bool Host::gl_context_current() const { return SDL_GL_GetCurrentContext() != nul
 
 void* Host::gl_function(const char* name) const { return SDL_GL_GetProcAddress(name); }
 
+void Host::swap_buffers() { SDL_GL_SwapWindow(window_); }
+
 }  // namespace pacer::sdl2

@@ -62,6 +62,12 @@ void WindowHost::before_swap(int64_t frame_index) {
     if (support_->source) support_->source->request(frame_index);
 }
 
+void WindowHost::present(Pacer& pacer, const Frame& frame) {
+    before_swap(frame.index);
+    swap_buffers();
+    pacer.mark_present();
+}
+
 bool WindowHost::take_presented(Presented* out) {
     if (!support_->source || !support_->source->take(out)) return false;
     if (support_->callback != nullptr) support_->callback(*out, support_->user);

@@ -13,7 +13,7 @@
 //       pacer::Frame frame = pacer.wait();       // with a Host, its GPU work done; then the deadline
 //       swap_buffers();
 //       pacer.mark_present();                    // optional: when the swap returned
-//       simulate(frame.dt_ns * 1e-9);            // the steady dt, not the measured one
+//       simulate(pacer::seconds_of(frame.dt_ns)); // the steady dt, not the measured one
 //   }
 //   config.target_hz = 60;
 //   pacer.reconfigure(config);                   // any change, live, at the next wait
@@ -23,14 +23,19 @@
 // one thread at a time. Nothing here throws except the Pacer constructor;
 // wait, mark_present and reconfigure never do.
 //
-// Further headers: pacer/stats.h (summaries, percentiles, QA metrics),
-// pacer/tuning.h (the strategies' own settings, for benches and experiments),
-// pacer/platform.h (clocks, sleepers, a simulated scheduler: inject fakes and
-// the pacer is deterministic), pacer/thread_timing.h, pacer/fixed_step.h.
+// This header is what an engine needs in its first hour; pacer/units.h
+// comes with it. The diagnostics, behind the same Pacer: pacer/status.h
+// (why it paces as it does, what the strategy and the display clock know
+// now) and pacer/metrics.h (frame statistics, summaries, QA metrics).
+// Further: pacer/tuning.h (the strategies' own settings, for benches and
+// experiments), pacer/platform.h (clocks, sleepers, a simulated scheduler:
+// inject fakes and the pacer is deterministic), pacer/thread_timing.h,
+// pacer/fixed_step.h.
 // Why each default is what it is: docs/design.md.
 #pragma once
 
 #include <pacer/tuning.h>
+#include <pacer/units.h>
 
 #include <cstdint>
 #include <memory>
@@ -39,9 +44,12 @@
 
 namespace pacer {
 
-class Clock;     // pacer/platform.h
-class Sleeper;   // pacer/platform.h
-class Stats;     // pacer/stats.h
+class Clock;            // pacer/platform.h
+class Sleeper;          // pacer/platform.h
+class Stats;            // pacer/metrics.h
+struct Decision;        // pacer/status.h
+struct WaitStatus;      // pacer/status.h
+struct DisplayClock;    // pacer/status.h
 
 // How a wait is done; names (strategy_name) are the ones used on command lines.
 enum class Strategy : int {
@@ -53,13 +61,13 @@ enum class Strategy : int {
     Vsync,          // "vsync": the swap blocks (Host); without a Host, as timer
     Auto,           // "auto": display_lock where the Host reports shown frames and their clock
                     // locks; else vsync when the Host proves it paces (by shown frames where it
-                    // reports them); else timer. Re-decides within 1 s of a refresh change, or
-                    // 24 shown frames where reported (a fitted change under 5 % must last 1 s; a
-                    // lost display clock is held 1 s as timer); see docs/design.md
+                    // reports them); else timer. Re-decides when the refresh changes, and
+                    // re-probes vsync with a backoff; docs/design.md says when and why
     DisplayLock,    // "display_lock": the timer on the display's own clock (Host::take_presented):
-                    // swap interval 0, one frame every n refreshes (the fewest that do not exceed
-                    // target_hz by a twentieth of a frame), each deadline display.lead_ns before its refresh, so the frame
-                    // is shown just in time; until the clock locks, and without reports, as timer
+                    // swap interval 0, one frame every n refreshes (the fewest that keep the
+                    // rate near target_hz), each deadline display.lead_ns before its refresh, so
+                    // the frame is shown just in time; until the clock locks, and without
+                    // reports, as timer
 };
 inline constexpr Strategy kAllStrategies[] = {
     Strategy::Sleep, Strategy::Spin,  Strategy::PreciseSleep, Strategy::RobustSleep,
@@ -107,14 +115,6 @@ struct Presented {
     uint64_t seq = 0;           // the display's refresh counter at displayed_ns; 0 unknown
     uint32_t flags = 0;         // kPresented* bits
 };
-
-// Late: a frame shown more than late_after_ns(refresh), a quarter refresh,
-// after the refresh it aimed at (Frame::predicted_present_ns). A fixed-rate
-// display shows a late frame whole refreshes late; one that waits for frames
-// shows it as soon as it can, a fraction of a refresh late. The rule behind
-// display_missed, and the one a tool that judges shown frames should use.
-inline int64_t late_after_ns(int64_t refresh_ns) { return refresh_ns / 4; }
-inline bool shown_late(int64_t after_aim_ns, int64_t refresh_ns) { return after_aim_ns > late_after_ns(refresh_ns); }
 
 // What the engine's window system can do for vsync and auto.
 class Host {
@@ -187,11 +187,22 @@ inline bool operator!=(const Config::StatsWindow& a, const Config::StatsWindow& 
 // "tuning.timer.max_wait_cpu_ns: -1 is out of range [0, 1000000000]".
 std::string validate(const Config& config);
 
-// One frame, as wait() returns it and the statistics keep it.
+// One frame, as wait() returns it and the statistics keep it. A game loop
+// needs the first fields; the rest say how the wait went, for traces,
+// overlays and the statistics (pacer/metrics.h).
 struct Frame {
     int64_t index;                  // 0, 1, 2 ... since the pacer was made
-    int64_t deadline_ns;            // the grid point this wait aimed at
+    int64_t dt_ns;                  // advance the simulation by this: the grid step (vsync:
+                                    // whole refreshes, fitted ones once Pacer::display() is
+                                    // locked; sleep, resync: measured), <= max_dt_ns
     int64_t wake_ns;                // when the wait returned: this frame's start
+    int64_t deadline_ns;            // the grid point this wait aimed at
+    int64_t predicted_present_ns;   // when the frame built after this wait reaches the screen
+                                    // (locked display: a fitted refresh, by recent wake-to-shown;
+                                    // display_lock: the refresh this frame aims at)
+    bool interrupted;               // interrupt() was called since the last wait returned: this
+                                    // one returned at once, before its deadline where it waited
+    // How the wait went.
     int64_t lateness_ns;            // wake_ns - deadline_ns (negative: early)
     int64_t interval_ns;            // wake_ns - the previous wake_ns (0 on frame 0)
     int64_t period_ns;              // the grid period in force
@@ -205,67 +216,10 @@ struct Frame {
     int32_t missed;                 // grid points skipped because the frame was late
     bool resynced;                  // the grid was re-anchored here (first frame, stall)
     Strategy strategy;              // what paced this frame
-    int64_t dt_ns;                  // advance the simulation by this: the grid step (vsync:
-                                    // whole refreshes, fitted ones once Pacer::display() is
-                                    // locked; sleep, resync: measured), <= max_dt_ns
-    int64_t predicted_present_ns;   // when the frame built after this wait reaches the screen
-                                    // (locked display: a fitted refresh, by recent wake-to-shown;
-                                    // display_lock: the refresh this frame aims at)
     int32_t decision_seq;           // Decision::seq in force
     bool contended;                 // the timer counted the thread as contended
-    bool interrupted;               // interrupt() was called since the last wait returned: this
-                                    // one returned at once, before its deadline where it waited
     int64_t displayed_index;        // newest frame reported shown during this wait (its index), -1 none
     int64_t displayed_ns;           // when that frame was shown, -1 none
-};
-
-// The display's clock as fitted from Presented reports (Pacer::display()):
-// least squares over the last 64 shown times, outliers left out.
-struct DisplayClock {
-    bool locked = false;            // enough consistent reports: period and phase are trustworthy
-    int64_t period_ns = 0;          // the fitted refresh period (0 unknown)
-    int64_t refresh_at_ns = -1;     // a fitted refresh: refreshes at refresh_at_ns + k * period_ns
-    double stated_hz = 0;           // what the host states (refresh_rate_hz, Presented::refresh_ns), 0 unknown
-    int32_t samples = 0;            // inliers among the last 64 shown reports
-    double residual_ns = 0;         // rms jitter of a report, from the inlier intervals
-};
-
-// Why the pacer paces as it does; a new one (seq + 1) at every change.
-struct Decision {
-    int32_t seq;            // 1 for the first, + 1 at each change
-    int64_t at_ns;          // clock time it was made
-    Strategy requested;     // Config::strategy
-    Strategy in_force;      // Vsync, or the strategy that waits
-    int32_t swap_interval;  // accepted by the host (0: not pacing by vsync)
-    bool probing;           // auto: vsync on trial
-    std::string reason;     // one line, e.g. "auto -> timer: refresh rate unknown"
-};
-
-// What the waiting strategy knows now, for overlays and logs.
-struct WaitStatus {
-    Strategy strategy;             // in force (as Decision::in_force)
-    bool timer_fell_back;          // timer waits as robust_sleep: no high-resolution timer
-    int64_t scheduler_period_ns;   // the period in use
-    double precise_estimate_ns;    // precise_sleep's estimate of a 1 ms sleep
-    double precise_mean_ns, precise_sigma_ns;
-    int64_t precise_samples;
-    int64_t timer_margin_ns;       // the margin the next timer wait uses
-    double timer_spin_stall_share; // of its recent spin, the part a deadline would miss by
-                                   // over 10 us (stalls); lowers the margin's quantile
-    bool contended;                // the timer counts the thread as contended
-    int64_t runqueue_wait_ns;      // run-queue wait per frame, last read (-1 unknown)
-    int64_t timer_sleep_cpu_ns;    // a calm timer wait's CPU before its spin, recent mean (-1 unknown)
-    int64_t display_lead_ns;       // display_lock: deadlines this long before their refresh (-1: not locked)
-    int64_t display_work_tail_ns;  // display_lock: of the lead, the frames' work it covers (their
-                                   // tail at Config::display.hitches_per_1000), -1 when not locked
-    int64_t display_latch_ns;      // ... the compositor's latch, as learned, -1 when not locked
-    int64_t display_pad_ns;        // ... the predicted refresh's error, as learned, -1 when not locked
-    int32_t display_refreshes;     // display_lock: refreshes per frame (n), 0 when not locked
-    int64_t display_judged;        // display_lock: frames reported shown or discarded since the pacer began
-    int64_t display_missed;        // ... of those, shown over a quarter refresh after the refresh they
-                                   // aimed at, or discarded
-    double display_hitches_per_1000;   // display_lock: those misses per 1,000 refreshes (each showed the
-                                       // frame before again), against Config::display.hitches_per_1000
 };
 
 class Pacer {
@@ -296,10 +250,11 @@ public:
     std::string reconfigure(const Config& config) noexcept;
 
     const Config& config() const noexcept;       // as last given
-    const Stats& stats() const noexcept;         // pacer/stats.h
+    // The diagnostics: their types are in pacer/metrics.h and pacer/status.h.
+    const Stats& stats() const noexcept;         // the recent frames' statistics
     void reset_stats() noexcept;
     const Decision& decision() const noexcept;   // the decision in force and its reason
-    WaitStatus status() const noexcept;
+    WaitStatus status() const noexcept;          // what the waiting strategy knows now
     DisplayClock display() const noexcept;       // the display clock fitted from Host::take_presented
     Clock& clock() noexcept;
 

@@ -13,6 +13,7 @@
 // refresh (present_model.h), re-decides when it moves, and its probe trusts
 // vsync only on shown frames that keep cadence. docs/design.md has the rules
 // and bounds.
+#include <pacer/status.h>
 #include "core/arbiter.h"
 
 #include "core/arbiter_rules.h"

@@ -12,6 +12,7 @@
 #include "wait/waiter.h"
 
 #include <pacer/pacer.h>
+#include <pacer/status.h>
 
 #include <cstdint>
 #include <string>

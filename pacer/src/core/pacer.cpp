@@ -38,7 +38,7 @@
 #include "wait/waiter.h"
 
 #include <pacer/platform.h>
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <algorithm>
 #include <atomic>

@@ -1,4 +1,5 @@
 // display/clock_fit.cpp: the display-clock fit (clock_fit.h says how).
+#include <pacer/status.h>
 #include "display/clock_fit.h"
 
 #include "base/median.h"

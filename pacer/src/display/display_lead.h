@@ -50,6 +50,7 @@
 #include "base/recent.h"
 
 #include <pacer/pacer.h>
+#include <pacer/status.h>
 #include <pacer/units.h>
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// metrics.cpp: the frame-time metrics of stats.h. Percentiles come from
+// metrics.cpp: the frame-time metrics of metrics.h. Percentiles come from
 // the same nearest-rank code as pacer::percentiles(), so the bench, the statistics and these agree on what
 // "p99" means.
 #include "stats/stats_internal.h"

@@ -1,4 +1,4 @@
-// run_metrics.cpp: LogHistogram and RunMetrics (stats.h), the run summary in
+// run_metrics.cpp: LogHistogram and RunMetrics (metrics.h), the run summary in
 // bounded memory. Each figure follows the definition of its exact
 // counterpart in stats.cpp and metrics.cpp step for step, so that where a
 // figure is exact it matches to the last bit or nearly (the sums are taken in
@@ -85,7 +85,48 @@ double LogHistogram::sum_of_largest(int64_t k) const {
     return sum;
 }
 
-void RunMetrics::Moments::add(double x) {
+// Summary::presents or ::shown of a run, streamed.
+struct CadenceCounter {
+    int64_t off = 0;
+    LogHistogram intervals_ns;
+    void add(int64_t interval_ns, int64_t period_ns, int64_t off_tolerance_ns);
+    Cadence cadence() const;
+};
+
+struct RunMetrics::State {
+    State(const MetricsOptions& options, int64_t off_tolerance_ns);
+    void add(const Frame& frame);
+    Summary summary() const;
+    FrameTimeMetrics metrics() const;
+
+    struct Moments {   // Welford's running mean and sum of squared deviations
+        int64_t n = 0;
+        double mean = 0, m2 = 0, max = 0;
+        void add(double x);
+        double sd() const;
+    };
+    MetricsOptions options_;
+    int64_t off_tolerance_ns_;
+    // Summary
+    int64_t frames_ = 0, missed_ = 0, spun_ns_ = 0, cpu_ns_ = 0, off_ = 0;
+    bool cpu_known_ = true;
+    int64_t first_wake_ns_ = 0, last_wake_ns_ = 0, last_period_ns_ = 0;
+    Moments interval_us_, interval_error_us_, lateness_us_;
+    LogHistogram interval_ns_, interval_error_ns_, lateness_ns_;
+    CadenceCounter presents_, shown_;
+    Frame previous_{};   // the frame added before, for the cadences
+    // FrameTimeMetrics
+    int64_t skipped_ = 0, times_ = 0, successes_ = 0, stutters_ = 0;
+    double duration_ms_ = 0, squares_ms2_ = 0, previous_ms_ = 0;
+    Moments time_ms_, error_ms_;
+    LogHistogram time_ns_, error_ns_;
+    std::array<int64_t, kDeltaBinUpperMs.size() + 1> deltas_{};
+    std::vector<double> window_ms_;      // ring of the stutter window's frame times
+    std::size_t window_first_ = 0, window_size_ = 0;
+    double window_sum_ms_ = 0;
+};
+
+void RunMetrics::State::Moments::add(double x) {
     ++n;
     const double delta = x - mean;
     mean += delta / static_cast<double>(n);
@@ -93,11 +134,11 @@ void RunMetrics::Moments::add(double x) {
     if (n == 1 || x > max) max = x;
 }
 
-double RunMetrics::Moments::sd() const {
+double RunMetrics::State::Moments::sd() const {
     return n > 0 ? std::sqrt(std::max(m2, 0.0) / static_cast<double>(n)) : 0.0;
 }
 
-RunMetrics::RunMetrics(const MetricsOptions& options, int64_t off_tolerance_ns)
+RunMetrics::State::State(const MetricsOptions& options, int64_t off_tolerance_ns)
     : options_(options), off_tolerance_ns_(off_tolerance_ns),
       window_ms_(static_cast<std::size_t>(kStutterWindowFrames)) {
     // compute_metrics' own check, run once on no frames.
@@ -107,12 +148,12 @@ RunMetrics::RunMetrics(const MetricsOptions& options, int64_t off_tolerance_ns)
                                     " must not be negative");
 }
 
-void detail::CadenceCounter::add(int64_t interval_ns, int64_t period_ns, int64_t off_tolerance_ns) {
+void CadenceCounter::add(int64_t interval_ns, int64_t period_ns, int64_t off_tolerance_ns) {
     intervals_ns.add(interval_ns);
-    if (sat_abs_diff(interval_ns, period_ns) > off_tolerance_ns) ++off;
+    if (detail::sat_abs_diff(interval_ns, period_ns) > off_tolerance_ns) ++off;
 }
 
-Cadence detail::CadenceCounter::cadence() const {
+Cadence CadenceCounter::cadence() const {
     Cadence c{};
     c.intervals = intervals_ns.count();
     if (c.intervals == 0) return c;
@@ -122,7 +163,7 @@ Cadence detail::CadenceCounter::cadence() const {
     return c;
 }
 
-void RunMetrics::add(const Frame& f) {
+void RunMetrics::State::add(const Frame& f) {
     using detail::sat_add;
     if (frames_ > 0) {   // what reached the screen, from this frame and the one before
         int64_t interval_ns = 0, period_ns = 0;
@@ -200,7 +241,7 @@ void RunMetrics::add(const Frame& f) {
     error_ns_.add(detail::sat_from_double(std::round(error * static_cast<double>(kNsPerMs))));
 }
 
-Summary RunMetrics::summary() const {
+Summary RunMetrics::State::summary() const {
     Summary s{};
     s.frames = frames_;
     if (frames_ == 0) return s;
@@ -228,7 +269,7 @@ Summary RunMetrics::summary() const {
     return s;
 }
 
-FrameTimeMetrics RunMetrics::metrics() const {
+FrameTimeMetrics RunMetrics::State::metrics() const {
     FrameTimeMetrics m{};
     m.frames = times_;
     m.has_target = true;   // each frame's own period, or the fixed target
@@ -261,5 +302,16 @@ FrameTimeMetrics RunMetrics::metrics() const {
     m.max_error_ms = error_ms_.max;
     return m;
 }
+
+RunMetrics::RunMetrics(const MetricsOptions& options, int64_t off_tolerance_ns)
+    : state_(std::make_unique<State>(options, off_tolerance_ns)) {}
+RunMetrics::~RunMetrics() = default;
+RunMetrics::RunMetrics(RunMetrics&&) noexcept = default;
+RunMetrics& RunMetrics::operator=(RunMetrics&&) noexcept = default;
+void RunMetrics::add(const Frame& frame) { state_->add(frame); }
+Summary RunMetrics::summary() const { return state_->summary(); }
+FrameTimeMetrics RunMetrics::metrics() const { return state_->metrics(); }
+int64_t RunMetrics::frames() const { return state_->frames_; }
+int64_t RunMetrics::skipped_frames() const { return state_->skipped_; }
 
 }  // namespace pacer

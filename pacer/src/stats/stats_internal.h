@@ -1,7 +1,7 @@
 // stats_internal.h: rules shared by the statistics and the metrics (not installed).
 #pragma once
 
-#include <pacer/stats.h>
+#include <pacer/metrics.h>
 
 #include <vector>
 

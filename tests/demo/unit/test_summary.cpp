@@ -1,5 +1,6 @@
 // Run summary: whole-run figures from frames, metric names, verdicts, the
 // text and JSON forms (parsed back with nlohmann) and atomic file writes.
+#include <pacer/status.h>
 #include "core/summary.h"
 #include "core/run_record.h"
 
@@ -94,7 +95,7 @@ TEST(Metrics, EveryKeyHasAValueWhenMeasured) {
     EXPECT_DOUBLE_EQ(values.at("interval_max_us"), 11'000.0);
     EXPECT_DOUBLE_EQ(values.at("interval_error_max_us"), 1'000.0);
     EXPECT_DOUBLE_EQ(values.at("frames"), 4.0);
-    // The shared metrics (pacer/stats.h) under their own names, in ms.
+    // The shared metrics (pacer/metrics.h) under their own names, in ms.
     EXPECT_DOUBLE_EQ(values.at("frame_time_max_ms"), 11.0);
     EXPECT_DOUBLE_EQ(values.at("max_error_ms"), 1.0);
     EXPECT_DOUBLE_EQ(values.at("success_pct"), 100.0);

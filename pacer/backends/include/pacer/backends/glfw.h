@@ -7,7 +7,7 @@
 //   config.host = &host;
 //   ...
 //   draw();  pacer::Frame frame = pacer.wait();   // the GL work finished, then the deadline
-//   host.before_swap(frame.index);  glfwSwapBuffers(window);  pacer.mark_present();
+//   host.present(pacer, frame);                // glfwSwapBuffers, and when it is shown
 //
 // What it does:
 // - before a before_present wait, the frame's GL work finished (finish_gpu,
@@ -38,13 +38,14 @@ public:
     explicit Host(GLFWwindow* window);
     ~Host() override;
 
-    // pacer::Host (take_presented, before_swap and the rest: window_host.h)
+    // pacer::Host (present, take_presented and the rest: window_host.h)
     bool set_swap_interval(int interval) override;
     double refresh_rate_hz() override;
 
 private:
     bool gl_context_current() const override;
     void* gl_function(const char* name) const override;
+    void swap_buffers() override;
     GLFWwindow* window_;
     bool wayland_ = false;   // the Wayland build of GLFW is loaded
 };

@@ -45,8 +45,14 @@ public:
     WindowHost(const WindowHost&) = delete;
     WindowHost& operator=(const WindowHost&) = delete;
 
-    // Right before the swap (glfwSwapBuffers, SDL_GL_SwapWindow), with the
-    // index of the frame it shows (Frame::index): asks when it is shown.
+    // The swap, in one call: asks when the frame is shown (before_swap),
+    // swaps the window's buffers (glfwSwapBuffers, SDL_GL_SwapWindow) and
+    // tells the pacer the swap returned (Pacer::mark_present). frame is the
+    // one wait() returned before this swap.
+    void present(Pacer& pacer, const Frame& frame);
+    // The same in parts, for an engine that swaps itself: right before its
+    // swap, with the index of the frame it shows (Frame::index), then
+    // Pacer::mark_present after it.
     void before_swap(int64_t frame_index);
     bool take_presented(Presented* out) override;
     // The frame's GL work done before the pacer waits (Host::finish_gpu):
@@ -83,6 +89,8 @@ protected:
     // is current on this thread, and a GL function's address in it.
     virtual bool gl_context_current() const = 0;
     virtual void* gl_function(const char* name) const = 0;
+    // The window system's swap of the window's buffers.
+    virtual void swap_buffers() = 0;
 
 private:
     struct Support;

@@ -1,4 +1,4 @@
-// stats.h: what a pacer's frames add up to. Pacer::stats() keeps a window of
+// pacer/metrics.h: what a pacer's frames add up to. Pacer::stats() keeps a window of
 // frames; summarize() gives the figures an overlay shows, compute_metrics()
 // the ones capture tools (CapFrameX, PresentMon) and the QA suite report.
 //
@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pacer {
@@ -199,54 +200,24 @@ private:
     int64_t count_ = 0, min_ = 0, max_ = 0;
 };
 
-namespace detail {
-// Summary::presents or ::shown of a run, streamed (RunMetrics).
-struct CadenceCounter {
-    int64_t off = 0;
-    LogHistogram intervals_ns;
-    void add(int64_t interval_ns, int64_t period_ns, int64_t off_tolerance_ns);
-    Cadence cadence() const;
-};
-}  // namespace detail
-
 class RunMetrics {
 public:
     static constexpr int32_t kStutterWindowFrames = 32'768;   // 1000 ms at 32 kHz
     // Throws std::invalid_argument for a bad option, as compute_metrics, or
     // off_tolerance_ns < 0 (Summary::off_pct, as Stats).
     explicit RunMetrics(const MetricsOptions& options = {}, int64_t off_tolerance_ns = 500'000);
+    ~RunMetrics();
+    RunMetrics(RunMetrics&&) noexcept;
+    RunMetrics& operator=(RunMetrics&&) noexcept;
     void add(const Frame& frame);              // in order; O(1)
     Summary summary() const;                   // as Stats::summarize() over every frame added
     FrameTimeMetrics metrics() const;          // as compute_metrics() of every frame added
-    int64_t frames() const { return frames_; }
-    int64_t skipped_frames() const { return skipped_; }   // left out of metrics()
+    int64_t frames() const;
+    int64_t skipped_frames() const;            // left out of metrics()
 
 private:
-    struct Moments {   // Welford's running mean and sum of squared deviations
-        int64_t n = 0;
-        double mean = 0, m2 = 0, max = 0;
-        void add(double x);
-        double sd() const;
-    };
-    MetricsOptions options_;
-    int64_t off_tolerance_ns_;
-    // Summary
-    int64_t frames_ = 0, missed_ = 0, spun_ns_ = 0, cpu_ns_ = 0, off_ = 0;
-    bool cpu_known_ = true;
-    int64_t first_wake_ns_ = 0, last_wake_ns_ = 0, last_period_ns_ = 0;
-    Moments interval_us_, interval_error_us_, lateness_us_;
-    LogHistogram interval_ns_, interval_error_ns_, lateness_ns_;
-    detail::CadenceCounter presents_, shown_;
-    Frame previous_{};   // the frame added before, for the cadences
-    // FrameTimeMetrics
-    int64_t skipped_ = 0, times_ = 0, successes_ = 0, stutters_ = 0;
-    double duration_ms_ = 0, squares_ms2_ = 0, previous_ms_ = 0;
-    Moments time_ms_, error_ms_;
-    LogHistogram time_ns_, error_ns_;
-    std::array<int64_t, kDeltaBinUpperMs.size() + 1> deltas_{};
-    std::vector<double> window_ms_;      // ring of the stutter window's frame times
-    std::size_t window_first_ = 0, window_size_ = 0;
-    double window_sum_ms_ = 0;
+    struct State;
+    std::unique_ptr<State> state_;
 };
 
 }  // namespace pacer
