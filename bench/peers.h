@@ -2,8 +2,7 @@
 // as its own source has it, and named after that source. The trade-off
 // experiment (tradeoff.cpp) and pacer-wake-probe share them, and
 // tests/unit/test_peers.cpp pins each one's behaviour with a fake clock.
-// docs/precision.md ("The peers beside their sources") lists every way a
-// peer here differs from its source, and why.
+// docs/peers.md lists every way a peer here differs from its source, and why.
 //
 // Each is a template over the time it reads and the waits it makes, so the
 // bench hands it the OS's and the tests their fakes:
