@@ -19,7 +19,7 @@
 #include <pacer/metrics.h>
 
 #include "controls.h"
-#include "core/files.h"
+#include "run/files.h"
 #include "motion.h"
 #include "render/renderer.h"
 #include "render/scene.h"

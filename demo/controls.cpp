@@ -1,6 +1,6 @@
 // controls.cpp: applying settings to the pacer, the scheduler and the load.
 #include "controls.h"
-#include "core/format.h"
+#include "run/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // controls.h: what the demo changes besides the pacer. A settings change
 // (command line, scenario step, overlay click) goes through Controls::apply,
-// which checks the whole new state (core/settings.h check(), the library's
+// which checks the whole new state (run/settings.h check(), the library's
 // validate included) before anything changes, sets the demo's own parts and
 // hands back the pacer::Config for app.cpp to give the Pacer's reconfigure.
 //
@@ -25,8 +25,8 @@
 #include <pacer/platform.h>
 #include <pacer/thread_timing.h>
 
-#include "core/load.h"
-#include "core/settings.h"
+#include "run/load.h"
+#include "run/settings.h"
 #include "window/window.h"
 
 namespace pacer_demo {

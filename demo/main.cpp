@@ -13,8 +13,8 @@
 #include "cli/checks.h"
 
 #include "app.h"
-#include "core/files.h"
-#include "core/scenario.h"
+#include "run/files.h"
+#include "run/scenario.h"
 
 namespace {
 
@@ -34,7 +34,7 @@ struct Given {
     std::string scenario_path;
     bool describe_scenario = false;
     bool no_overlay = false;
-    // The settings flags, from the table (core/settings.h), and their text.
+    // The settings flags, from the table (run/settings.h), and their text.
     std::vector<std::pair<const pacer_demo::SettingInfo*, std::string>> setting_values;
     CLI::Option* screenshot_frame = nullptr;
 };

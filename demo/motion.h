@@ -1,4 +1,4 @@
-// motion.h: the scene's clock in the three dt modes (core/scenario.h DtMode),
+// motion.h: the scene's clock in the three dt modes (run/scenario.h DtMode),
 // so the demo can show what each does to the motion:
 //   raw    the measured interval between wakes (pacer::Frame::interval_ns):
 //          every bit of wake jitter moves the objects by the wrong amount;
@@ -23,7 +23,7 @@
 #include <pacer/metrics.h>
 #include <pacer/thread_timing.h>
 
-#include "core/scenario.h"
+#include "run/scenario.h"
 
 namespace pacer_demo {
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "core/scenario.h"   // Scenario, Settings
+#include "run/scenario.h"   // Scenario, Settings
 #include "window/window.h"
 
 namespace pacer_demo {

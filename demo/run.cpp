@@ -10,11 +10,11 @@
 #include <iterator>
 #include <utility>
 
-#include "core/atomic_file.h"
-#include "core/files.h"
-#include "core/format.h"
-#include "core/run_record.h"
-#include "core/summary.h"
+#include "run/atomic_file.h"
+#include "run/files.h"
+#include "run/format.h"
+#include "run/run_record.h"
+#include "run/summary.h"
 #include "ui/overlay.h"
 
 namespace pacer_demo {

@@ -20,9 +20,9 @@
 #include "options.h"
 #include "controls.h"
 #include "motion.h"
-#include "core/chrome_trace.h"
-#include "core/run_record.h"
-#include "core/trace.h"
+#include "run/chrome_trace.h"
+#include "run/run_record.h"
+#include "run/trace.h"
 #include "render/renderer.h"
 #include "render/scene.h"
 

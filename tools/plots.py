@@ -16,7 +16,7 @@ Run with Debian's Python (python3-matplotlib), no display needed:
   /usr/bin/python3 tools/plots.py accuracy|sleep|cpu|heatmap|tradeoff FILE [--out DIR]
       one of them, from a file of that experiment's columns
   /usr/bin/python3 tools/plots.py trace TRACE.csv [--out DIR] [--name NAME]
-      a demo trace (pacer-demo --trace, columns in demo/core/trace.h):
+      a demo trace (pacer-demo --trace, columns in demo/run/trace.h):
         NAME-timeline.png   intervals over time, scenario phases shaded: presents
                             (swap to swap) first, frames on screen where the
                             display reports them, then wakes, each labelled

@@ -10,7 +10,7 @@ SCENARIO is a file, or a name in assets/scenarios/ ("steady-60" or
 "steady-60.txt"); default: every assets/scenarios/*.txt. --quick keeps the
 scenarios that end within QUICK_MAX_S seconds (the CI run). Each scenario's
 own "expect" lines are its pass/fail thresholds; the demo evaluates them
-(core/summary.h) and this script reports what it said.
+(run/summary.h) and this script reports what it said.
 
 A run that fails a verdict is run again, up to --reruns times (default 2),
 and the verdict is that of most of its runs: a shared machine that stalls
@@ -81,7 +81,7 @@ DISPLAYS = ("xvfb", "weston", "mutter", "kwin")
 FEEDBACK_DISPLAYS = ("weston", "mutter")   # they report when frames were shown
 BACKENDS = ("sdl2", "glfw")
 MAX_RERUNS = 8              # --reruns: a scenario runs at most 9 times
-# Headline figures for the report (metric keys of core/summary.h).
+# Headline figures for the report (metric keys of run/summary.h).
 # What reached the screen first (the presents; where the display reported:
 # the shown frames and display_lock's hitches), then the wakes' figures.
 HEADLINE = [("present_off_pct", "presents off >0.5 ms %", "{:.1f}"),
@@ -482,7 +482,7 @@ def run_section(r, out):
     lines.append(f"**{label}**: {status}, {r['wall_s']:.1f} s; swap interval: "
                  f"{info.get('swap_interval', 'n/a')}; " + " · ".join(links))
     lines.append("")
-    # The display's side (demo/core/trace.h, docs/wayland.md): what the
+    # The display's side (demo/run/trace.h, docs/wayland.md): what the
     # compositor reported showing, where it reports (none under Xvfb).
     feedback = info.get("present_feedback", "n/a")
     if info.get("presented_frames", "0") not in ("0", ""):
@@ -588,8 +588,8 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
         lines += ["## Bench", "", f"From `{args.bench_csv}`.", ""] + [f"![{os.path.basename(p)}]({rel(p, out)})"
                                                                      for p in bench_plots] + [""]
     lines += ["## How to read this", "",
-              "- Metric definitions: pacer/include/pacer/metrics.h and demo/core/summary.h; trace columns: "
-              "demo/core/trace.h.",
+              "- Metric definitions: pacer/include/pacer/metrics.h and demo/run/summary.h; trace columns: "
+              "demo/run/trace.h.",
               "- Timeline: presents (swap to swap, blue) first, frames on screen where the display reports "
               "them (green), then wakes (thin grey), against the target period (dashed), scenario phases "
               "shaded; the lower panel is the wake lateness (µs, linear within ±100 µs, log beyond). The "

@@ -13,7 +13,7 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
-#include "core/atomic_file.h"
+#include "run/atomic_file.h"
 #include "render/renderer.h"
 
 namespace pacer_demo {
@@ -60,7 +60,7 @@ bool Renderer::write_png(const Image& image, const std::string& path, std::strin
     }
 
     // Written whole or not at all, through the same rules as every output
-    // (core/atomic_file.h): a regular file, replaced only once complete.
+    // (run/atomic_file.h): a regular file, replaced only once complete.
     const std::string problem = write_file_atomically(
         path, std::string_view(reinterpret_cast<const char*>(png.data()), png.size()));
     if (!problem.empty()) {

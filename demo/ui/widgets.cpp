@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/settings.h"
+#include "run/settings.h"
 
 namespace pacer_demo {
 

@@ -16,7 +16,7 @@ inline double ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
 bool slider_released(const char* label, double* value, double min, double max, const char* format,
                      ImGuiSliderFlags flags = 0);
 
-// The settings table's help for the control just drawn (core/settings.h), with
+// The settings table's help for the control just drawn (run/settings.h), with
 // the flag and scenario key that set the same thing.
 void setting_tip(const char* key);
 

@@ -1,9 +1,9 @@
 // fuzz_scenario.cpp: libFuzzer target for the demo's scenario parser
-// (demo/core/scenario.h), the one place the demo reads a file a user wrote.
+// (demo/run/scenario.h), the one place the demo reads a file a user wrote.
 // Whatever the bytes, parse_scenario_text must return an error line or a
 // scenario, never crash, hang or trip a sanitizer; a parsed scenario is then
 // described and walked as a run would, since those read what the parser kept.
-#include "core/scenario.h"
+#include "run/scenario.h"
 
 #include <cstddef>
 #include <cstdint>

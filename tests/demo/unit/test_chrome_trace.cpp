@@ -1,7 +1,7 @@
 // Chrome trace JSON: parsed with nlohmann::json, the structure the viewers
 // need (metadata, complete spans, instants, a counter), spans that add up to
 // what the frames measured and nest exactly, escaping, and the file rules.
-#include "core/chrome_trace.h"
+#include "run/chrome_trace.h"
 
 #include <pacer/units.h>
 

@@ -1,6 +1,6 @@
 // display_figures: the summary's display-side figures, with the trace's
 // definitions (trace.h): frames joined to the display's reports by index.
-#include "core/display_figures.h"
+#include "run/display_figures.h"
 
 #include <pacer/units.h>
 

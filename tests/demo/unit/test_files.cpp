@@ -1,11 +1,11 @@
 // Files: the output rules (regular files or new, links written through,
 // unique temporary files, nothing replaced before it is complete), the
 // bounded input reader, and the text made safe for terminals and JSON.
-#include "core/atomic_file.h"
-#include "core/chrome_trace.h"
-#include "core/files.h"
-#include "core/scenario.h"
-#include "core/summary.h"
+#include "run/atomic_file.h"
+#include "run/chrome_trace.h"
+#include "run/files.h"
+#include "run/scenario.h"
+#include "run/summary.h"
 
 #include <gtest/gtest.h>
 

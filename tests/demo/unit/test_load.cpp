@@ -2,7 +2,7 @@
 // shared machines), jitter and spikes, background threads coming and going.
 // Process CPU time comes from std::clock(), which is CPU time on POSIX but
 // wall time on Windows, so those two tests are POSIX-only.
-#include "core/load.h"
+#include "run/load.h"
 #include "pacer/pacer.h"
 #include "pacer/platform.h"
 

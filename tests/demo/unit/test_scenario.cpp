@@ -1,5 +1,5 @@
 // Scenario format: parsing, error locations, settings rules and the cursor.
-#include "core/scenario.h"
+#include "run/scenario.h"
 
 #include <gtest/gtest.h>
 

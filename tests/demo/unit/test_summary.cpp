@@ -1,8 +1,8 @@
 // Run summary: whole-run figures from frames, metric names, verdicts, the
 // text and JSON forms (parsed back with nlohmann) and atomic file writes.
 #include <pacer/status.h>
-#include "core/summary.h"
-#include "core/run_record.h"
+#include "run/summary.h"
+#include "run/run_record.h"
 
 #include <pacer/units.h>
 

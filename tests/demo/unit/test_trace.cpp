@@ -1,7 +1,7 @@
 // Trace CSV: header and columns, values per row, quoting, the temp-and-rename
 // rule and the errors for paths that cannot be written.
 #include <pacer/status.h>
-#include "core/trace.h"
+#include "run/trace.h"
 
 #include <pacer/units.h>
 

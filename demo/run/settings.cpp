@@ -1,7 +1,7 @@
 // settings.cpp: the table of the demo's settings and what reads it.
 #include "cli/echo.h"
-#include "core/settings.h"
-#include "core/files.h"
+#include "run/settings.h"
+#include "run/files.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,7 +1,7 @@
 // load.cpp: the synthetic CPU load. Busy loops mix an LCG into a member the
 // optimiser must keep (an atomic), and check a steady clock every few hundred
 // steps, so the work is real CPU time of the requested wall length.
-#include "core/load.h"
+#include "run/load.h"
 
 #include <algorithm>
 #include <atomic>

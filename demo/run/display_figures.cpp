@@ -1,6 +1,6 @@
 // display_figures.cpp: see display_figures.h.
 #include <pacer/status.h>
-#include "core/display_figures.h"
+#include "run/display_figures.h"
 
 #include <unordered_map>
 

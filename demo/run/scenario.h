@@ -23,7 +23,7 @@
 //
 // SETTINGS (key=value, every key at most once per line)
 //   The keys, with their units, ranges and defaults, are the table in
-//   core/settings.cpp (pacer-demo --help lists them as flags: hz is --hz).
+//   run/settings.cpp (pacer-demo --help lists them as flags: hz is --hz).
 //   A value that maps to a pacer::Config field is checked by pacer::validate;
 //   bg_threads also takes "cores" or "2xcores" (hardware threads, or twice that).
 //
@@ -33,7 +33,7 @@
 //   each step's values before the run, so a range error is FILE:LINE too.
 #pragma once
 
-#include "core/settings.h"
+#include "run/settings.h"
 
 #include <cstdint>
 #include <optional>

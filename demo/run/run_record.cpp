@@ -1,9 +1,9 @@
 // run_record.cpp: a run's figures beside the pacer's, and its report.
 #include <pacer/status.h>
-#include "core/run_record.h"
+#include "run/run_record.h"
 
-#include "core/display_figures.h"
-#include "core/format.h"
+#include "run/display_figures.h"
+#include "run/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // files_posix.cpp: files.h's OS half on POSIX: inputs opened non-blocking and
 // checked with fstat (a FIFO with no writer would otherwise hang the open),
 // temporary outputs made by mkstemp (a name nobody else holds).
-#include "core/files.h"
+#include "run/files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 // trace.cpp: the per-frame trace CSV (columns documented in trace.h).
 #include <pacer/status.h>
-#include "core/trace.h"
+#include "run/trace.h"
 
 #include <cerrno>
 #include <cstring>

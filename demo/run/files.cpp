@@ -1,6 +1,6 @@
 // files.cpp: the portable half of files.h (kinds of files, identity, text
 // for messages and JSON). The OS half is in files_posix.cpp / files_win32.cpp.
-#include "core/files.h"
+#include "run/files.h"
 
 #include <cstdint>
 #include <filesystem>

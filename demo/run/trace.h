@@ -65,7 +65,7 @@
 //   and check error(), so an unwritable path is reported up front.
 #pragma once
 
-#include "core/atomic_file.h"
+#include "run/atomic_file.h"
 #include "pacer/pacer.h"
 #include <pacer/status.h>
 

@@ -2,7 +2,7 @@
 // opened by a plain path there, so std::filesystem's kind check before the
 // read suffices; temporary outputs are created exclusively (_O_EXCL) under
 // a random name.
-#include "core/files.h"
+#include "run/files.h"
 
 #include <fcntl.h>
 #include <io.h>

@@ -1,5 +1,5 @@
 // chrome_trace.cpp: Chrome trace-event JSON of a run (layout in chrome_trace.h).
-#include "core/chrome_trace.h"
+#include "run/chrome_trace.h"
 
 #include <pacer/units.h>
 

@@ -10,7 +10,7 @@
 // in load.h's validate.
 #pragma once
 
-#include "core/load.h"
+#include "run/load.h"
 
 #include <pacer/pacer.h>
 #include <pacer/units.h>

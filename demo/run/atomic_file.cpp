@@ -1,4 +1,4 @@
-#include "core/atomic_file.h"
+#include "run/atomic_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <system_error>
 #include <utility>
 
-#include "core/files.h"
+#include "run/files.h"
 
 namespace pacer_demo {
 

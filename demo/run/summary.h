@@ -50,7 +50,7 @@
 //     "passed": true }                          false when any verdict failed
 #pragma once
 
-#include "core/scenario.h"
+#include "run/scenario.h"
 #include "pacer/metrics.h"
 #include "pacer/pacer.h"
 #include <pacer/status.h>

@@ -1,10 +1,10 @@
 // scenario.cpp: the scenario format's parser (settings' values: settings.cpp)
 // and the cursor that hands out due steps. The format is documented in scenario.h.
 #include "cli/echo.h"
-#include "core/scenario.h"
-#include "core/files.h"
+#include "run/scenario.h"
+#include "run/files.h"
 
-#include "core/summary.h"
+#include "run/summary.h"
 
 #include <charconv>
 #include <cmath>

@@ -7,8 +7,8 @@
 // shown, then the wakes the pacer aimed at.
 #pragma once
 
-#include "core/scenario.h"
-#include "core/summary.h"
+#include "run/scenario.h"
+#include "run/summary.h"
 
 #include <pacer/pacer.h>
 #include <pacer/metrics.h>

@@ -34,7 +34,7 @@
 //   check error(). Text (markers, the process name) is made valid UTF-8.
 #pragma once
 
-#include "core/atomic_file.h"
+#include "run/atomic_file.h"
 #include "pacer/pacer.h"
 #include <pacer/status.h>
 

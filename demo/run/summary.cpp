@@ -1,9 +1,9 @@
 // summary.cpp: whole-run figures (through pacer::Stats), metric names,
 // verdicts, and the text and JSON summaries.
 #include <pacer/status.h>
-#include "core/summary.h"
-#include "core/files.h"
-#include "core/settings.h"
+#include "run/summary.h"
+#include "run/files.h"
+#include "run/settings.h"
 
 #include <nlohmann/json.hpp>
 
