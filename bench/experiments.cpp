@@ -1,4 +1,3 @@
-#include <pacer/status.h>
 #include "experiments.h"
 
 #include <algorithm>
@@ -13,10 +12,11 @@
 #include "machine_load.h"
 #include "waiter.h"
 
-#include <pacer/units.h>
-#include <pacer/platform.h>
 #include <pacer/metrics.h>
+#include <pacer/platform.h>
+#include <pacer/status.h>
 #include <pacer/thread_timing.h>
+#include <pacer/units.h>
 
 #include "stats_internal.h"
 

@@ -14,8 +14,8 @@
 #include <CLI/CLI.hpp>
 #include "cli/checks.h"
 #include <pacer/pacer.h>
-#include <pacer/status.h>
 #include <pacer/platform.h>
+#include <pacer/status.h>
 #include <pacer/thread_timing.h>
 
 #include "experiments.h"

@@ -1,5 +1,4 @@
 // tradeoff.cpp: experiment 6, the precise-sleep trade-off (see tradeoff.h).
-#include <pacer/status.h>
 #include "tradeoff.h"
 
 #include <algorithm>
@@ -18,9 +17,10 @@
 #include "plain_waits.h"
 #include "waiter.h"
 
-#include <pacer/units.h>
-#include <pacer/platform.h>
 #include <pacer/metrics.h>
+#include <pacer/platform.h>
+#include <pacer/status.h>
+#include <pacer/units.h>
 
 namespace bench {
 

@@ -10,20 +10,27 @@
 // and returns the pacer::Config, which the Pacer takes live (reconfigure).
 #include "app.h"
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include <pacer/pacer.h>
 #include <pacer/metrics.h>
 
 #include "controls.h"
+#include "run/atomic_file.h"
 #include "run/files.h"
 #include "motion.h"
 #include "render/renderer.h"
 #include "render/scene.h"
-#include "run.h"
+#include "run_control.h"
 #include "ui/overlay.h"
 
 namespace pacer_demo {
@@ -46,12 +53,89 @@ Stage stage_for(int width, int height, bool overlay) {
     return {left, 0, static_cast<float>(width) - left, static_cast<float>(height)};
 }
 
-// A close signal cuts the pacer's wait short; unnamed before it goes.
+// A close signal cuts the pacer's wait short; unnamed before it goes. A
+// second one removes the run's temporary files before the process ends.
 struct CloseInterrupts {
-    explicit CloseInterrupts(pacer::Pacer* pacer) { interrupt_on_close(pacer); }
+    explicit CloseInterrupts(pacer::Pacer* pacer) {
+        interrupt_on_close(pacer);
+        on_second_close_signal_first(remove_temporaries_now);
+    }
     ~CloseInterrupts() { interrupt_on_close(nullptr); }
     CloseInterrupts(const CloseInterrupts&) = delete;
     CloseInterrupts& operator=(const CloseInterrupts&) = delete;
+};
+
+// A thread beside the frame loop, for what the loop cannot do while it is
+// blocked: end --seconds on time inside a long wait (--hz 0.05 has 20 s
+// frames), and end a run that a close signal did not reach because the
+// display server stopped answering (a stopped compositor holds the swap until
+// it runs again): after kStuckAfterSignal without a turn of the loop, it
+// writes the run's files and summary itself and ends the process.
+class RunWatch {
+public:
+    static constexpr std::chrono::milliseconds kTick{50};
+    static constexpr std::chrono::seconds kStuckAfterSignal{2};
+
+    RunWatch(pacer::Pacer& pacer, double seconds) : pacer_(pacer), seconds_(seconds) {
+        thread_ = std::thread([this] { watch(); });
+    }
+    ~RunWatch() { stop(); }
+    RunWatch(const RunWatch&) = delete;
+    RunWatch& operator=(const RunWatch&) = delete;
+
+    // Frame 0's wake: --seconds counts from here.
+    void started() {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        if (seconds_ > 0)
+            end_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds_));
+    }
+    void turned() { turns_.fetch_add(1, std::memory_order_relaxed); }   // each turn of the loop
+    // Before the run's own finish: nothing more from this thread.
+    void stop() {
+        {
+            const std::lock_guard<std::mutex> lock(mutex_);
+            stopping_ = true;
+        }
+        woken_.notify_all();
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void watch() {
+        std::unique_lock<std::mutex> lock(mutex_);
+        Clock::time_point signal_seen{};
+        int64_t turns_then = 0;
+        while (!woken_.wait_for(lock, kTick, [this] { return stopping_; })) {
+            const Clock::time_point now = Clock::now();
+            if (end_ && now >= *end_) {
+                end_.reset();
+                pacer_.interrupt();
+            }
+            if (close_signal() == 0) continue;
+            const int64_t turns = turns_.load(std::memory_order_relaxed);
+            if (signal_seen == Clock::time_point{} || turns != turns_then) {
+                signal_seen = now;
+                turns_then = turns;
+            } else if (now - signal_seen >= kStuckAfterSignal) {
+                std::fprintf(stderr, "pacer-demo: %s, but the frame loop is held in the swap (the display server "
+                             "does not answer): writing what the run measured and ending without it\n",
+                             close_signal_name());
+                finish_run_in_progress();
+                std::fflush(nullptr);
+                std::_Exit(1);
+            }
+        }
+    }
+
+    pacer::Pacer& pacer_;
+    const double seconds_;
+    std::mutex mutex_;
+    std::condition_variable woken_;
+    bool stopping_ = false;
+    std::optional<Clock::time_point> end_;
+    std::atomic<int64_t> turns_{0};
+    std::thread thread_;
 };
 
 // The one path every settings change takes: Controls, then the pacer.
@@ -96,7 +180,8 @@ Stage render(const Painters& p, const Scene& scene, bool overlay, double rate_hz
 
 }  // namespace
 
-int run_app(const AppOptions& options) {
+int run_app(const AppOptions& given) {
+    AppOptions options = given;   // the overlay goes where the window cannot have it
     RunOutputs outputs;   // trace, screenshot and summary paths: checked before anything runs
     if (std::string error = outputs.open(options); !error.empty()) return fail(error, 2);
 
@@ -108,6 +193,12 @@ int run_app(const AppOptions& options) {
     if (!renderer.init(gl_proc_address, window.get(), &error)) return fail(error);
     std::optional<ImGuiLayer> imgui;
     Overlay overlay;
+    if (options.overlay) {
+        if (const std::string why = window->overlay_unavailable(); !why.empty()) {
+            std::fprintf(stderr, "pacer-demo: no overlay: %s\n", printable(why).c_str());
+            options.overlay = false;
+        }
+    }
     if (options.overlay) imgui.emplace(*window);
 
     // The pacer, made with the command line's settings (its first decision
@@ -126,6 +217,7 @@ int run_app(const AppOptions& options) {
     RunScript script(options);
     if (error = script.apply_start(controls, change); !error.empty()) return fail(error);
 
+    RunWatch watch(*pacer, options.seconds);   // --seconds on time; a run a signal cannot reach
     Scene scene;
     MotionClock motion;                  // the scene's time in the dt mode in force
     int64_t first_wake_ns = 0;
@@ -145,8 +237,12 @@ int run_app(const AppOptions& options) {
         if (frame.interrupted && window->should_close()) break;   // SIGINT, SIGTERM: end now
         if (rendered >= 0) present();
         window->poll_events();
-        if (frame.index == 0) first_wake_ns = frame.wake_ns;
-        const double elapsed_s = static_cast<double>(frame.wake_ns - first_wake_ns) * 1e-9;
+        watch.turned();
+        if (frame.index == 0) {
+            first_wake_ns = frame.wake_ns;
+            watch.started();
+        }
+        const double elapsed_s = pacer::seconds_of(static_cast<double>(frame.wake_ns - first_wake_ns));
         if (script.finished(frame.index, elapsed_s)) break;
         if (error = script.apply_due(frame.index, elapsed_s, controls, change); !error.empty()) return fail(error);
 
@@ -155,10 +251,11 @@ int run_app(const AppOptions& options) {
         //    by it, or the measured interval (raw), as set (motion.h).
         controls.load().do_frame_work(frame.index);
         const MotionStep step = motion.advance(frame, *controls.current().dt_mode);
-        scene.update(static_cast<double>(step.dt_ns) * 1e-9);
+        scene.update(pacer::seconds_of(static_cast<double>(step.dt_ns)));
 
         // 3. Render the scene and the overlay (which reads pacer->stats()).
-        const double rate_hz = frame.period_ns > 0 ? 1e9 / static_cast<double>(frame.period_ns) : pacer->config().target_hz;
+        const double rate_hz =
+            frame.period_ns > 0 ? pacer::hz_of(static_cast<double>(frame.period_ns)) : pacer->config().target_hz;
         const Stage stage = render({*window, renderer, imgui ? &*imgui : nullptr, overlay, controls, *pacer, change},
                                    scene, options.overlay, rate_hz);
         if (error = outputs.screenshot_if_due(frame.index, renderer, scene, stage); !error.empty()) {
@@ -174,6 +271,7 @@ int run_app(const AppOptions& options) {
     }
     // A Wayland compositor that went away looks like a close request: say
     // which it was, and end non-zero as a lost X server does.
+    watch.stop();
     return outputs.finish(*pacer, controls, *window, renderer, window->display_lost());
 }
 

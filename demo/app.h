@@ -7,6 +7,6 @@ namespace pacer_demo {
 
 // Runs the demo. Returns the process's exit code: 0, or 1 when something
 // failed (one line on stderr) or a scenario expectation did not hold.
-int run_app(const AppOptions& options);
+int run_app(const AppOptions& given);
 
 }  // namespace pacer_demo

@@ -281,6 +281,20 @@ def positive_list(flag, text, most):
     return values
 
 
+def check_counts(args):
+    """--backends, --runs and the frame counts, before a compositor starts."""
+    backends = [b for b in args.backends.split(",") if b]
+    if not backends:
+        raise InputError("--backends: none given (sdl2, glfw or both, comma-separated)")
+    for b in backends:
+        if b not in ("sdl2", "glfw"):
+            raise InputError(f"--backends: '{b[:40]}' is not sdl2 or glfw")
+    for flag, value, least in (("--runs", args.runs, 1), ("--frames", args.frames, 1),
+                               ("--sweep-frames", args.sweep_frames, 1), ("--vsync-frames", args.vsync_frames, 0)):
+        if not least <= value <= 1_000_000:
+            raise InputError(f"{flag}: {value} is out of range [{least}, 1000000]")
+
+
 def check_paths(args):
     """--out, --keep and --replay, before anything runs."""
     if args.out:
@@ -340,9 +354,13 @@ def run_main():
                                                  "arguments, instead of running the demo")
     args = p.parse_args()
     works = positive_list("--work-ms", args.work_ms, 1000)
+    check_counts(args)
     check_paths(args)
     if args.keep:
-        os.makedirs(args.keep, exist_ok=True)
+        try:
+            os.makedirs(args.keep, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"--keep {args.keep}: cannot make the folder: {e.strerror or e}") from None
     skip = "" if args.replay else wayland_session.skip_reason(args.compositor)
     if skip:
         print("display_lock: SKIP: " + skip)

@@ -489,6 +489,10 @@ class Trace:
                            else [None] * len(self.time_s))
         self.shown_ms = (t.numbers("MsBetweenDisplayChange", allow_missing=True)
                          if "MsBetweenDisplayChange" in t.columns else [None] * len(self.time_s))
+        # The display figure's own column, read here too so that a bad value
+        # refuses the trace before the first figure is written.
+        if "MsDisplayLatency" in t.columns:
+            t.numbers("MsDisplayLatency", allow_missing=True)
         self.lateness_ms = t.numbers("MsWakeLateness")
         self.target_ms = t.numbers("MsTargetPeriod")
         self.missed = t.numbers("Missed")

@@ -155,6 +155,8 @@ class Display:
             started = wayland_session.run(start)
             if started.returncode != 0:
                 lines = [line for line in started.stdout.strip().splitlines() if line.strip()]
+                for line in lines[-21:-1]:   # the compositor's log's end, which the last line points to
+                    print(line, file=sys.stderr)
                 raise UsageError(f"--display {self.kind}: it did not start: " + (lines[-1] if lines else "no output"))
             self.env = wayland_session.parse_env(started.stdout)
         return self
@@ -201,6 +203,9 @@ def resolve_scenarios(names, quick, demo, display):
             candidates = [name, os.path.join(SCENARIO_DIR, name), os.path.join(SCENARIO_DIR, name + ".txt")]
             found = next((c for c in candidates if os.path.isfile(c)), None)
             if found is None:
+                there = next((c for c in candidates if os.path.exists(c)), None)
+                if there is not None:
+                    raise UsageError(f"scenario '{shown(name)[:40]}': not a regular file")
                 raise UsageError(f"scenario '{shown(name)[:40]}': no such file (nor in {SCENARIO_DIR})")
             paths.append(os.path.abspath(found))
     stems = {}
@@ -747,6 +752,8 @@ def main(argv=None):
         if args.display == "weston":
             args.seat_module = args.seat_module or os.path.join(args.build_dir, "tests", "wayland",
                                                                 "pacer-weston-seat.so")
+            if os.path.exists(args.seat_module) and not os.path.isfile(args.seat_module):
+                raise UsageError(f"--seat-module: {shown(args.seat_module)}: not a regular file")
             if not os.path.isfile(args.seat_module):
                 raise UsageError(f"--seat-module: {shown(args.seat_module)}: no such file (build the target "
                                  "pacer-weston-seat)")

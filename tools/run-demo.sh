@@ -30,7 +30,7 @@ fi
 # build/run-demo/: the plots of the run's trace, and a screenshot of frame 300
 # of the default 20 s run.
 out=build/run-demo
-args=("$@")
+args=()   # this script's own first, so a flag of the caller's left without its value is the demo's error, not ours
 has_end=0
 has_summary=0
 has_screenshot=0
@@ -54,12 +54,19 @@ if ((has_screenshot == 0 && has_end == 0)); then
   args+=(--screenshot "$out/screenshot.png" --screenshot-frame 300)
 fi
 if ((has_trace == 0)); then args+=(--trace "$out/trace.csv"); fi
+args+=("$@")
+# A run that fails must not leave the last run's pictures to be taken for its own.
+rm -f "$out/trace.csv" "$out/screenshot.png" "$out/run-timeline.png" "$out/run-histogram.png" "$out/run-percentiles.png"
 echo "run-demo: \$DISPLAY is empty, so the demo runs headless (tools/headless.sh: Xvfb, Mesa software GL)" \
      "and stops on its own: $demo ${args[*]}"
 set +e
 bash tools/headless.sh "$demo" "${args[@]}"
 status=$?
 set -e
+if ((status != 0)); then
+  echo "run-demo: the demo exited with status $status (its message is above); no plots" >&2
+  exit "$status"
+fi
 if ((shot == 1)) && [[ -f "$out/screenshot.png" ]]; then
   echo "run-demo: screenshot: $out/screenshot.png"
 fi

@@ -237,8 +237,7 @@ start() {
     if ! alive "$pid"; then
       tail -n 20 "$dir/log" >&2 || true
       [[ -f "$dir/weston.log" ]] && tail -n 20 "$dir/weston.log" >&2
-      rm -f "$dir/pid"
-      die "start: $kind exited at start (log above, $dir/log)"
+      die "start: $kind exited at start (its log's end above; all of it in $(keep_log "$dir" "$name"))"
     fi
     if socket_name "$dir" >/dev/null && { [[ "$kind" != sway ]] || [[ -S "$run/sway-ipc.sock" ]]; } &&
        { [[ "$xwayland" != 1 ]] || x_display "$dir"; }; then
@@ -253,8 +252,18 @@ start() {
     sleep 0.1
   done
   kill "$pid" 2>/dev/null || true
-  rm -f "$dir/pid"
-  die "start: $kind made no socket within 10 s ($dir/log)"
+  sleep 0.5
+  die "start: $kind made no socket within 10 s (its log: $(keep_log "$dir" "$name"))"
+}
+
+# A compositor that failed to start: its logs move to one file beside the
+# instances, named in the error, and its folder goes.
+keep_log() {
+  local dir="$1" saved
+  saved="$(dirname "$dir")/pacer-wayland-$2.log"
+  cat "$dir/log" "$dir/weston.log" > "$saved" 2>/dev/null || true
+  rm -rf "$dir"
+  echo "$saved"
 }
 
 stop() {

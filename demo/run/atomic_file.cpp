@@ -1,5 +1,6 @@
 #include "run/atomic_file.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -9,6 +10,44 @@
 #include "run/files.h"
 
 namespace pacer_demo {
+
+namespace {
+
+// The temporaries in use, for remove_temporaries_now() in a signal handler.
+// A run has at most five outputs open at once; the slots are plenty.
+constexpr int kTempSlots = 16;
+constexpr std::size_t kTempPathBytes = 4096;   // PATH_MAX on Linux
+struct TempSlot {
+    std::atomic<bool> used{false};   // set once path holds a whole name
+    char path[kTempPathBytes];
+};
+TempSlot g_temps[kTempSlots];
+static_assert(std::atomic<bool>::is_always_lock_free, "read from a signal handler");
+
+int track_temporary(const std::string& path) {
+    if (path.size() >= kTempPathBytes) return -1;
+    for (int i = 0; i < kTempSlots; ++i) {
+        TempSlot& slot = g_temps[i];
+        if (slot.used.load()) continue;
+        std::memcpy(slot.path, path.c_str(), path.size() + 1);
+        slot.used.store(true);
+        return i;
+    }
+    return -1;
+}
+
+void untrack_temporary(int* slot) {
+    if (*slot >= 0) g_temps[*slot].used.store(false);
+    *slot = -1;
+}
+
+}  // namespace
+
+void remove_temporaries_now() {
+    for (TempSlot& slot : g_temps) {
+        if (slot.used.load()) remove_file_now(slot.path);
+    }
+}
 
 AtomicFile::AtomicFile(std::string path, std::string label) : path_(std::move(path)), label_(std::move(label)) {
     if (path_.empty()) {
@@ -22,11 +61,13 @@ AtomicFile::AtomicFile(std::string path, std::string label) : path_(std::move(pa
     std::string problem;
     file_ = create_temp_beside(target_, &temp_path_, &problem);
     if (file_ == nullptr) fail(problem);
+    else temp_slot_ = track_temporary(temp_path_);
 }
 
 AtomicFile::~AtomicFile() {
     if (file_ != nullptr) std::fclose(file_);
     if (!temp_path_.empty() && !closed_) std::remove(temp_path_.c_str());
+    untrack_temporary(&temp_slot_);
 }
 
 void AtomicFile::fail(const std::string& what) {
@@ -53,6 +94,7 @@ std::string AtomicFile::close() {
         }
     }
     if (!error_.empty() && !temp_path_.empty()) std::remove(temp_path_.c_str());
+    untrack_temporary(&temp_slot_);
     closed_ = true;
     return error_;
 }

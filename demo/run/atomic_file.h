@@ -3,10 +3,12 @@
 // The path must be a regular file or not exist yet; a symbolic link to a
 // regular file is written through (files.h), and anything else (a device, a
 // FIFO, a directory, a dangling link) is refused at construction. Writes go
-// to a fresh temporary file beside the target, "TARGET.tmp-XXXXXX", which
-// close() renames over the target: until then the old file is untouched, and
-// a file that failed, or was never closed, leaves nothing behind (the
-// destructor removes the temporary file, which no one else can own).
+// to a fresh temporary file beside the target, ".pacer-XXXXXX", which close()
+// renames over the target: until then the old file is untouched, and a file
+// that failed, or was never closed, leaves nothing behind (the destructor
+// removes the temporary file, which no one else can own; a process ended by
+// a second signal removes them all first, remove_temporaries_now). Only a
+// kill -9 or a power cut leaves one.
 // Errors name the path and the cause, after the owner's label, e.g.
 // "--trace: cannot write t.csv: No such file or directory". The trace, the
 // Chrome trace, the summary and the screenshot all write through it.
@@ -47,7 +49,13 @@ private:
     std::FILE* file_ = nullptr;
     std::string error_;
     bool closed_ = false;
+    int temp_slot_ = -1;      // its place among the temporaries a signal removes
 };
+
+// Removes every AtomicFile's temporary file now: async-signal-safe, for a
+// process that ends by a signal without unwinding (no allocation, no lock;
+// fixed slots of the paths in use).
+void remove_temporaries_now();
 
 // Whether an output can be written at path: it is a regular file or does not
 // exist, and a temporary file can be made beside it (made and removed again).

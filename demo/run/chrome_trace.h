@@ -29,13 +29,14 @@
 //   "marker") and Decision text (category "decision").
 //
 // FILES
-//   As trace.h: events go to a new PATH.tmp-XXXXXX, renamed to PATH by close();
+//   As trace.h: events go to a new .pacer-XXXXXX beside PATH, renamed to PATH by close();
 //   a run that fails leaves no half-written PATH. Open before the run and
 //   check error(). Text (markers, the process name) is made valid UTF-8.
 #pragma once
 
 #include "run/atomic_file.h"
 #include "pacer/pacer.h"
+
 #include <pacer/status.h>
 
 #include <cstdint>

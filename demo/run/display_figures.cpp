@@ -1,6 +1,7 @@
 // display_figures.cpp: see display_figures.h.
-#include <pacer/status.h>
 #include "run/display_figures.h"
+
+#include <pacer/status.h>
 
 #include <unordered_map>
 

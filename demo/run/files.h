@@ -41,10 +41,13 @@ std::string output_target(const std::string& path, std::string* target);
 bool same_file(const std::string& a, const std::string& b);
 
 // Creates a new, empty file with a unique name in the directory of target
-// ("TARGET.tmp-XXXXXX"), open for binary writing, with the mode a new file
-// would get (an existing target's mode where it has one). nullptr and *error
-// (the OS's reason) on failure.
+// (".pacer-XXXXXX" beside it), open for binary writing, with the mode a new
+// file would get (an existing target's mode where it has one). nullptr and
+// *error (the OS's reason) on failure.
 std::FILE* create_temp_beside(const std::string& target, std::string* temp_path, std::string* error);
+// Removes a file by the OS's own call (unlink), which a signal handler may
+// make; false where it could not.
+bool remove_file_now(const char* path);
 
 // The file's kind in words for messages: "a directory", "a FIFO", ...
 std::string file_kind_text(const std::string& path);

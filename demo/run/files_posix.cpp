@@ -106,4 +106,6 @@ std::FILE* create_temp_beside(const std::string& target, std::string* temp_path,
     return file;
 }
 
+bool remove_file_now(const char* path) { return ::unlink(path) == 0; }
+
 }  // namespace pacer_demo

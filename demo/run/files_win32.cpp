@@ -69,4 +69,6 @@ std::FILE* create_temp_beside(const std::string& target, std::string* temp_path,
     return nullptr;
 }
 
+bool remove_file_now(const char* path) { return ::_unlink(path) == 0; }
+
 }  // namespace pacer_demo

@@ -1,9 +1,10 @@
 // run_record.cpp: a run's figures beside the pacer's, and its report.
-#include <pacer/status.h>
 #include "run/run_record.h"
 
 #include "run/display_figures.h"
 #include "run/format.h"
+
+#include <pacer/status.h>
 
 #include <algorithm>
 #include <cmath>

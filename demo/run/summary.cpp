@@ -1,9 +1,10 @@
 // summary.cpp: whole-run figures (through pacer::Stats), metric names,
 // verdicts, and the text and JSON summaries.
-#include <pacer/status.h>
 #include "run/summary.h"
 #include "run/files.h"
 #include "run/settings.h"
+
+#include <pacer/status.h>
 
 #include <nlohmann/json.hpp>
 
@@ -202,7 +203,7 @@ std::string summary_text(const RunReport& report) {
     const pacer::FrameTimeMetrics& m = report.stats.metrics;
     std::string out;
     for (const std::string& line : report.brief) out += printable(line) + "\n";
-    auto ms = [](double us) { return fixed(us * 1e-3, 3); };
+    auto ms = [](double us) { return fixed(pacer::ms_of(us * pacer::kNsPerUs), 3); };
     // What reached the screen first: the presents, then what the display showed.
     auto cadence = [&](const char* name, const pacer::Cadence& c) {
         out += std::string(name) + ": off by > 0.5 ms " + fixed(c.off_pct, 2) + " % of " +
@@ -211,7 +212,7 @@ std::string summary_text(const RunReport& report) {
     if (s.presents.intervals > 0) {
         cadence("presents (swap to swap)", s.presents);
     } else {
-        out += "presents: not measured (no mark_present)\n";
+        out += "presents: not measured (no two frames in a row with a present mark)\n";
     }
     if (s.shown.intervals > 0) cadence("shown (display reports)", s.shown);
     out += "wakes: " + std::to_string(s.frames) + " frames, " + fixed(s.fps, 2) + " fps";

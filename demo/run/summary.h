@@ -53,6 +53,7 @@
 #include "run/scenario.h"
 #include "pacer/metrics.h"
 #include "pacer/pacer.h"
+
 #include <pacer/status.h>
 
 #include <limits>

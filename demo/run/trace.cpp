@@ -1,6 +1,7 @@
 // trace.cpp: the per-frame trace CSV (columns documented in trace.h).
-#include <pacer/status.h>
 #include "run/trace.h"
+
+#include <pacer/status.h>
 
 #include <cerrno>
 #include <cstring>

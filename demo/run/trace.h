@@ -60,13 +60,14 @@
 // kHoldRows rows (then its display columns are NA); close() writes the rest.
 //
 // FILES
-//   Rows go to a new PATH.tmp-XXXXXX, renamed to PATH by close() (atomic_file.h):
+//   Rows go to a new .pacer-XXXXXX beside PATH, renamed to PATH by close() (atomic_file.h):
 //   a run that fails or is killed leaves no half-written PATH. Open the writer before the run starts
 //   and check error(), so an unwritable path is reported up front.
 #pragma once
 
 #include "run/atomic_file.h"
 #include "pacer/pacer.h"
+
 #include <pacer/status.h>
 
 #include <cstdint>

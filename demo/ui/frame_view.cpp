@@ -1,5 +1,4 @@
 // frame_view.cpp: the overlay's read-only half (frame_view.h).
-#include <pacer/status.h>
 #include "ui/frame_view.h"
 
 #include <algorithm>
@@ -9,6 +8,8 @@
 #include <imgui.h>
 
 #include "ui/widgets.h"
+
+#include <pacer/status.h>
 
 namespace pacer_demo {
 namespace {

@@ -1,5 +1,4 @@
 // settings_panel.cpp: the overlay's settings (settings_panel.h).
-#include <pacer/status.h>
 #include "ui/settings_panel.h"
 
 #include <algorithm>
@@ -10,6 +9,8 @@
 #include <imgui.h>
 
 #include "ui/widgets.h"
+
+#include <pacer/status.h>
 
 namespace pacer_demo {
 

@@ -6,9 +6,9 @@
 // call a scenario step makes. A drag applies when the user lets go.
 #pragma once
 
+#include <pacer/metrics.h>
 #include <pacer/pacer.h>
 #include <pacer/status.h>
-#include <pacer/metrics.h>
 
 #include "controls.h"
 #include "window/window.h"

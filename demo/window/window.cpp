@@ -11,14 +11,23 @@ namespace {
 volatile std::sig_atomic_t g_close_signal = 0;
 std::atomic<pacer::Pacer*> g_interrupted_pacer{nullptr};
 static_assert(std::atomic<pacer::Pacer*>::is_always_lock_free, "read from a signal handler");
+std::atomic<void (*)()> g_last_words{nullptr};
+
+// A second close signal: the last words (the run's temporary files
+// removed), then the signal's own default, which ends the process at once.
+extern "C" void on_second_close_signal(int signal) {
+    if (void (*last_words)() = g_last_words.load()) last_words();
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
 
 // Async-signal-safe: records the signal, cuts the pacer's wait short
-// (Pacer::interrupt sets a lock-free flag), and puts the default back so
-// that a second one ends the process at once.
+// (Pacer::interrupt sets a lock-free flag), and hands the next one to
+// on_second_close_signal.
 extern "C" void on_close_signal(int signal) {
     g_close_signal = signal;
     if (pacer::Pacer* pacer = g_interrupted_pacer.load()) pacer->interrupt();
-    std::signal(signal, SIG_DFL);
+    std::signal(signal, on_second_close_signal);
 }
 
 }  // namespace
@@ -39,6 +48,8 @@ void install_close_signal_handlers() {
 int close_signal() { return g_close_signal; }
 
 void interrupt_on_close(pacer::Pacer* pacer) { g_interrupted_pacer.store(pacer); }
+
+void on_second_close_signal_first(void (*last_words)()) { g_last_words.store(last_words); }
 
 const char* close_signal_name() {
     switch (g_close_signal) {

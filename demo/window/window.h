@@ -85,7 +85,10 @@ public:
     // first (the backend hands each to keep_report).
     std::vector<pacer::Presented> take_reports() { return std::exchange(reports_, {}); }
 
-    // Dear ImGui's platform backend for this window system.
+    // Dear ImGui's platform backend for this window system. Where it cannot
+    // run, overlay_unavailable says why ("" where it can), and the demo goes
+    // without its overlay.
+    virtual std::string overlay_unavailable() const { return {}; }
     virtual void imgui_init() = 0;
     virtual void imgui_new_frame() = 0;
     virtual void imgui_shutdown() = 0;
@@ -106,10 +109,12 @@ private:
 // requests, the same on every backend, and SIGPIPE ignored: the first
 // one makes should_close() true and cuts the wait of the pacer named by
 // interrupt_on_close() short (the run ends at once, at any rate, and writes
-// its files and summary); a second one ends the process at once.
+// its files and summary); a second one ends the process at once, after the
+// last words given to on_second_close_signal_first (async-signal-safe).
 // Window::create installs them; SDL's own handlers are turned off.
 void install_close_signal_handlers();
 void interrupt_on_close(pacer::Pacer* pacer);   // nullptr: none (before the pacer goes)
+void on_second_close_signal_first(void (*last_words)());
 int close_signal();                // the signal received, 0 while none
 const char* close_signal_name();   // "SIGINT", "SIGTERM", "SIGHUP" ..., "" while none
 

@@ -4,7 +4,12 @@
 #include <pacer/backends/glfw.h>
 
 #include "window/display_server.h"
+#include "window/wayland_seat.h"
 #include "window/window.h"
+
+#include <dlfcn.h>
+
+#include <string>
 
 namespace pacer_demo {
 namespace {
@@ -79,6 +84,17 @@ public:
     SwapIntervalState swap_interval_state() const override { return host_->swap_interval(); }
     std::string present_feedback_source() const override { return host_->present_feedback(); }
     bool display_lost() const override { return host_->display_connection_lost(); }
+
+    std::string overlay_unavailable() const override {
+        // GLFW 3.3 on a Wayland seat without a pointer cannot make the
+        // cursors Dear ImGui's GLFW backend asks for at its init (wayland_seat.h).
+        if (!host_->on_wayland()) return {};
+        using DisplayOf = void* (*)();
+        const auto display = reinterpret_cast<DisplayOf>(dlsym(RTLD_DEFAULT, "glfwGetWaylandDisplay"));
+        if (display == nullptr || wayland_seat_has_pointer(display())) return {};
+        return "the compositor's seat has no pointer, and GLFW 3.3 on Wayland then cannot make the cursors "
+               "Dear ImGui asks for (--no-overlay runs without it; SDL2 has no such limit)";
+    }
 
     void imgui_init() override {
         ImGui_ImplGlfw_InitForOpenGL(window_, true);

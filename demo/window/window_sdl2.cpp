@@ -26,6 +26,22 @@ public:
             *error = std::string("SDL_Init: ") + SDL_GetError();
             return false;
         }
+        // Where neither X11 nor Wayland answers, SDL falls back to a driver
+        // that shows nothing (offscreen, KMS/DRM on a console): a run nobody
+        // sees. Only where asked for by name (SDL_VIDEODRIVER).
+        const char* driver = SDL_GetCurrentVideoDriver();
+        const std::string chosen = driver != nullptr ? driver : "";
+        const char* asked = SDL_getenv("SDL_VIDEODRIVER");
+        if (chosen != "x11" && chosen != "wayland" && (asked == nullptr || chosen != asked)) {
+            auto env = [](const char* name) {
+                const char* value = SDL_getenv(name);
+                return std::string(name) + " " + (value != nullptr ? value : "unset");
+            };
+            *error = "SDL found no display (" + env("DISPLAY") + ", " + env("WAYLAND_DISPLAY") + ") and chose its '" +
+                     chosen + "' driver; run under tools/headless.sh, or set SDL_VIDEODRIVER=" + chosen +
+                     " to run there";
+            return false;
+        }
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MAJOR_VERSION, 3);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_MINOR_VERSION, 3);
         SDL_GL_SetAttribute(SDL_GL_CONTEXT_PROFILE_MASK, SDL_GL_CONTEXT_PROFILE_CORE);

@@ -8,9 +8,9 @@
 #include <GLFW/glfw3.h>   // with GL/gl.h: glClear and glScissor are all it draws with
 
 #include <pacer/backends/glfw.h>
+#include <pacer/metrics.h>
 #include <pacer/pacer.h>
 #include <pacer/status.h>
-#include <pacer/metrics.h>
 
 #include <algorithm>
 #include <cmath>
@@ -74,7 +74,7 @@ void note_shown(const pacer::Presented& presented, void* user) {
     Shown& shown = *static_cast<Shown*>(user);
     if (presented.discarded || presented.displayed_ns < 0) return;
     if (shown.last_ns >= 0 && shown.gaps_ms.size() < 1'000'000)
-        shown.gaps_ms.push_back(static_cast<double>(presented.displayed_ns - shown.last_ns) / 1e6);
+        shown.gaps_ms.push_back(pacer::ms_of(static_cast<double>(presented.displayed_ns - shown.last_ns)));
     shown.last_ns = presented.displayed_ns;
 }
 
@@ -121,9 +121,10 @@ int paced_loop(GLFWwindow* window, const Options& options) {
                     status.display_hitches_per_1000);
     }
     std::printf("presents: %.2f %% off by > 0.5 ms, p99 %.3f ms\n", summary.presents.off_pct,
-                summary.presents.p99_us / 1e3);
+                pacer::ms_of(summary.presents.p99_us * pacer::kNsPerUs));
     std::printf("frames: %lld, median interval %.3f ms, target %.3f ms\n", static_cast<long long>(summary.frames),
-                summary.interval.p50_us / 1e3, summary.target_period_us / 1e3);
+                pacer::ms_of(summary.interval.p50_us * pacer::kNsPerUs),
+                pacer::ms_of(summary.target_period_us * pacer::kNsPerUs));
     std::printf("present feedback: %s\n", host.present_feedback());
     if (shown.gaps_ms.empty()) {
         std::printf("shown frames: none reported (no present feedback here)\n");
@@ -132,8 +133,13 @@ int paced_loop(GLFWwindow* window, const Options& options) {
         std::nth_element(shown.gaps_ms.begin(), middle, shown.gaps_ms.end());
         std::printf("shown frames: %zu reported, every %.3f ms (median); display clock %s, period %.3f ms, "
                     "stated %.3g Hz\n", shown.gaps_ms.size() + 1, *middle,
-                    display.locked ? "locked" : "not locked now", static_cast<double>(display.period_ns) / 1e6,
+                    display.locked ? "locked" : "not locked now", pacer::ms_of(static_cast<double>(display.period_ns)),
                     display.stated_hz);
+    }
+    if (host.display_connection_lost()) {   // the compositor went away: the run did not end as asked
+        std::fprintf(stderr, "glfw_opengl3: the display server went away after %lld frames; the figures stop there\n",
+                     static_cast<long long>(summary.frames));
+        return 1;
     }
     return 0;
 }

@@ -10,9 +10,9 @@
 // crash, hang or trip a sanitizer.
 #include "../unit/fakes.h"
 
+#include <pacer/metrics.h>
 #include <pacer/pacer.h>
 #include <pacer/status.h>
-#include <pacer/metrics.h>
 
 #include <cstddef>
 #include <cstdint>

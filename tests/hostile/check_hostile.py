@@ -353,6 +353,36 @@ def signal_cases():
                                   ["--backend", backend, "--hz", hz, "--no-overlay", "--width", "320", "--height",
                                    "240", "--summary-json", "{d}/s.json"], action=action, check=summary_written,
                                   timeout=20))
+        # A display server that stops answering (its Xvfb stopped) holds the
+        # frame loop in the swap: a second signal then ends the process at
+        # once, its temporary files removed first (run_case finds none left).
+        def stop_x_then_term_twice(proc, d):
+            time.sleep(4.0)   # the demo up and running on headless.sh's own Xvfb
+            xvfb = subprocess.run(["pgrep", "-P", str(proc.pid), "Xvfb"], capture_output=True, text=True).stdout.split()
+            demo = subprocess.run(["pgrep", "-P", str(proc.pid), "pacer-demo"], capture_output=True,
+                                  text=True).stdout.split()
+            for pid in xvfb:
+                os.kill(int(pid), signal.SIGSTOP)
+            time.sleep(0.5)
+            for pid in demo:
+                os.kill(int(pid), signal.SIGTERM)
+                time.sleep(0.5)
+                os.kill(int(pid), signal.SIGTERM)
+            time.sleep(0.5)
+            for pid in xvfb:
+                os.kill(int(pid), signal.SIGCONT)
+            return None
+        cases.append(Case(f"demo {backend} SIGTERM twice on a stopped X server leaves no temporary file",
+                          "headless_demo",
+                          ["--backend", backend, "--no-overlay", "--width", "320", "--height", "240", "--trace",
+                           "{d}/t.csv", "--chrome-trace", "{d}/c.json", "--summary-json", "{d}/s.json"],
+                          action=stop_x_then_term_twice, ends_with=128 + signal.SIGTERM, timeout=30))
+        # --seconds ends the run on time inside a 20 s frame.
+        def on_time(d, proc):
+            return None if proc.elapsed_s < 8 else f"took {proc.elapsed_s:.1f} s for --seconds 2 at 0.05 Hz"
+        cases.append(Case(f"demo {backend} --hz 0.05 --seconds 2 ends on time", "demo",
+                          ["--backend", backend, "--hz", "0.05", "--seconds", "2", "--no-overlay", "--width", "320",
+                           "--height", "240", "--summary-json", "{d}/s.json"], check=on_time, timeout=20))
     return cases
 
 
@@ -499,6 +529,15 @@ def display_lock_cases():
              refuse="--out {d}/o: a folder", code=2),
         Case("display_lock --out in a missing folder", "display_lock", ["--out", "{d}/none/x.md"],
              refuse="no folder", code=2),
+        Case("display_lock --runs 0", "display_lock", ["--runs", "0"], refuse="--runs: 0 is out of range", code=2),
+        Case("display_lock --frames 0", "display_lock", ["--frames", "0"], refuse="--frames: 0 is out of range",
+             code=2),
+        Case("display_lock --backends sdl3", "display_lock", ["--backends", "sdl3"],
+             refuse="--backends: 'sdl3' is not sdl2 or glfw", code=2),
+        Case("display_lock --keep under /proc", "display_lock", ["--keep", "/proc/pacer-none/x"],
+             refuse="--keep /proc/pacer-none/x: cannot make the folder", code=2),
+        Case("display_lock --keep under a file", "display_lock", ["--keep", "{d}/f/x"],
+             setup=lambda d: write(os.path.join(d, "f"), "x"), refuse="cannot make the folder", code=2),
         Case("display_lock --keep a file", "display_lock", ["--keep", "{d}/f"],
              setup=lambda d: write(os.path.join(d, "f"), "x"), refuse="--keep {d}/f: not a folder", code=2),
         Case("display_lock a binary kept trace", "display_lock", replay,
@@ -561,6 +600,12 @@ def qa_cases():
                       ["--backends", "glfw", "--size", "320x240", "--out", "{d}/out", "{d}/s.txt"],
                       setup=scenario("at 0s set hz=6e1\nend 5e-1s\nexpect frames >= 1\n"), timeout=120))
     cases.append(Case("qa --out ''", "qa", ["--out", "", "{d}/s.txt"], setup=scenario(SHORT), refuse="--out: empty"))
+    # Things that exist but are no regular file are called so, not missing.
+    cases.append(Case("qa scenario /dev/zero", "qa", ["--out", "{d}/out", "/dev/zero"], refuse="not a regular file",
+                      guard=["out"], code=2))
+    cases.append(Case("qa --seat-module /dev/null", "qa", ["--display", "weston", "--seat-module", "/dev/null",
+                                                          "--out", "{d}/out", "{d}/s.txt"], setup=scenario(SHORT),
+                      refuse="--seat-module: /dev/null: not a regular file", guard=["out"], code=2))
 
     # A short scenario that is not UTF-8, run twice into one folder: it
     # passes, and the second run deletes only what the first one wrote.
@@ -598,6 +643,7 @@ def run_case(case, tools, tmp):
     before = {g: fingerprint(g) for g in guarded}
     args = [a.replace("{d}", d) for a in case.args]
     command = tools[case.tool] + args
+    started_at = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                             cwd=d)
     sent_at = case.action(proc, d) if case.action else None
@@ -608,6 +654,7 @@ def run_case(case, tools, tmp):
         proc.communicate()
         return f"did not end within {case.timeout} s (hang?)"
     ended_at = time.monotonic()
+    proc.elapsed_s = ended_at - started_at
     proc.stdout, proc.stderr = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     problems = []

@@ -229,6 +229,13 @@ def hostile_inputs(work, bench_out):
     write(display, "\n".join([lines[0] + ",MsBetweenDisplayChange"] + [l + ",16.7" for l in lines[1:]]) + "\n")
     expect_error("MsBetweenDisplayChange without MsDisplayLatency", ["trace", display, "--out", bench_out],
                  ["MsDisplayLatency"], bench_out)
+    # A bad value in the display figure's own column refuses the trace
+    # before the first figure: no PNG at all, not three of four.
+    nan_display = os.path.join(work, "display-nan-latency.csv")
+    write(nan_display, "\n".join([lines[0] + ",MsBetweenDisplayChange,MsDisplayLatency"] +
+                                 [l + ",16.7," + ("nan" if i == 3 else "20.1") for i, l in enumerate(lines[1:])]) + "\n")
+    expect_error("a NaN latency in the display columns", ["trace", nan_display, "--out", bench_out],
+                 ["MsDisplayLatency", "not a number"], bench_out)
     for value in ("0", "-3", "1e-300"):
         sleep = os.path.join(work, "hostile-sleep.csv")
         write(sleep, f"strategy,requested_us,actual_mean_us,actual_p99_us\ntimer,1000,{value},1100\n")

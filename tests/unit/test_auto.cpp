@@ -2,8 +2,9 @@
 // kept under watch, and the decisions that explain it; explicit vsync's
 // honesty. A fake display swaps on a vblank grid, or returns at once (Xvfb),
 // under a fake clock.
-#include <pacer/status.h>
 #include "fakes.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

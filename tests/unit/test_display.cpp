@@ -2,9 +2,10 @@
 // the pacer builds on it: auto's trust in vsync, dt and predicted presents
 // from the display, the delay bias. A fake compositor shows frames on a
 // refresh clock of its own (fakes.h), under a fake clock.
-#include <pacer/status.h>
 #include "display/clock_fit.h"
 #include "fakes.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

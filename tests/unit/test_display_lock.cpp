@@ -2,8 +2,9 @@
 // where the display reports shown frames, it paces at refresh / n with swap
 // interval 0, its lead is learned from the reports (work steps, the latch,
 // jittered reports), and it falls back when the clock is lost.
-#include <pacer/status.h>
 #include "fakes.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

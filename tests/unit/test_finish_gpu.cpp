@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <vector>
 
 using namespace pacer;
@@ -86,4 +88,42 @@ TEST(FinishGpu, NotCalledAtFrameStartNorUnderVsync) {
         }
         EXPECT_TRUE(host.budgets.empty()) << (vsync ? "vsync" : "frame_start");
     }
+}
+
+// A GPU that never finishes: its fence wait checks stop every 20 ms slice,
+// as the GLFW and SDL2 Hosts' do.
+class HungGpuHost final : public Host {
+public:
+    explicit HungGpuHost(FakeClock& clock) : clock_(clock) {}
+    bool set_swap_interval(int) override { return false; }
+    double refresh_rate_hz() override { return 60; }
+    void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) override {
+        for (int64_t left = budget_ns; left > 0 && !stop.load(); left -= 20 * kNsPerMs) {
+            clock_.advance(std::min<int64_t>(left, 20 * kNsPerMs));
+            ++slices;
+            if (slices == interrupt_at && pacer != nullptr) pacer->interrupt();   // as another thread would
+        }
+    }
+    Pacer* pacer = nullptr;
+    int interrupt_at = 0;
+    int slices = 0;
+
+private:
+    FakeClock& clock_;
+};
+
+TEST(FinishGpu, InterruptEndsAWaitOnAGpuThatNeverFinishesWithinASlice) {
+    FakeClock clock;
+    FakeSleeper sleeper(clock);
+    HungGpuHost host(clock);
+    Config config = fake_config(clock, sleeper, 0.01, Strategy::Timer);   // a 100 s frame
+    config.host = &host;
+    Pacer pacer(config);
+    host.pacer = &pacer;
+    (void)pacer.wait();                 // frame 0: no GPU work yet
+    host.interrupt_at = host.slices + 10;   // 0.2 s into the next wait
+    const int64_t start = clock.now_ns();
+    const Frame cut = pacer.wait();
+    EXPECT_TRUE(cut.interrupted);
+    EXPECT_LE(clock.now_ns() - start, 220 * kNsPerMs) << "a 100 s budget, cut after 0.2 s";
 }

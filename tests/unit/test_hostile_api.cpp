@@ -9,10 +9,10 @@
 #include "wait/waiter.h"
 
 #include <pacer/fixed_step.h>
-#include <pacer/pacer.h>
-#include <pacer/status.h>
-#include <pacer/platform.h>
 #include <pacer/metrics.h>
+#include <pacer/pacer.h>
+#include <pacer/platform.h>
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

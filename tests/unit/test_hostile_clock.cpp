@@ -2,14 +2,16 @@
 // must not break: a clock that jumps back (between waits and mid-wait), one
 // that stops while interrupt() is called, and shown-frame reports with any
 // field at its extreme (UBSan checks the arithmetic in CI's sanitizer run).
-#include <pacer/status.h>
 #include "fakes.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 using namespace pacer;
@@ -66,6 +68,49 @@ public:
 
 private:
     int64_t given_ = 0;
+};
+
+// A host that hands out a script of reports, each once, from its
+// start_at-th call on (so that vsync is already in force when they come).
+class ScriptedReports final : public Host {
+public:
+    ScriptedReports(std::vector<Presented> script, int start_at) : script_(std::move(script)), start_at_(start_at) {}
+    bool set_swap_interval(int) override { return true; }
+    double refresh_rate_hz() override { return 60; }
+    bool take_presented(Presented* out) override {
+        if (++calls_ < start_at_ || next_ >= script_.size()) return false;
+        *out = script_[next_++];
+        return true;
+    }
+
+private:
+    std::vector<Presented> script_;
+    int start_at_;
+    int calls_ = 0;
+    std::size_t next_ = 0;
+};
+
+// Passes each of another host's reports on `times` times.
+class RepeatingHost final : public Host {
+public:
+    RepeatingHost(Host& inner, int times) : inner_(inner), times_(times) {}
+    bool set_swap_interval(int interval) override { return inner_.set_swap_interval(interval); }
+    double refresh_rate_hz() override { return inner_.refresh_rate_hz(); }
+    bool take_presented(Presented* out) override {
+        if (left_ == 0) {
+            if (!inner_.take_presented(&held_)) return false;
+            left_ = times_;
+        }
+        --left_;
+        *out = held_;
+        return true;
+    }
+
+private:
+    Host& inner_;
+    int times_;
+    int left_ = 0;
+    Presented held_;
 };
 
 }  // namespace
@@ -175,4 +220,79 @@ TEST(HostileHost, ARefreshNoDisplayHasIsNoStatement) {
     EXPECT_NE(pacer.decision().reason.find("display states no refresh rate but shows frames every 16.7 ms"),
               std::string::npos)
         << pacer.decision().reason;
+}
+
+TEST(HostileHost, AShownFrameAtTheIndexLimitThenAnEarlierOneIsNoOverflow) {
+    // Under vsync (and auto's probe of it) the arbiter compares each shown
+    // frame with the one before: INT64_MAX, then 4. The sanitizer build
+    // (tools/test.sh) aborts on any signed overflow here.
+    for (const Strategy strategy : {Strategy::Vsync, Strategy::Auto}) {
+        FakeClock clock;
+        FakeSleeper sleeper(clock);
+        Presented at_limit;
+        at_limit.frame_index = std::numeric_limits<int64_t>::max();
+        at_limit.displayed_ns = clock.now_ns() + 100 * kNsPerMs;
+        Presented early;
+        early.frame_index = 4;
+        early.displayed_ns = clock.now_ns() + 120 * kNsPerMs;
+        ScriptedReports host({at_limit, early}, 10);
+        Config config = fake_config(clock, sleeper, 60, strategy);
+        config.host = &host;
+        Pacer pacer(config);
+        for (int i = 0; i < 20; ++i) {
+            const Frame f = pacer.wait();
+            clock.advance_busy(3 * kNsPerMs);
+            pacer.mark_present();
+            EXPECT_GE(f.interval_ns, 0) << strategy_name(strategy);
+        }
+    }
+}
+
+TEST(HostileClock, DisplayLockAtTheInt64LimitSaturates) {
+    // The clock runs into INT64_MAX under display_lock: every refresh, aim
+    // and grid step saturates there (the sanitizer build aborts on overflow).
+    FakeClock clock(std::numeric_limits<int64_t>::max() - 5 * kNsPerSecond);
+    FakeSleeper sleeper(clock);
+    pacer::testing::FakeCompositor display(clock, 1e9 / 60, 60);
+    display.nonblocking_ns = 100 * kNsPerUs;
+    Config config = fake_config(clock, sleeper, 60, Strategy::DisplayLock);
+    config.host = &display;
+    Pacer pacer(config);
+    for (int i = 0; i < 400; ++i) {
+        const Frame f = pacer.wait();
+        clock.advance_busy(4 * kNsPerMs);
+        display.swap(f.index);
+        pacer.mark_present();
+        EXPECT_GE(f.interval_ns, 0);
+        EXPECT_LE(f.wake_ns, std::numeric_limits<int64_t>::max());
+    }
+    EXPECT_EQ(clock.now_ns(), std::numeric_limits<int64_t>::max()) << "the run reached the limit";
+}
+
+TEST(HostileHost, AReportPassedOnThriceIsJudgedOnce) {
+    // The same display_lock run, its reports passed on once and three times:
+    // the second says no more than the first.
+    auto judged_and_missed = [](int times) {
+        FakeClock clock;
+        FakeSleeper sleeper(clock);
+        pacer::testing::FakeCompositor display(clock, 1e9 / 60, 60);
+        display.nonblocking_ns = 100 * kNsPerUs;
+        display.latch_ns = 2 * kNsPerMs;
+        RepeatingHost host(display, times);
+        Config config = fake_config(clock, sleeper, 60, Strategy::DisplayLock);
+        config.host = &host;
+        Pacer pacer(config);
+        for (int i = 0; i < 1200; ++i) {
+            const Frame f = pacer.wait();
+            clock.advance_busy((i % 50 == 49 ? 14 : 4) * kNsPerMs);
+            display.swap(f.index);
+            pacer.mark_present();
+        }
+        const WaitStatus status = pacer.status();
+        return std::make_pair(status.display_judged, status.display_missed);
+    };
+    const auto once = judged_and_missed(1);
+    const auto thrice = judged_and_missed(3);
+    ASSERT_GT(once.first, 1000);
+    EXPECT_EQ(thrice, once);
 }

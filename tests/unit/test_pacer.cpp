@@ -1,8 +1,9 @@
 // test_pacer.cpp: the deadline grid, missed frames, resync and live changes,
 // on the fake clock and sleeper (deterministic, exact to the nanosecond).
-#include <pacer/status.h>
 #include "fakes.h"
 #include "base/grid.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // test_simulated_scheduler.cpp: tick quantisation and seeded preemption,
 // over a fake inner sleeper (so "really sleeping" is visible as inner calls).
-#include <pacer/status.h>
 #include "fakes.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,10 @@
 // test_timer_margin.cpp: the timer strategy's margin on a frame grid, on the
 // fake clock: the estimator against a lateness tail, the spin budget relative
 // to the frame period, and no spinning while contended.
-#include <pacer/status.h>
 #include "fakes.h"
 #include "wait/waiter.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,6 @@
 // test_units.cpp: the library's internal units on their own, without a
 // Pacer or a Waiter: the contention signs, the timer's margin estimator, the
 // ring the vsync watch judges by, and the present model's delay bias.
-#include <pacer/status.h>
 #include "wait/contention.h"
 #include "display/display_lead.h"
 #include "fakes.h"
@@ -9,6 +8,8 @@
 #include "display/present_model.h"
 #include "base/recent.h"
 #include "wait/timer_margin.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // test_vsync.cpp: vsync and auto through the Host hooks: accepted, refused,
 // no host, unknown refresh, and leaving vsync.
-#include <pacer/status.h>
 #include "fakes.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

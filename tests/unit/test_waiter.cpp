@@ -1,7 +1,8 @@
 // test_waiter.cpp: each strategy's decisions, on the fake clock and sleeper.
-#include <pacer/status.h>
 #include "fakes.h"
 #include "wait/waiter.h"
+
+#include <pacer/status.h>
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // glfw.cpp: pacer::glfw::Host (pacer/backends/glfw.h).
-#include <pacer/status.h>
 #include <pacer/backends/glfw.h>
+#include <pacer/status.h>
 
 #include <dlfcn.h>
 

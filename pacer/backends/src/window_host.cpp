@@ -2,6 +2,9 @@
 // GLFW and SDL2 Hosts share.
 #include <pacer/backends/window_host.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <string>
 
 #include "present_source.h"
@@ -18,6 +21,8 @@ namespace {
 #endif
 constexpr unsigned kGlSyncGpuCommandsComplete = 0x9117;   // GL_SYNC_GPU_COMMANDS_COMPLETE
 constexpr unsigned kGlSyncFlushCommandsBit = 0x1;         // GL_SYNC_FLUSH_COMMANDS_BIT
+constexpr unsigned kGlTimeoutExpired = 0x911B;            // GL_TIMEOUT_EXPIRED
+constexpr int64_t kGlWaitSliceNs = 20'000'000;           // Pacer::interrupt's slice (pacer.h)
 
 struct GlSync {
     bool loaded = false;
@@ -75,6 +80,11 @@ bool WindowHost::take_presented(Presented* out) {
 }
 
 void WindowHost::finish_gpu(int64_t budget_ns) {
+    const std::atomic<bool> never{false};
+    finish_gpu_or_stop(budget_ns, never);
+}
+
+void WindowHost::finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) {
     if (!gl_context_current()) return;
     GlSync& gl = support_->gl;
     if (!gl.loaded) {   // once, in the first context seen: the engine's one
@@ -90,9 +100,18 @@ void WindowHost::finish_gpu(int64_t budget_ns) {
     }
     void* sync = gl.fence(kGlSyncGpuCommandsComplete, 0);
     if (sync == nullptr) return;
-    // The flush bit submits the work; the wait ends when it completes or at
-    // the budget, whichever is first (a timeout is no error: the swap waits).
-    gl.client_wait(sync, kGlSyncFlushCommandsBit, static_cast<uint64_t>(budget_ns > 0 ? budget_ns : 0));
+    // The flush bit (first slice only) submits the work; the wait ends when
+    // it completes, at the budget or at stop, whichever is first (a timeout
+    // is no error: the swap waits). A slice that times out took its length.
+    int64_t left_ns = std::max<int64_t>(budget_ns, 0);
+    unsigned flags = kGlSyncFlushCommandsBit;
+    for (;;) {
+        const int64_t slice_ns = std::min(left_ns, kGlWaitSliceNs);
+        const unsigned result = gl.client_wait(sync, flags, static_cast<uint64_t>(slice_ns));
+        flags = 0;
+        left_ns -= slice_ns;
+        if (result != kGlTimeoutExpired || left_ns <= 0 || stop.load(std::memory_order_relaxed)) break;
+    }
     gl.remove(sync);
 }
 

@@ -37,6 +37,7 @@
 #include <pacer/tuning.h>
 #include <pacer/units.h>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -140,6 +141,14 @@ public:
     // reaches the screen lands that long, and that unevenly, after the
     // deadline. The GLFW and SDL2 Hosts flush and wait on a GL fence.
     virtual void finish_gpu(int64_t budget_ns) { (void)budget_ns; }
+    // The same, cut short once stop is set (Pacer::interrupt): what wait()
+    // calls. A Host whose wait can be long (a GPU that never finishes)
+    // overrides it and checks stop at least every 20 ms, so that interrupt()
+    // ends the wait within one such slice; by default it is finish_gpu.
+    virtual void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) {
+        (void)stop;
+        finish_gpu(budget_ns);
+    }
 };
 
 inline constexpr int64_t kLeadAuto = -2;   // Config::display.lead_ns: learned

@@ -13,11 +13,12 @@
 // refresh (present_model.h), re-decides when it moves, and its probe trusts
 // vsync only on shown frames that keep cadence. docs/design.md has the rules
 // and bounds.
-#include <pacer/status.h>
 #include "core/arbiter.h"
 
 #include "core/arbiter_rules.h"
 #include "base/saturate.h"
+
+#include <pacer/status.h>
 
 #include <algorithm>
 #include <cmath>
@@ -245,7 +246,8 @@ void Arbiter::record(const std::string& reason) {
 
 void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
     if (vsync_interval_ == 0) return;
-    const bool ours = report.frame_index > vsync_since_index_ + 1 && report.frame_index < index;
+    // Indexes come from the Host: any int64 (INT64_MAX included) saturates.
+    const bool ours = report.frame_index > detail::sat_add(vsync_since_index_, 1) && report.frame_index < index;
     if (!ours) return;
     // Discards alone (sway 1.7 sends nothing else) say nothing of cadence.
     if (report.discarded) {
@@ -253,8 +255,10 @@ void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
         return;
     }
     const double unit = present_.display().period_ns();
-    if (report.shown && report.frame_index == report.previous_index + 1 && unit > 0) {
-        const double steps = std::round(static_cast<double>(report.displayed_ns - report.previous_ns) / unit);
+    if (report.shown && report.previous_index < report.frame_index &&
+        report.frame_index == detail::sat_add(report.previous_index, 1) && unit > 0) {
+        const double steps =
+            std::round(static_cast<double>(detail::sat_sub(report.displayed_ns, report.previous_ns)) / unit);
         judge_cadence(steps == vsync_interval_);
     }
 }

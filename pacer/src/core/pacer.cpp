@@ -80,6 +80,9 @@ struct Pacer::Impl {
         if (cfg.host == nullptr) return;
         Presented report;
         for (int taken = 0; taken < kMaxReportsPerWait && cfg.host->take_presented(&report); ++taken) {
+            // A Host that passes a report on twice (or thrice) tells nothing
+            // new the second time: judged again it would count a miss twice.
+            if (repeats_last_report(report)) continue;
             const detail::PresentModel::Report seen =
                 present.add(report, arbiter.refresh_hz(), index, swap_follows_wait());
             if (seen.shown) {
@@ -88,6 +91,17 @@ struct Pacer::Impl {
             }
             arbiter.on_report(seen, index);
         }
+    }
+
+    Presented last_report;           // the newest report taken, for repeats
+    bool have_last_report = false;
+    bool repeats_last_report(const Presented& report) {
+        const bool same = have_last_report && report.frame_index == last_report.frame_index &&
+                          report.discarded == last_report.discarded &&
+                          report.displayed_ns == last_report.displayed_ns && report.seq == last_report.seq;
+        last_report = report;
+        have_last_report = true;
+        return same;
     }
 
     // ---- the grid ------------------------------------------------------------
@@ -264,7 +278,7 @@ struct Pacer::Impl {
     // where nothing ran.
     int64_t finish_gpu(int64_t t, const Step& step, bool vsync) {
         if (cfg.host == nullptr || vsync || step.resynced || cfg.wait_point != WaitPoint::BeforePresent) return t;
-        cfg.host->finish_gpu(std::max<int64_t>(sat_sub(step.deadline_ns, t), 0));
+        cfg.host->finish_gpu_or_stop(std::max<int64_t>(sat_sub(step.deadline_ns, t), 0), interrupt_requested);
         return std::max(waiter.clock().now_ns(), t);
     }
 

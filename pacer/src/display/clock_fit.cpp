@@ -1,9 +1,10 @@
 // display/clock_fit.cpp: the display-clock fit (clock_fit.h says how).
-#include <pacer/status.h>
 #include "display/clock_fit.h"
 
 #include "base/median.h"
+#include "base/saturate.h"
 
+#include <pacer/status.h>
 #include <pacer/units.h>
 
 #include <algorithm>
@@ -238,7 +239,7 @@ void ClockFit::fit() {
     const double offset = wanders ? residual[static_cast<size_t>(n - 1)] : median_of(recent, newest);
 
     period_ = period;
-    refresh_at_ = at(0).t_ns + std::llround(offset + k * period);
+    refresh_at_ = sat_add(at(0).t_ns, sat_from_double(std::round(offset + k * period)));
     inliers_ = inliers;
     rms_ = interval_rms / std::sqrt(2.0);   // per report, where each interval carries two reports' jitter
     locked_ = inliers_ >= kLockSamples && inliers_ * 4 >= (n - 1) * 3 && rms_ <= kLockResidual * period_;
@@ -282,15 +283,16 @@ double ClockFit::long_period(double dt_ns, double refreshes, double short_period
 
 int64_t ClockFit::nearest_refresh(int64_t t) const {
     if (!(period_ > 0) || refresh_at_ < 0) return t;
-    const double k = std::round(static_cast<double>(t - refresh_at_) / period_);
-    return refresh_at_ + std::llround(k * period_);
+    // Saturating: a clock near the int64 limits must not overflow here.
+    const double k = std::round(static_cast<double>(sat_sub(t, refresh_at_)) / period_);
+    return sat_add(refresh_at_, sat_from_double(std::round(k * period_)));
 }
 
 int64_t ClockFit::next_refresh(int64_t t) const {
     if (!(period_ > 0) || refresh_at_ < 0) return t;
-    const double k = std::ceil(static_cast<double>(t - refresh_at_) / period_);
-    const int64_t at_k = refresh_at_ + std::llround(k * period_);
-    return at_k < t ? refresh_at_ + std::llround((k + 1) * period_) : at_k;
+    const double k = std::ceil(static_cast<double>(sat_sub(t, refresh_at_)) / period_);
+    const int64_t at_k = sat_add(refresh_at_, sat_from_double(std::round(k * period_)));
+    return at_k < t ? sat_add(refresh_at_, sat_from_double(std::round((k + 1) * period_))) : at_k;
 }
 
 DisplayClock ClockFit::clock() const {

@@ -81,9 +81,10 @@ void PresentModel::note_swap(int64_t index, int64_t swap_ns) {
 void PresentModel::judge(const Presented& report, bool swap_follows_wait) {
     // A hostile index at the int64 limit names no frame of ours.
     if (report.frame_index == INT64_MAX) return;
-    const Wake* wake = wake_of(report.frame_index + (swap_follows_wait ? 1 : 0));
-    if (wake == nullptr || wake->aim_ns < 0 || !(display_.period_ns() > 0)) return;
+    Wake* wake = wake_of(report.frame_index + (swap_follows_wait ? 1 : 0));
+    if (wake == nullptr || wake->aim_ns < 0 || wake->judged || !(display_.period_ns() > 0)) return;
     if (!report.discarded && report.displayed_ns < 0) return;
+    wake->judged = true;
     const int64_t late_ns = report.discarded ? DisplayLead::kDiscarded : report.displayed_ns - wake->aim_ns;
     const bool swapped = wake->swap_ns >= 0;
     lead_.judge(late_ns, std::llround(display_.period_ns()), wake->lead_ns,
@@ -147,7 +148,7 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
     for (int back = 1; back <= latency_count_; ++back) {
         const Shown& s = shown_back(back);
         refreshes[static_cast<size_t>(back - 1)] =
-            std::llround(static_cast<double>(s.shown_ns - refresh_anchor(s.wake_ns, s.present_ns, phase)) / period);
+            std::llround(static_cast<double>(sat_sub(s.shown_ns, refresh_anchor(s.wake_ns, s.present_ns, phase))) / period);
     }
     int64_t best = refreshes[0];
     if (refreshes[0] != refreshes[1]) {
@@ -159,7 +160,8 @@ bool PresentModel::predict_present(const Frame& frame, int64_t* out) const {
             if (count > best_count) best = value, best_count = count;
         }
     }
-    *out = refresh_anchor(frame.wake_ns, frame.present_ns, phase) + std::llround(static_cast<double>(best) * period);
+    *out = sat_add(refresh_anchor(frame.wake_ns, frame.present_ns, phase),
+                   sat_from_double(std::round(static_cast<double>(best) * period)));
     return true;
 }
 
@@ -210,10 +212,10 @@ void PresentModel::bias_grid(Grid& grid, double target_hz, bool free_running) {
         return;
     }
     const double step = static_cast<double>(n) * unit;
-    const int64_t next = grid.current() + std::llround(step);
-    const int64_t error = next - (display_.nearest_refresh(next + lead) - lead);
+    const int64_t next = sat_add(grid.current(), sat_from_double(std::round(step)));
+    const int64_t error = sat_sub(next, sat_sub(display_.nearest_refresh(sat_add(next, lead)), lead));
     const int64_t slew = std::llround(kBiasSlew * step);
-    grid.anchor_period(grid.current() - std::clamp<int64_t>(error, -slew, slew), step);
+    grid.anchor_period(sat_sub(grid.current(), std::clamp<int64_t>(error, -slew, slew)), step);
     biased_ = true;
 }
 

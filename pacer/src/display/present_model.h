@@ -8,6 +8,7 @@
 #pragma once
 
 #include "display/clock_fit.h"
+#include "base/saturate.h"
 #include "display/display_lead.h"
 #include "base/grid.h"
 
@@ -15,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace pacer::detail {
 
@@ -86,7 +88,7 @@ public:
     void lock_grid(Grid& grid, int64_t t, int n, bool swap_follows_wait);
     // The refresh a display_lock deadline aims at: the one the lead in force
     // after it.
-    int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(deadline_ns + lead_ns()); }
+    int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(sat_add(deadline_ns, lead_ns())); }
     const DisplayLead& lead() const { return lead_; }
     const ClockFit& display() const { return display_; }
     bool feedback_seen() const { return feedback_seen_; }
@@ -107,12 +109,14 @@ private:
         int64_t lead_ns = 0;       // display_lock: its deadline's lead before aim_ns
         int64_t swap_ns = -1;      // the swap return after the wake
         int64_t vsync_shown_ns = -1;   // under vsync: the frame built after it, predicted shown
+        bool judged = false;       // display_lock: its frame's fate was counted (once, however often told)
     };
     const Wake* wake_of(int64_t index) const {
         if (index < 0) return nullptr;
         const Wake& wake = wakes_[static_cast<size_t>(index % kFrameMemory)];
         return wake.index == index ? &wake : nullptr;
     }
+    Wake* wake_of(int64_t index) { return const_cast<Wake*>(std::as_const(*this).wake_of(index)); }
     void judge(const Presented& report, bool swap_follows_wait);
     struct Shown {
         int64_t wake_ns, present_ns, shown_ns;   // a frame's wake, the swap return before it, when shown

@@ -5,13 +5,14 @@
 // so fakes make them deterministic.
 // Differences of times saturate (saturate.h): a deadline at the int64 limits
 // waits until the clock reaches it, or not at all.
-#include <pacer/status.h>
 #include "wait/waiter.h"
 
 #include "wait/contention.h"
 #include "os/os.h"
 #include "base/saturate.h"
 #include "wait/timer_margin.h"
+
+#include <pacer/status.h>
 
 #include <algorithm>
 #include <atomic>

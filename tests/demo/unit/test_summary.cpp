@@ -1,9 +1,9 @@
 // Run summary: whole-run figures from frames, metric names, verdicts, the
 // text and JSON forms (parsed back with nlohmann) and atomic file writes.
-#include <pacer/status.h>
 #include "run/summary.h"
 #include "run/run_record.h"
 
+#include <pacer/status.h>
 #include <pacer/units.h>
 
 #include <gtest/gtest.h>

@@ -1,8 +1,8 @@
 // Trace CSV: header and columns, values per row, quoting, the temp-and-rename
 // rule and the errors for paths that cannot be written.
-#include <pacer/status.h>
 #include "run/trace.h"
 
+#include <pacer/status.h>
 #include <pacer/units.h>
 
 #include <gtest/gtest.h>

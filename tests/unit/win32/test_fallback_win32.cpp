@@ -4,8 +4,8 @@
 // timeBeginPeriod, so the refusal is injected (Options::refuse_high_res_timer)
 // and the balance of begin/end is read from pacer's own count.
 #include <pacer/pacer.h>
-#include <pacer/status.h>
 #include <pacer/platform.h>
+#include <pacer/status.h>
 #include <pacer/thread_timing.h>
 
 #include "os/os.h"

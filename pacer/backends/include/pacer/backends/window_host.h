@@ -60,7 +60,10 @@ public:
     // budget_ns. Nothing without a current GL context (a Vulkan window);
     // the flush alone without fences. The pacer calls it from wait(), on the
     // thread whose context is current: the one that swaps.
+    // The fence is waited on in slices of at most 20 ms, each checking stop,
+    // so that Pacer::interrupt ends even a wait on a GPU that never finishes.
     void finish_gpu(int64_t budget_ns) override;
+    void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) override;
 
     // The last request and what the window system said.
     SwapIntervalState swap_interval() const;

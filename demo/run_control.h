@@ -1,4 +1,4 @@
-// run.h: what a run does besides its frame loop: when it ends and which
+// run_control.h: what a run does besides its frame loop: when it ends and which
 // scenario steps are due (RunScript), and the files it writes (RunOutputs),
 // all opened or checked before the first frame so that a bad path is reported
 // up front and nothing is left half-written.
@@ -71,6 +71,12 @@ public:
     ExitGuard(const ExitGuard&) = delete;
     ExitGuard& operator=(const ExitGuard&) = delete;
 };
+
+// Finishes the run in progress (its trace, Chrome trace and summary) from
+// another thread, for a frame loop that will not come back: the process
+// ends right after. Nothing where no run is in progress or it has finished;
+// the run's own finish, if it comes back meanwhile, waits for the end.
+void finish_run_in_progress();
 
 class RunOutputs {
 public:

@@ -1,13 +1,14 @@
-// run.cpp: scenario steps, run ends, and the run's files.
-#include <pacer/status.h>
-#include "run.h"
+// run_control.cpp: scenario steps, run ends, and the run's files.
+#include "run_control.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
+#include <thread>
 #include <utility>
 
 #include "run/atomic_file.h"
@@ -17,9 +18,14 @@
 #include "run/summary.h"
 #include "ui/overlay.h"
 
+#include <pacer/status.h>
+
 namespace pacer_demo {
 
 namespace {
+
+std::atomic<bool> g_finish_claimed{false};   // the run's files are written once, by one thread
+std::atomic<bool> g_display_stuck{false};     // finished by finish_run_in_progress
 
 // Temporary files an earlier run left beside an output when it was killed
 // (kill -9, a power cut: a replaced output is whole or old, never half, but
@@ -250,6 +256,7 @@ RunFacts RunOutputs::facts_(const pacer::Pacer& pacer, Controls& controls, Windo
     facts.refresh_hz = refresh_hz;
     if (close_signal() != 0) facts.ended_by = close_signal_name();
     if (display_lost) facts.ended_by = "the display server's connection was lost";
+    if (g_display_stuck) facts.ended_by = std::string(close_signal_name()) + ", the display server not answering";
     if (options_->scenario) facts.expectations = &options_->scenario->expectations;
     return facts;
 }
@@ -295,6 +302,11 @@ extern "C" void finish_at_exit() {
 
 }  // namespace
 
+void finish_run_in_progress() {
+    g_display_stuck = true;
+    finish_at_exit();
+}
+
 ExitGuard::ExitGuard(RunOutputs& outputs, const pacer::Pacer& pacer, Controls& controls, Window& window,
                      const Renderer& renderer) {
     static const bool registered = std::atexit(finish_at_exit) == 0;
@@ -306,8 +318,13 @@ ExitGuard::~ExitGuard() { g_run = {}; }
 
 int RunOutputs::finish(const pacer::Pacer& pacer, Controls& controls, Window& window, const Renderer& renderer,
                        bool display_lost) {
+    // Once: where another thread finishes the run (finish_run_in_progress),
+    // this one waits for the process to end.
+    if (g_finish_claimed.exchange(true)) {
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
     g_run = {};   // finished once: the exit guard has nothing left to do
-    if (display_lost)
+    if (display_lost && !g_display_stuck)
         std::fprintf(stderr, "pacer-demo: the display server's connection was lost; writing what the run measured\n");
     int code = close_files_();
     if (display_lost) code = 1;   // the run did not end as asked
