@@ -1,0 +1,265 @@
+// read.cpp: the readers of replay.h: PresentMon's three CSV layouts and the
+// demo's trace, told apart by their column names (whose case differs by
+// layout: msBetweenPresents, MsBetweenPresents).
+#include "replay.h"
+
+#include <pacer/units.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string_view>
+#include <utility>
+
+namespace pacer_replay {
+
+namespace {
+
+constexpr int64_t kMaxRows = 10'000'000;   // far above any capture (46 hours at 60 Hz): a bound on memory
+
+// One CSV line split into fields (RFC 4180 quotes, as the demo's trace has them).
+std::vector<std::string> split(std::string_view line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                fields.back() += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                fields.back() += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            fields.emplace_back();
+        } else if (c != '\r') {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+std::string lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+bool is_na(const std::string& text) { return text.empty() || text == "NA" || text == "n/a"; }
+
+// The columns a layout reads, by their lower-case names ("" none).
+struct Layout {
+    const char* name;
+    const char* time;       // orders the chain's rows (captures interleave processes, not always in order)
+    const char* cpu;        // the frame's CPU work, ms
+    const char* minus;      // ... less this column, where the layout has no CPU work of its own (1.x)
+    const char* gpu;        // its GPU work, ms
+    const char* present;    // present-to-present, ms
+    const char* display;    // display-change interval, ms
+    const char* shown;      // non-NA where displayed ...
+    const char* shown_one;  // ... or "1" where displayed; "0" where not (Dropped: the other way)
+    bool dropped = false;   // shown_one is a Dropped column (0: displayed)
+};
+
+constexpr Layout kV2{"PresentMon --v2_metrics", "cpustartqpc", "cpubusy", "", "gpubusy", "frametime",
+                     "displayedtime", "displayedtime", ""};
+constexpr Layout kDefault{"PresentMon (default columns)", "timeinqpc", "mscpubusy", "", "msgpubusy",
+                          "msbetweenpresents", "msbetweendisplaychange", "msuntildisplayed", ""};
+constexpr Layout kV1{"PresentMon 1.x", "timeinseconds", "msbetweenpresents", "msinpresentapi", "msgpuactive",
+                     "msbetweenpresents", "msbetweendisplaychange", "", "dropped", true};
+constexpr Layout kDemo{"pacer-demo trace", "timeinseconds", "mscpubusy", "", "", "msbetweenpresents",
+                       "msbetweendisplaychange", "", "displayedframe"};
+
+struct Row {
+    std::vector<std::string> fields;
+    int64_t line = 0;
+    double time = 0;
+};
+
+class Reader {
+public:
+    Reader(std::string path, std::vector<std::string> header) : path_(std::move(path)), header_(std::move(header)) {
+        for (std::size_t i = 0; i < header_.size(); ++i) index_.emplace(lower(header_[i]), i);
+    }
+    bool has(const char* name) const { return name[0] != '\0' && index_.count(name) != 0; }
+    const std::string& field(const Row& row, const char* name) const { return row.fields[index_.at(name)]; }
+    const std::string& column(const char* name) const { return header_[index_.at(name)]; }
+    // A number from a cell; "" or the one line naming where.
+    std::string number(const Row& row, const char* name, double* out) const {
+        const std::string& text = field(row, name);
+        const char* end = text.data() + text.size();
+        auto [stop, error] = std::from_chars(text.data(), end, *out);
+        if (error != std::errc() || stop != end || !std::isfinite(*out))
+            return where(row, name) + "'" + text.substr(0, 40) + "' is not a number";
+        return {};
+    }
+    std::string where(const Row& row, const char* name) const {
+        return path_ + ":" + std::to_string(row.line) + ": column '" + column(name) + "': ";
+    }
+
+private:
+    std::string path_;
+    std::vector<std::string> header_;
+    std::map<std::string, std::size_t> index_;
+};
+
+int64_t ns_of(double ms) { return std::llround(pacer::ns_of_ms(std::clamp(ms, 0.0, 1e7))); }
+
+// The display's refresh from the displayed frames' intervals: the shortest
+// interval that many frames share (the 10th percentile's cluster, within
+// 15 %), whose median is one refresh, to 0.01 Hz; a display showing some frames twice
+// then still reads as its refresh, not as their mean.
+double fit_refresh_hz(std::vector<double> display_ms) {
+    display_ms.erase(std::remove_if(display_ms.begin(), display_ms.end(), [](double v) { return !(v > 2 && v < 200); }),
+                     display_ms.end());
+    if (display_ms.size() < 8) return 0;
+    std::sort(display_ms.begin(), display_ms.end());
+    const double low = display_ms[display_ms.size() / 10];
+    std::vector<double> cluster;
+    for (double v : display_ms) {
+        if (std::fabs(v - low) <= 0.15 * low) cluster.push_back(v);
+    }
+    // To 0.01 Hz: a capture's times carry 0.1 us, and its jitter more.
+    const double median = cluster[cluster.size() / 2];
+    return std::round(pacer::hz_of(pacer::ns_of_ms(median)) * 100) / 100;
+}
+
+}  // namespace
+
+std::string read_recording(const std::string& path, const Selection& selection, Recording* out) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return path + ": cannot open: " + std::strerror(errno);
+    std::string line;
+    if (!std::getline(file, line) || line.empty()) return path + ": empty file (no header line)";
+    if (line.find('\0') != std::string::npos) return path + ":1: binary, not a CSV (a NUL byte)";
+    if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);   // a byte order mark is no column
+    const std::vector<std::string> header = split(line);
+    Reader reader(path, header);
+    const Layout* layout = nullptr;
+    if (reader.has("cpubusy") && reader.has("frametime")) layout = &kV2;
+    else if (reader.has("mscpubusy") && reader.has("msbetweensimulationstart") && reader.has("frame")) layout = &kDemo;
+    else if (reader.has("mscpubusy") && reader.has("timeinqpc")) layout = &kDefault;
+    else if (reader.has("msbetweenpresents") && reader.has("dropped") && reader.has("timeinseconds")) layout = &kV1;
+    if (layout == nullptr)
+        return path + ":1: not a PresentMon capture or a pacer-demo trace (no MsCPUBusy, CPUBusy or "
+                      "msBetweenPresents with Dropped among its columns)";
+    for (const char* name : {layout->time, layout->cpu, layout->minus, layout->present, layout->shown}) {
+        if (name[0] != '\0' && !reader.has(name))
+            return path + ":1: missing column '" + name + "' (" + layout->name + ")";
+    }
+
+    // Each row, read as it comes and kept as the few figures the replay
+    // takes, by swap chain: memory grows by a few dozen bytes a frame.
+    struct Kept {
+        double time;
+        bool has_work;
+        RecordedFrame frame;
+    };
+    const bool has_chain = reader.has("application") && reader.has("processid") && reader.has("swapchainaddress");
+    // The demo's MsCPUBusy runs from the previous wake to this wait: waiting
+    // before present, the swap right after that wake (MsWakeToPresent of the
+    // row before) is in it, and under vsync it blocks for a refresh: no work.
+    const bool swap_in_work = layout == &kDemo && reader.has("waitpoint") && reader.has("mswaketopresent");
+    double swap_before_ms = 0;
+    std::map<std::string, std::vector<Kept>> chains;
+    int64_t number = 1;
+    while (std::getline(file, line)) {
+        ++number;
+        if (line.empty() || line == "\r") continue;
+        if (number > kMaxRows) return path + ": more than " + std::to_string(kMaxRows) + " rows";
+        if (line.find('\0') != std::string::npos)
+            return path + ":" + std::to_string(number) + ": binary, not a CSV (a NUL byte)";
+        const Row row{split(line), number, 0};
+        if (row.fields.size() != header.size())
+            return path + ":" + std::to_string(number) + ": " + std::to_string(row.fields.size()) +
+                   " fields, the header has " + std::to_string(header.size()) + " (a truncated file?)";
+        std::string key = "the trace";
+        if (has_chain) {
+            const std::string& app = reader.field(row, "application");
+            const std::string& pid = reader.field(row, "processid");
+            const std::string& chain = reader.field(row, "swapchainaddress");
+            if ((!selection.application.empty() && app != selection.application) ||
+                (!selection.process_id.empty() && pid != selection.process_id) ||
+                (!selection.swap_chain.empty() && lower(chain) != lower(selection.swap_chain)))
+                continue;
+            key = app + " pid " + pid + " swap chain " + chain;
+        }
+        Kept kept{0, false, {}};
+        if (std::string error = reader.number(row, layout->time, &kept.time); !error.empty()) return error;
+        double swap_ms = 0;
+        if (swap_in_work) {
+            swap_ms = reader.field(row, "waitpoint") == "before_present" ? swap_before_ms : 0;
+            swap_before_ms = 0;
+            if (!is_na(reader.field(row, "mswaketopresent")))
+                (void)reader.number(row, "mswaketopresent", &swap_before_ms);
+        }
+        if (!is_na(reader.field(row, layout->cpu))) {
+            double cpu = 0, minus = 0, gpu = 0;
+            if (std::string error = reader.number(row, layout->cpu, &cpu); !error.empty()) return error;
+            if (layout->minus[0] != '\0' && !is_na(reader.field(row, layout->minus))) {
+                if (std::string error = reader.number(row, layout->minus, &minus); !error.empty()) return error;
+            }
+            if (reader.has(layout->gpu) && !is_na(reader.field(row, layout->gpu))) {
+                if (std::string error = reader.number(row, layout->gpu, &gpu); !error.empty()) return error;
+            }
+            if (cpu < 0 || gpu < 0) return reader.where(row, cpu < 0 ? layout->cpu : layout->gpu) + "negative";
+            RecordedFrame& frame = kept.frame;
+            kept.has_work = true;
+            frame.cpu_work_ns = ns_of(cpu - minus - swap_ms);
+            frame.gpu_work_ns = ns_of(gpu);
+            if (layout->shown[0] != '\0') {
+                frame.displayed = !is_na(reader.field(row, layout->shown));
+            } else if (reader.has(layout->shown_one)) {
+                const std::string& cell = reader.field(row, layout->shown_one);
+                frame.displayed = layout->dropped ? cell == "0" : cell == "1";
+            }
+            double value = 0;
+            if (!is_na(reader.field(row, layout->present)) && reader.number(row, layout->present, &value).empty())
+                frame.present_ms = value;
+            if (reader.has(layout->display) && !is_na(reader.field(row, layout->display)) &&
+                reader.number(row, layout->display, &value).empty())
+                frame.display_ms = value;
+        }
+        chains[key].push_back(kept);
+    }
+    if (chains.empty())
+        return path + (number == 1 ? ": no data rows" : ": no swap chain matches the --app, --pid and --swap-chain given");
+    auto chosen = std::max_element(chains.begin(), chains.end(),
+                                   [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+    std::vector<Kept>& rows = chosen->second;
+    std::stable_sort(rows.begin(), rows.end(), [](const Kept& a, const Kept& b) { return a.time < b.time; });
+
+    Recording recording;
+    recording.path = path;
+    recording.layout = layout->name;
+    recording.chain = chosen->first;
+    recording.chains = static_cast<int>(chains.size());
+    std::vector<double> display_ms;
+    for (const Kept& row : rows) {
+        if (!row.has_work) {
+            ++recording.rows_without_work;
+            continue;
+        }
+        if (row.frame.displayed && row.frame.display_ms > 0) display_ms.push_back(row.frame.display_ms);
+        recording.frames.push_back(row.frame);
+    }
+    const int64_t all = static_cast<int64_t>(rows.size());
+    if (recording.rows_without_work * 2 > all)
+        return path + ": column '" + reader.column(layout->cpu) + "' is NA in " +
+               std::to_string(recording.rows_without_work) + " of " + std::to_string(all) + " rows of " +
+               recording.chain + ": too little to replay";
+    if (recording.frames.size() < 2) return path + ": fewer than 2 frames in " + recording.chain;
+    recording.refresh_hz = fit_refresh_hz(std::move(display_ms));
+    *out = std::move(recording);
+    return {};
+}
+
+}  // namespace pacer_replay

@@ -1,0 +1,115 @@
+// replay/replay.h: what would pacer have done with this run? A recorded
+// game's frames (a PresentMon capture or a pacer-demo trace) replayed against
+// any strategy on a fake clock and a modelled display: deterministic, the
+// same bytes for the same input on any machine. pacer-replay (main.cpp) is
+// its command line; a test or an engine's own tool calls it the same way:
+//
+//     pacer_replay::Recording recording;
+//     if (std::string error = pacer_replay::read_recording("capture.csv", {}, &recording); !error.empty())
+//         return fail(error);
+//     pacer_replay::ReplayConfig config;   // timer at the recording's own refresh
+//     config.display.refresh_hz = recording.refresh_hz;
+//     config.target_hz = recording.refresh_hz;
+//     const pacer_replay::ReplayResult result = pacer_replay::replay(recording, config);
+//
+// Each recorded frame gives the replay its CPU work and its GPU work; the
+// pacer, the display model and the frame loop do the rest, through the public
+// API (a Host, a Clock and a Sleeper of this file's own).
+//
+// CAVEAT, where the user reads it (the table says it too): PresentMon counts
+// a game's own frame limiter's sleep inside MsCPUBusy, so a capture of a game
+// that already limits its rate replays that sleep as work.
+#pragma once
+
+#include <pacer/pacer.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pacer_replay {
+
+// One recorded frame: what the replay takes from it.
+struct RecordedFrame {
+    int64_t cpu_work_ns = 0;   // the frame's CPU time (MsCPUBusy and its kin)
+    int64_t gpu_work_ns = 0;   // its GPU time (MsGPUBusy, msGPUActive); 0 unknown
+    bool displayed = false;    // the recording saw it on screen
+    double present_ms = 0;     // the recording's own present-to-present interval, ms (0 first/unknown)
+    double display_ms = 0;     // ... and display-change interval, ms (0 unknown)
+};
+
+// A run as read from a file: one process's swap chain, in time order.
+struct Recording {
+    std::string path;
+    std::string layout;        // "PresentMon (default columns)", "PresentMon 1.x", "PresentMon --v2_metrics", "pacer-demo trace"
+    std::string chain;         // "Presenter.exe pid 1234 swap chain 0x...", or the trace's name
+    int chains = 1;            // swap chains the file holds
+    std::vector<RecordedFrame> frames;
+    int64_t rows_without_work = 0;   // of the chain's rows, those with no CPU work (NA): left out
+    double refresh_hz = 0;     // the display's, fitted from the displayed frames (0 when none were)
+};
+
+// Which swap chain to read: each empty field matches any; with none given,
+// the chain with the most frames.
+struct Selection {
+    std::string application;
+    std::string process_id;
+    std::string swap_chain;
+};
+
+// Reads a PresentMon CSV (1.x, today's default columns or --v2_metrics) or a
+// pacer-demo --trace CSV. "" or one line naming the file, the line and the
+// column: "capture.csv:12: column 'MsCPUBusy': 'x' is not a number".
+std::string read_recording(const std::string& path, const Selection& selection, Recording* out);
+
+// The display the replay shows frames on: a fixed cadence. A frame swapped
+// with the swap interval at 0 is shown at the first refresh at least latch_ns
+// after its swap, or replaced by a newer one before it (mailbox); with vsync
+// it queues behind the frames before it (FIFO), one each n refreshes, and the
+// swap blocks while queue_frames frames already wait for their refreshes, as
+// a driver's swap chain does. Every frame's fate is reported
+// (Host::take_presented) once its refresh has passed, dated on the display's
+// own clock. Kept apart so that a VRR display can be added beside it.
+struct DisplayModel {
+    double refresh_hz = 60;
+    int64_t latch_ns = 1'000'000;   // a frame must be swapped this long before its refresh
+    int queue_frames = 2;           // vsync: frames that may wait for their refreshes before a swap blocks
+    // A jittery reporter, as GNOME's mutter headless is: each reported time
+    // off its refresh by up to this much either way (a fixed pseudo-random
+    // sequence), dated in software (no kPresentedHwClock). 0: exact.
+    int64_t report_jitter_ns = 0;
+};
+
+struct ReplayConfig {
+    std::string label;                         // the table's row name; "" makes one
+    pacer::Strategy strategy = pacer::Strategy::Timer;
+    double target_hz = 60;
+    pacer::WaitPoint wait_point = pacer::WaitPoint::BeforePresent;
+    int64_t lead_ns = pacer::kLeadAuto;        // display_lock's lead (Config::display.lead_ns)
+    double hitches_per_1000 = 1;               // display_lock's learned lead's budget
+    DisplayModel display;
+};
+
+// The replay's figures, as tools/qa.py and the demo's summary count them.
+struct ReplayResult {
+    std::string label;
+    int64_t frames = 0;
+    double presents_off_pct = 0;   // swap-return intervals off the period in force by > 0.5 ms
+    double shown_off_pct = 0;      // shown intervals (display reports) off by > 0.5 ms
+    double hitches_per_1000 = 0;   // refreshes per 1,000 that showed the frame before again
+    double latency_p50_ms = 0;     // from the start of a frame's work to its refresh on screen
+    double latency_p99_ms = 0;
+    int64_t dropped = 0;           // frames never shown (replaced before their refresh)
+    std::string decision;          // the pacer's last decision, with its reason
+};
+
+ReplayResult replay(const Recording& recording, const ReplayConfig& config);
+
+// The default set: timer, vsync and display_lock at target_hz on a display
+// of refresh_hz.
+std::vector<ReplayConfig> default_configs(double target_hz, double refresh_hz);
+
+// A markdown table of the results, after what was read and the caveat.
+std::string table(const Recording& recording, const std::vector<ReplayResult>& results);
+
+}  // namespace pacer_replay

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""check_replay.py: pacer-replay against the real captures and hostile files.
+
+  - each pinned replay (expected/*.txt) comes out byte for byte the same: the
+    replay is deterministic on any machine;
+  - every real capture in data/ reads, in each of its layouts, and the three
+    layouts of one capture pick the same swap chain;
+  - a truncated, binary, empty, half-NA or foreign file, and bad flags, get
+    one line on stderr naming what and where, exit 2, and no traceback;
+  - 100,000 frames (a synthetic capture of 8 ms +- 1 ms of work with a spike
+    every 50 frames) replay against the three strategies in under 2 s of CPU
+    and under 64 MiB.
+
+Usage: check_replay.py --replay PACER_REPLAY --tmp DIR [--write-expected]
+"""
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "data")
+EXPECTED = os.path.join(HERE, "expected")
+
+# name -> arguments after the file (run in data/, so the table names the file alone)
+PINNED = {
+    "test_case_5-60-144.txt": ["test_case_5.csv", "--hz", "60,144"],
+    "test_case_0_v1.txt": ["test_case_0_v1.csv"],
+    "test_case_0_v2-frame_start.txt": ["test_case_0_v2.csv", "--wait-point", "frame_start", "--hz", "60"],
+    "demo-weston-vsync.txt": ["demo-weston-vsync.csv"],
+}
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print("check_replay: FAIL: " + message)
+
+
+def run(replay, args, cwd):
+    return subprocess.run([replay] + args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=120)
+
+
+def pinned(replay, write):
+    for name, args in PINNED.items():
+        proc = run(replay, args, DATA)
+        if proc.returncode != 0:
+            fail(f"{' '.join(args)}: exit {proc.returncode}: {proc.stderr.strip()}")
+            continue
+        path = os.path.join(EXPECTED, name)
+        if write:
+            os.makedirs(EXPECTED, exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(proc.stdout)
+            continue
+        with open(path, encoding="utf-8") as f:
+            expected = f.read()
+        if proc.stdout != expected:
+            fail(f"{' '.join(args)}: the output differs from expected/{name}:\n{proc.stdout}")
+
+
+def readers(replay):
+    chains = {}
+    for name in sorted(n for n in os.listdir(DATA) if n.endswith(".csv")):
+        proc = run(replay, [name], DATA)
+        if proc.returncode != 0:
+            fail(f"{name}: exit {proc.returncode}: {proc.stderr.strip()}")
+            continue
+        first = proc.stdout.splitlines()[0]
+        if name.startswith("test_case_"):
+            # "dwm.exe pid 1268 swap chain 0x224B280A1C0": 1.x writes the address zero-padded
+            chain = first.split("): ", 1)[1].split(" (")[0]
+            process = chain.split(" swap chain ")[0]
+            chains.setdefault(name.split(".")[0].replace("_v1", "").replace("_v2", ""), set()).add(process)
+    for capture, processes in chains.items():
+        if len(processes) != 1:
+            fail(f"{capture}: its layouts chose different processes: {sorted(processes)}")
+
+
+def hostile(replay, tmp):
+    header = open(os.path.join(DATA, "test_case_5.csv"), encoding="utf-8-sig").readline()
+    rows = open(os.path.join(DATA, "test_case_5.csv"), encoding="utf-8-sig").read().splitlines()[1:]
+    files = {
+        "empty.csv": "",
+        "binary.csv": b"\x00\xff\xfe\x00binary",
+        "truncated.csv": header + "\n".join(rows[:40]) + "\n" + rows[40][:25] + "\n",
+        "foreign.csv": "a,b,c\n1,2,3\n",
+        "half-na.csv": header + "".join(
+            ",".join("NA" if i == header.split(",").index("MsCPUBusy") else v
+                     for i, v in enumerate(r.split(","))) + "\n" for r in rows[:300]),
+        "not-a-number.csv": header + rows[0] + "\n" + rows[1].replace(rows[1].split(",")[19], "x", 1) + "\n",
+    }
+    cases = [
+        (["missing.csv"], "missing.csv: cannot open"),
+        (["empty.csv"], "empty.csv: empty file"),
+        (["binary.csv"], "binary.csv:1: binary"),
+        (["truncated.csv"], "truncated.csv:42: 3 fields, the header has 32"),
+        (["foreign.csv"], "foreign.csv:1: not a PresentMon capture"),
+        (["half-na.csv"], "is NA in"),
+        (["not-a-number.csv"], "not-a-number.csv:3: column 'MsCPUBusy': 'x' is not a number"),
+        (["empty.csv", "--hz", "0"], "--hz"),
+        (["test_case_5.csv", "--strategy", "warp"], "--strategy: unknown strategy 'warp'"),
+        (["test_case_5.csv", "--hz", "60,abc"], "--hz"),
+        (["test_case_5.csv", "--app", "nobody.exe"], "no swap chain matches"),
+        (["test_case_5.csv", "--refresh", "nan"], "--refresh"),
+    ]
+    for name, content in files.items():
+        mode = "wb" if isinstance(content, bytes) else "w"
+        with open(os.path.join(tmp, name), mode) as f:
+            f.write(content)
+    shutil.copy(os.path.join(DATA, "test_case_5.csv"), tmp)
+    for args, expected in cases:
+        proc = run(replay, args, tmp)
+        lines = [line for line in proc.stderr.splitlines() if line.strip()]
+        if proc.returncode != 2 or len(lines) != 1 or expected not in lines[0] or proc.stdout:
+            fail(f"{' '.join(args)}: expected exit 2 and one line holding {expected!r}; got exit "
+                 f"{proc.returncode}, stderr {proc.stderr.strip()!r}, stdout {proc.stdout[:80]!r}")
+
+
+def long_run(replay, tmp):
+    header = open(os.path.join(DATA, "test_case_5.csv"), encoding="utf-8-sig").readline().rstrip("\n")
+    columns = header.split(",")
+    path = os.path.join(tmp, "long.csv")
+    rng = random.Random(1)
+    with open(path, "w") as f:
+        f.write(header + "\n")
+        for i in range(100_000):
+            cell = dict.fromkeys(columns, "NA")
+            cell.update({"Application": "game.exe", "ProcessID": "42", "SwapChainAddress": "0x1",
+                         "TimeInQPC": str(166_667 * (i + 1)), "MsBetweenPresents": "16.6667",
+                         "MsBetweenDisplayChange": "16.6667", "MsUntilDisplayed": "5.0",
+                         "MsCPUBusy": f"{max(0.1, 8 + rng.gauss(0, 1) + (20 if i % 50 == 0 else 0)):.4f}",
+                         "MsGPUBusy": "4.0"})
+            f.write(",".join(cell[c] for c in columns) + "\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = run(replay, ["long.csv"], tmp)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_s = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if proc.returncode != 0 or "100000 frames" not in proc.stdout:
+        fail(f"100,000 frames: exit {proc.returncode}: {proc.stderr.strip()} {proc.stdout[:200]}")
+    if cpu_s > 2.0:
+        fail(f"100,000 frames took {cpu_s:.2f} s of CPU (at most 2)")
+    if after.ru_maxrss > 64 * 1024:
+        fail(f"100,000 frames took {after.ru_maxrss / 1024:.0f} MiB (at most 64)")
+    print(f"check_replay: 100,000 frames, three strategies: {cpu_s:.2f} s of CPU, {after.ru_maxrss / 1024:.0f} MiB")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--replay", required=True)
+    p.add_argument("--tmp", required=True)
+    p.add_argument("--write-expected", action="store_true")
+    args = p.parse_args()
+    replay = os.path.abspath(args.replay)
+    shutil.rmtree(args.tmp, ignore_errors=True)
+    os.makedirs(args.tmp)
+    pinned(replay, args.write_expected)
+    readers(replay)
+    hostile(replay, args.tmp)
+    long_run(replay, args.tmp)
+    if failures:
+        return 1
+    print("check_replay: ok: the pinned replays are byte for byte the same, every capture reads, "
+          "hostile files and flags are refused on one line")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
