@@ -170,6 +170,39 @@ struct Outputs {
 };
 
 // Reads the command line. -1 to go on, else the exit code (help, or a bad flag).
+// The OS's and the library's wait settings the bench may set.
+void add_tuning_flags(CLI::App& app, Args& args) {
+    app.add_option("--timer-slack-ns", args.timer_slack_ns,
+                   "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
+                   "default: leave the OS's, usually 50000; at most 100 ms, past which every "
+                   "sleep may overshoot by that much)")
+        ->check(whole_in(int64_t{1}, int64_t{100'000'000}));
+    app.add_option("--sched-slice-ns", args.sched_slice_ns,
+                   "ask for this EEVDF scheduler slice for the bench thread through "
+                   "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
+        ->check(whole_in(int64_t{100'000}, int64_t{100'000'000}));
+    app.add_option("--wait-slack-ns", args.options.wait_timer_slack_ns,
+                   "Config::tuning.wait.timer_slack_ns: the timer slack each timer wait runs with "
+                   "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
+        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}))
+        ->check(not_zero());
+    app.add_option("--wait-slice-ns", args.options.wait_sched_slice_ns,
+                   "Config::tuning.wait.sched_slice_ns: the EEVDF slice each timer wait runs with "
+                   "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
+        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}))
+        ->check(not_zero());
+    app.add_option("--timer-quantile", args.options.timer_quantile,
+                   "Config::tuning.timer.margin_quantile for timer and auto (default: the library's)")
+        ->check(number_in(0.0, 1.0))
+        ->check(not_zero());
+    app.add_option("--timer-min-margin-ns", args.options.timer_min_margin_ns,
+                   "Config::tuning.timer.min_margin_ns for timer and auto (default: the library's)")
+        ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
+    app.add_option("--timer-max-margin-ns", args.options.timer_max_margin_ns,
+                   "Config::tuning.timer.max_margin_ns for timer and auto (default: the library's)")
+        ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
+}
+
 int parse(int argc, char** argv, Args& args) {
     CLI::App app{"pacer-bench: frame-pacing strategies measured side by side on this machine."};
     app.footer(kCsvHelp);
@@ -209,35 +242,7 @@ int parse(int argc, char** argv, Args& args) {
         ->check(whole_in(1, 1024));
     app.add_option("--work-ms", args.options.work_ms, "CPU work per frame for 'work' (default: 4)")
         ->check(number_in(0.0, 1000.0));
-    app.add_option("--timer-slack-ns", args.timer_slack_ns,
-                   "set the bench thread's timer slack through pacer::ThreadTiming (Linux; "
-                   "default: leave the OS's, usually 50000; at most 100 ms, past which every "
-                   "sleep may overshoot by that much)")
-        ->check(whole_in(int64_t{1}, int64_t{100'000'000}));
-    app.add_option("--sched-slice-ns", args.sched_slice_ns,
-                   "ask for this EEVDF scheduler slice for the bench thread through "
-                   "pacer::ThreadTiming (Linux >= 6.12; default: leave)")
-        ->check(whole_in(int64_t{100'000}, int64_t{100'000'000}));
-    app.add_option("--wait-slack-ns", args.options.wait_timer_slack_ns,
-                   "Config::tuning.wait.timer_slack_ns: the timer slack each timer wait runs with "
-                   "(Linux; default: the library's, 1 ns; -1: leave the thread's)")
-        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}))
-        ->check(not_zero());
-    app.add_option("--wait-slice-ns", args.options.wait_sched_slice_ns,
-                   "Config::tuning.wait.sched_slice_ns: the EEVDF slice each timer wait runs with "
-                   "(Linux >= 6.12; default: the library's, 100000; -1: leave the thread's)")
-        ->check(whole_in(int64_t{-1}, int64_t{100'000'000}))
-        ->check(not_zero());
-    app.add_option("--timer-quantile", args.options.timer_quantile,
-                   "Config::tuning.timer.margin_quantile for timer and auto (default: the library's)")
-        ->check(number_in(0.0, 1.0))
-        ->check(not_zero());
-    app.add_option("--timer-min-margin-ns", args.options.timer_min_margin_ns,
-                   "Config::tuning.timer.min_margin_ns for timer and auto (default: the library's)")
-        ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
-    app.add_option("--timer-max-margin-ns", args.options.timer_max_margin_ns,
-                   "Config::tuning.timer.max_margin_ns for timer and auto (default: the library's)")
-        ->check(whole_in(int64_t{1}, int64_t{1'000'000'000}));
+    add_tuning_flags(app, args);
     app.add_option("--rounds", args.tuning_rounds,
                    "tuning and tradeoff: interleaved rounds, each running every variant "
                    "(default: tuning 5, tradeoff 3; quick: 2 and 3)")
@@ -287,7 +292,6 @@ int parse(int argc, char** argv, Args& args) {
           repeated("--variants", args.options.tradeoff_variants)})
         if (!problem.empty()) return fail(problem);
     return -1;
-
 }
 
 // The flag that set the library field a validate() line names first.

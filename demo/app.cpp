@@ -158,6 +158,7 @@ struct Painters {
     Controls& controls;
     pacer::Pacer& pacer;
     const ChangeSettings& change;
+    Stage stage;         // where the scene went in the frame drawn last
 };
 
 // Draws the scene and, with ImGui, the overlay into the back buffer; returns
@@ -178,6 +179,89 @@ Stage render(const Painters& p, const Scene& scene, bool overlay, double rate_hz
     return stage;
 }
 
+// 2. The frame's work: the synthetic load, then the simulation moved by the
+//    frame's time step: frame.dt_ns (paced), or fixed steps fed by it, or
+//    the measured interval (raw), as set (motion.h).
+// 3. The scene and the overlay (which reads the pacer's stats) drawn.
+MotionStep build_frame(Painters& p, const pacer::Frame& frame, Scene& scene, MotionClock& motion, bool overlay) {
+    p.controls.load().do_frame_work(frame.index);
+    const MotionStep step = motion.advance(frame, *p.controls.current().dt_mode);
+    scene.update(pacer::seconds_of(static_cast<double>(step.dt_ns)));
+    const double rate_hz =
+        frame.period_ns > 0 ? pacer::hz_of(static_cast<double>(frame.period_ns)) : p.pacer.config().target_hz;
+    p.stage = render(p, scene, overlay, rate_hz);
+    return step;
+}
+
+// Whether the window can have the overlay; where not, says why on one line.
+bool overlay_possible(const Window& window) {
+    const std::string why = window.overlay_unavailable();
+    if (why.empty()) return true;
+    std::fprintf(stderr, "pacer-demo: no overlay: %s\n", printable(why).c_str());
+    return false;
+}
+
+// What a run's frame loop works with, made by run_app.
+struct Run {
+    const AppOptions& options;
+    RunOutputs& outputs;
+    RunScript& script;
+    Painters& painters;
+};
+
+// The frame loop: wait, present, the frame's work and drawing, the trace;
+// until the window closes, the run ends or a signal comes. The exit code.
+int run_frames(Run run) {
+    Painters& p = run.painters;
+    RunWatch watch(p.pacer, run.options.seconds);   // --seconds on time; a run a signal cannot reach
+    Scene scene;
+    MotionClock motion;                  // the scene's time in the dt mode in force
+    int64_t first_wake_ns = 0;
+    int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
+    std::string error;
+
+    auto present = [&] {
+        p.window.swap(rendered);
+        p.pacer.mark_present(p.window.last_swap_return_ns());
+        run.outputs.note_swap(p.window, rendered);   // and what the compositor said about earlier frames
+        rendered = -1;
+    };
+
+    while (!p.window.should_close()) {
+        // 1. Wait for this frame's deadline on the pacer's grid; waiting
+        //    before present, show the frame rendered last turn at once.
+        const pacer::Frame frame = p.pacer.wait();
+        if (frame.interrupted && p.window.should_close()) break;   // SIGINT, SIGTERM: end now
+        if (rendered >= 0) present();
+        p.window.poll_events();
+        watch.turned();
+        if (frame.index == 0) {
+            first_wake_ns = frame.wake_ns;
+            watch.started();
+        }
+        const double elapsed_s = pacer::seconds_of(static_cast<double>(frame.wake_ns - first_wake_ns));
+        if (run.script.finished(frame.index, elapsed_s)) break;
+        if (error = run.script.apply_due(frame.index, elapsed_s, p.controls, p.change); !error.empty()) return fail(error);
+
+        // 2. and 3. The frame's work and its drawing (build_frame).
+        const MotionStep step = build_frame(p, frame, scene, motion, run.options.overlay);
+        if (error = run.outputs.screenshot_if_due(frame.index, p.renderer, scene, p.stage); !error.empty()) {
+            return fail(error);
+        }
+        rendered = frame.index;
+
+        // 4. Waiting at the frame start: present now. Before present: the
+        //    next turn's wait comes first.
+        if (p.pacer.config().wait_point == pacer::WaitPoint::FrameStart) present();
+
+        run.outputs.write_trace(frame, step, p.pacer, p.controls, p.window.last_swap_return_ns());
+    }
+    // A Wayland compositor that went away looks like a close request: say
+    // which it was, and end non-zero as a lost X server does.
+    watch.stop();
+    return run.outputs.finish(p.pacer, p.controls, p.window, p.renderer, p.window.display_lost());
+}
+
 }  // namespace
 
 int run_app(const AppOptions& given) {
@@ -193,12 +277,7 @@ int run_app(const AppOptions& given) {
     if (!renderer.init(gl_proc_address, window.get(), &error)) return fail(error);
     std::optional<ImGuiLayer> imgui;
     Overlay overlay;
-    if (options.overlay) {
-        if (const std::string why = window->overlay_unavailable(); !why.empty()) {
-            std::fprintf(stderr, "pacer-demo: no overlay: %s\n", printable(why).c_str());
-            options.overlay = false;
-        }
-    }
+    options.overlay = options.overlay && overlay_possible(*window);
     if (options.overlay) imgui.emplace(*window);
 
     // The pacer, made with the command line's settings (its first decision
@@ -217,62 +296,8 @@ int run_app(const AppOptions& given) {
     RunScript script(options);
     if (error = script.apply_start(controls, change); !error.empty()) return fail(error);
 
-    RunWatch watch(*pacer, options.seconds);   // --seconds on time; a run a signal cannot reach
-    Scene scene;
-    MotionClock motion;                  // the scene's time in the dt mode in force
-    int64_t first_wake_ns = 0;
-    int64_t rendered = -1;               // the rendered frame awaiting its swap; -1: none
-
-    auto present = [&] {
-        window->swap(rendered);
-        pacer->mark_present(window->last_swap_return_ns());
-        outputs.note_swap(*window, rendered);   // and what the compositor said about earlier frames
-        rendered = -1;
-    };
-
-    while (!window->should_close()) {
-        // 1. Wait for this frame's deadline on the pacer's grid; waiting
-        //    before present, show the frame rendered last turn at once.
-        const pacer::Frame frame = pacer->wait();
-        if (frame.interrupted && window->should_close()) break;   // SIGINT, SIGTERM: end now
-        if (rendered >= 0) present();
-        window->poll_events();
-        watch.turned();
-        if (frame.index == 0) {
-            first_wake_ns = frame.wake_ns;
-            watch.started();
-        }
-        const double elapsed_s = pacer::seconds_of(static_cast<double>(frame.wake_ns - first_wake_ns));
-        if (script.finished(frame.index, elapsed_s)) break;
-        if (error = script.apply_due(frame.index, elapsed_s, controls, change); !error.empty()) return fail(error);
-
-        // 2. The frame's work: the synthetic load, then the simulation moved
-        //    by the frame's time step: frame.dt_ns (paced), or fixed steps fed
-        //    by it, or the measured interval (raw), as set (motion.h).
-        controls.load().do_frame_work(frame.index);
-        const MotionStep step = motion.advance(frame, *controls.current().dt_mode);
-        scene.update(pacer::seconds_of(static_cast<double>(step.dt_ns)));
-
-        // 3. Render the scene and the overlay (which reads pacer->stats()).
-        const double rate_hz =
-            frame.period_ns > 0 ? pacer::hz_of(static_cast<double>(frame.period_ns)) : pacer->config().target_hz;
-        const Stage stage = render({*window, renderer, imgui ? &*imgui : nullptr, overlay, controls, *pacer, change},
-                                   scene, options.overlay, rate_hz);
-        if (error = outputs.screenshot_if_due(frame.index, renderer, scene, stage); !error.empty()) {
-            return fail(error);
-        }
-        rendered = frame.index;
-
-        // 4. Waiting at the frame start: present now. Before present: the
-        //    next turn's wait comes first.
-        if (pacer->config().wait_point == pacer::WaitPoint::FrameStart) present();
-
-        outputs.write_trace(frame, step, *pacer, controls, window->last_swap_return_ns());
-    }
-    // A Wayland compositor that went away looks like a close request: say
-    // which it was, and end non-zero as a lost X server does.
-    watch.stop();
-    return outputs.finish(*pacer, controls, *window, renderer, window->display_lost());
+    Painters painters{*window, renderer, imgui ? &*imgui : nullptr, overlay, controls, *pacer, change, {}};
+    return run_frames({options, outputs, script, painters});
 }
 
 }  // namespace pacer_demo

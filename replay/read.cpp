@@ -132,6 +132,67 @@ double fit_refresh_hz(std::vector<double> display_ms) {
     return std::round(pacer::hz_of(pacer::ns_of_ms(median)) * 100) / 100;
 }
 
+// A row's figures, as the replay keeps them.
+struct Kept {
+    double time = 0;
+    bool has_work = false;   // its CPU work is known (not NA)
+    RecordedFrame frame;
+};
+
+// The demo's MsCPUBusy runs from the previous wake to this wait: waiting
+// before present, the swap right after that wake (MsWakeToPresent of the row
+// before) is in it, and under vsync it blocks for a refresh: no work.
+struct SwapInWork {
+    bool applies = false;
+    double before_ms = 0;   // the previous row's MsWakeToPresent
+};
+
+const Layout* layout_of(const Reader& reader) {
+    if (reader.has("cpubusy") && reader.has("frametime")) return &kV2;
+    if (reader.has("mscpubusy") && reader.has("msbetweensimulationstart") && reader.has("frame")) return &kDemo;
+    if (reader.has("mscpubusy") && reader.has("timeinqpc")) return &kDefault;
+    if (reader.has("msbetweenpresents") && reader.has("dropped") && reader.has("timeinseconds")) return &kV1;
+    return nullptr;
+}
+
+// One row's figures; "" or the one line naming the cell.
+std::string read_row(const Reader& reader, const Layout& layout, const Row& row, SwapInWork* swap, Kept* kept) {
+    if (std::string error = reader.number(row, layout.time, &kept->time); !error.empty()) return error;
+    double swap_ms = 0;
+    if (swap->applies) {
+        swap_ms = reader.field(row, "waitpoint") == "before_present" ? swap->before_ms : 0;
+        swap->before_ms = 0;
+        if (!is_na(reader.field(row, "mswaketopresent"))) (void)reader.number(row, "mswaketopresent", &swap->before_ms);
+    }
+    if (is_na(reader.field(row, layout.cpu))) return {};
+    double cpu = 0, minus = 0, gpu = 0;
+    if (std::string error = reader.number(row, layout.cpu, &cpu); !error.empty()) return error;
+    if (layout.minus[0] != '\0' && !is_na(reader.field(row, layout.minus))) {
+        if (std::string error = reader.number(row, layout.minus, &minus); !error.empty()) return error;
+    }
+    if (reader.has(layout.gpu) && !is_na(reader.field(row, layout.gpu))) {
+        if (std::string error = reader.number(row, layout.gpu, &gpu); !error.empty()) return error;
+    }
+    if (cpu < 0 || gpu < 0) return reader.where(row, cpu < 0 ? layout.cpu : layout.gpu) + "negative";
+    RecordedFrame& frame = kept->frame;
+    kept->has_work = true;
+    frame.cpu_work_ns = ns_of(cpu - minus - swap_ms);
+    frame.gpu_work_ns = ns_of(gpu);
+    if (layout.shown[0] != '\0') {
+        frame.displayed = !is_na(reader.field(row, layout.shown));
+    } else if (reader.has(layout.shown_one)) {
+        const std::string& cell = reader.field(row, layout.shown_one);
+        frame.displayed = layout.dropped ? cell == "0" : cell == "1";
+    }
+    double value = 0;
+    if (!is_na(reader.field(row, layout.present)) && reader.number(row, layout.present, &value).empty())
+        frame.present_ms = value;
+    if (reader.has(layout.display) && !is_na(reader.field(row, layout.display)) &&
+        reader.number(row, layout.display, &value).empty())
+        frame.display_ms = value;
+    return {};
+}
+
 }  // namespace
 
 std::string read_recording(const std::string& path, const Selection& selection, Recording* out) {
@@ -143,11 +204,7 @@ std::string read_recording(const std::string& path, const Selection& selection, 
     if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);   // a byte order mark is no column
     const std::vector<std::string> header = split(line);
     Reader reader(path, header);
-    const Layout* layout = nullptr;
-    if (reader.has("cpubusy") && reader.has("frametime")) layout = &kV2;
-    else if (reader.has("mscpubusy") && reader.has("msbetweensimulationstart") && reader.has("frame")) layout = &kDemo;
-    else if (reader.has("mscpubusy") && reader.has("timeinqpc")) layout = &kDefault;
-    else if (reader.has("msbetweenpresents") && reader.has("dropped") && reader.has("timeinseconds")) layout = &kV1;
+    const Layout* layout = layout_of(reader);
     if (layout == nullptr)
         return path + ":1: not a PresentMon capture or a pacer-demo trace (no MsCPUBusy, CPUBusy or "
                       "msBetweenPresents with Dropped among its columns)";
@@ -158,17 +215,8 @@ std::string read_recording(const std::string& path, const Selection& selection, 
 
     // Each row, read as it comes and kept as the few figures the replay
     // takes, by swap chain: memory grows by a few dozen bytes a frame.
-    struct Kept {
-        double time;
-        bool has_work;
-        RecordedFrame frame;
-    };
     const bool has_chain = reader.has("application") && reader.has("processid") && reader.has("swapchainaddress");
-    // The demo's MsCPUBusy runs from the previous wake to this wait: waiting
-    // before present, the swap right after that wake (MsWakeToPresent of the
-    // row before) is in it, and under vsync it blocks for a refresh: no work.
-    const bool swap_in_work = layout == &kDemo && reader.has("waitpoint") && reader.has("mswaketopresent");
-    double swap_before_ms = 0;
+    SwapInWork swap{layout == &kDemo && reader.has("waitpoint") && reader.has("mswaketopresent"), 0};
     std::map<std::string, std::vector<Kept>> chains;
     int64_t number = 1;
     while (std::getline(file, line)) {
@@ -192,42 +240,8 @@ std::string read_recording(const std::string& path, const Selection& selection, 
                 continue;
             key = app + " pid " + pid + " swap chain " + chain;
         }
-        Kept kept{0, false, {}};
-        if (std::string error = reader.number(row, layout->time, &kept.time); !error.empty()) return error;
-        double swap_ms = 0;
-        if (swap_in_work) {
-            swap_ms = reader.field(row, "waitpoint") == "before_present" ? swap_before_ms : 0;
-            swap_before_ms = 0;
-            if (!is_na(reader.field(row, "mswaketopresent")))
-                (void)reader.number(row, "mswaketopresent", &swap_before_ms);
-        }
-        if (!is_na(reader.field(row, layout->cpu))) {
-            double cpu = 0, minus = 0, gpu = 0;
-            if (std::string error = reader.number(row, layout->cpu, &cpu); !error.empty()) return error;
-            if (layout->minus[0] != '\0' && !is_na(reader.field(row, layout->minus))) {
-                if (std::string error = reader.number(row, layout->minus, &minus); !error.empty()) return error;
-            }
-            if (reader.has(layout->gpu) && !is_na(reader.field(row, layout->gpu))) {
-                if (std::string error = reader.number(row, layout->gpu, &gpu); !error.empty()) return error;
-            }
-            if (cpu < 0 || gpu < 0) return reader.where(row, cpu < 0 ? layout->cpu : layout->gpu) + "negative";
-            RecordedFrame& frame = kept.frame;
-            kept.has_work = true;
-            frame.cpu_work_ns = ns_of(cpu - minus - swap_ms);
-            frame.gpu_work_ns = ns_of(gpu);
-            if (layout->shown[0] != '\0') {
-                frame.displayed = !is_na(reader.field(row, layout->shown));
-            } else if (reader.has(layout->shown_one)) {
-                const std::string& cell = reader.field(row, layout->shown_one);
-                frame.displayed = layout->dropped ? cell == "0" : cell == "1";
-            }
-            double value = 0;
-            if (!is_na(reader.field(row, layout->present)) && reader.number(row, layout->present, &value).empty())
-                frame.present_ms = value;
-            if (reader.has(layout->display) && !is_na(reader.field(row, layout->display)) &&
-                reader.number(row, layout->display, &value).empty())
-                frame.display_ms = value;
-        }
+        Kept kept;
+        if (std::string error = read_row(reader, *layout, row, &swap, &kept); !error.empty()) return error;
         chains[key].push_back(kept);
     }
     if (chains.empty())

@@ -634,14 +634,25 @@ def plot_trace(path, out_dir, name=None, title=None, trace=None):
     fig.tight_layout()
     timeline = save(fig, out_dir, f"{name}-timeline.png")
 
-    # Histogram of intervals, one step outline per phase (at most 10).
+    histogram = plot_histogram(tr, values, out_dir, name, title)
+    percentiles = plot_percentiles(tr, out_dir, name, title)
+    display = plot_display(path, out_dir, name, title)
+    return [timeline, histogram, percentiles] + ([display] if display else [])
+
+
+def trace_phases(tr):
+    """The phases the histogram and percentiles split by (at most 10), or the whole run."""
+    return tr.phases if 1 < len(tr.phases) <= len(PHASE_COLOURS) else [("whole run", 0, 0, 0, len(tr.time_s) - 1)]
+
+
+def plot_histogram(tr, values, out_dir, name, title):
+    """NAME-histogram.png: the intervals, one step outline per phase."""
     fig, ax = plt.subplots(figsize=(9, 5))
     lo = min(values)
     hi = max(values[min(len(values) - 1, int(0.995 * len(values)))], max(tr.target_ms) * 1.05)
     bins = 60
     edges = [lo + (hi - lo) * k / bins for k in range(bins + 1)] if hi > lo else [lo - 0.5, lo + 0.5]
-    phases = tr.phases if 1 < len(tr.phases) <= len(PHASE_COLOURS) else [("whole run", 0, 0, 0, len(tr.time_s) - 1)]
-    for k, (phase, _, _, first, last) in enumerate(phases):
+    for k, (phase, _, _, first, last) in enumerate(trace_phases(tr)):
         data = [tr.interval_ms[i] for i in range(first, last + 1) if tr.interval_ms[i] is not None]
         data = [min(v, hi) for v in data]   # the last bin counts everything above
         if data:
@@ -657,14 +668,16 @@ def plot_trace(path, out_dir, name=None, title=None, trace=None):
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    histogram = save(fig, out_dir, f"{name}-histogram.png")
+    return save(fig, out_dir, f"{name}-histogram.png")
 
-    # Percentile curve (CapFrameX's frame-time percentiles): a phase's frame
-    # time at each percentile, so its tail reads off at 99 and 99.9.
-    # Per phase: presents (solid), shown frames where reported (dashed), then
-    # wakes (thin, dotted), each labelled with its p99 and max.
+
+def plot_percentiles(tr, out_dir, name, title):
+    """NAME-percentiles.png: CapFrameX's frame-time percentiles, a phase's
+    frame time at each percentile, so its tail reads off at 99 and 99.9. Per
+    phase: presents (solid), shown frames where reported (dashed), then wakes
+    (thin, dotted), each labelled with its p99 and max."""
     fig, ax = plt.subplots(figsize=(9, 5))
-    for k, (phase, _, _, first, last) in enumerate(phases):
+    for k, (phase, _, _, first, last) in enumerate(trace_phases(tr)):
         for series, what, style, width in ((tr.present_ms, "presents", "-", 1.6), (tr.shown_ms, "shown", "--", 1.4),
                                            (tr.interval_ms, "wakes", ":", 1.0)):
             data = sorted(series[i] for i in range(first, last + 1) if series[i] is not None)
@@ -684,9 +697,7 @@ def plot_trace(path, out_dir, name=None, title=None, trace=None):
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
-    percentiles = save(fig, out_dir, f"{name}-percentiles.png")
-    display = plot_display(path, out_dir, name, title)
-    return [timeline, histogram, percentiles] + ([display] if display else [])
+    return save(fig, out_dir, f"{name}-percentiles.png")
 
 
 def plot_display(path, out_dir, name, title):

@@ -706,7 +706,7 @@ def run_suite(suite, scenarios, backends):
     return results
 
 
-def main(argv=None):
+def make_parser():
     parser = OneLineParser(prog="qa", description="Visual QA: scenarios on pacer-demo, headless, "
                                      "both backends; a report folder with verdicts, plots, CSVs and traces.")
     parser.add_argument("scenarios", nargs="*", metavar="SCENARIO",
@@ -732,7 +732,11 @@ def main(argv=None):
     parser.add_argument("--reruns", type=parse_reruns, default=2, metavar="N",
                         help=f"run a failing scenario up to N more times; most runs decide (0 to {MAX_RERUNS}, "
                         "default 2)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None):
+    args = make_parser().parse_args(argv)
 
     try:
         args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]

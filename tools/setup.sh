@@ -50,6 +50,16 @@ glfw_wayland() {
   bash "$(dirname "${BASH_SOURCE[0]}")/wayland.sh" glfw-wayland >/dev/null
 }
 
+# Debian's and Ubuntu's package tools: without them every package would read
+# as missing, and apt-get fail for a reason this script never named.
+for tool in dpkg-query apt-get; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "setup: $tool is not on PATH: this script installs Debian/Ubuntu packages with apt; elsewhere install" \
+         "the README's Dependencies by hand (for $why: ${packages[*]})" >&2
+    exit 2
+  fi
+done
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

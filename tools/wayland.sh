@@ -130,40 +130,11 @@ print_env() {
 
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
 
-start() {
-  local kind="$1" name="$2" hz="$3" seat="$4" window_ms="$5" size="$6" xwayland="$7"
-  local dir run pid
-  dir="$(state_dir "$name")"
-  run="$dir/run"
-  if pid="$(running_pid "$name")"; then
-    echo "$me: '$name' already runs (pid $pid)"
-    print_env "$name"
-    return 0
-  fi
-  local program="$kind"
-  [[ "$kind" == kwin ]] && program=kwin_wayland
-  command -v "$program" >/dev/null || die "start: '$program' not found (tools/setup.sh installs it)"
-  if [[ "$xwayland" == 1 ]]; then
-    command -v Xwayland >/dev/null || die "start: Xwayland not found (tools/setup.sh installs it)"
-  fi
-  command -v setpriv >/dev/null || die "start: setpriv not found (util-linux)"
-  if [[ "$kind" == weston ]]; then
-    # Headless has no wl_seat, and SDL2 2.26 crashes in SDL_Init without
-    # one: the seat module (tests/wayland/weston_seat.c) adds it.
-    [[ -n "$seat" ]] || seat="$root/build/tests/wayland/pacer-weston-seat.so"
-    [[ -f "$seat" && -r "$seat" ]] || die "start: weston's seat module '$seat' not found (build the target pacer-weston-seat, or pass --seat-module)"
-  fi
-  rm -rf "$dir"
-  mkdir -p "$run"
-  chmod 0755 "$dir"
-  chmod 0700 "$run"
-  chown nobody:nogroup "$run"
-  mkdir -p "$dir/home"   # mutter and KWin keep settings under HOME
-  chown nobody:nogroup "$dir/home"
-  echo "$kind" > "$dir/kind"
-  echo "$size" > "$dir/size"
-
-  local -a cmd
+# The command that starts the compositor, in cmd, with its configuration
+# written into $dir. Called by start(), whose locals it reads (kind, dir, run,
+# size, hz, seat, window_ms, xwayland) and whose cmd it sets: bash's
+# functions see their caller's locals.
+compositor_command() {
   case "$kind" in
     sway)
       # No bar, no idle, no input devices: one output at the asked rate.
@@ -221,6 +192,43 @@ start() {
       ;;
     *) die "start: unknown compositor '$kind' (known: sway, weston, mutter, kwin)" ;;
   esac
+}
+
+start() {
+  local kind="$1" name="$2" hz="$3" seat="$4" window_ms="$5" size="$6" xwayland="$7"
+  local dir run pid
+  dir="$(state_dir "$name")"
+  run="$dir/run"
+  if pid="$(running_pid "$name")"; then
+    echo "$me: '$name' already runs (pid $pid)"
+    print_env "$name"
+    return 0
+  fi
+  local program="$kind"
+  [[ "$kind" == kwin ]] && program=kwin_wayland
+  command -v "$program" >/dev/null || die "start: '$program' not found (tools/setup.sh installs it)"
+  if [[ "$xwayland" == 1 ]]; then
+    command -v Xwayland >/dev/null || die "start: Xwayland not found (tools/setup.sh installs it)"
+  fi
+  command -v setpriv >/dev/null || die "start: setpriv not found (util-linux)"
+  if [[ "$kind" == weston ]]; then
+    # Headless has no wl_seat, and SDL2 2.26 crashes in SDL_Init without
+    # one: the seat module (tests/wayland/weston_seat.c) adds it.
+    [[ -n "$seat" ]] || seat="$root/build/tests/wayland/pacer-weston-seat.so"
+    [[ -f "$seat" && -r "$seat" ]] || die "start: weston's seat module '$seat' not found (build the target pacer-weston-seat, or pass --seat-module)"
+  fi
+  rm -rf "$dir"
+  mkdir -p "$run"
+  chmod 0755 "$dir"
+  chmod 0700 "$run"
+  chown nobody:nogroup "$run"
+  mkdir -p "$dir/home"   # mutter and KWin keep settings under HOME
+  chown nobody:nogroup "$dir/home"
+  echo "$kind" > "$dir/kind"
+  echo "$size" > "$dir/size"
+
+  local -a cmd
+  compositor_command   # sets cmd
 
   # setsid: the compositor outlives this script and gets no terminal signals.
   # SCHED_FIFO 10 (set as root, kept through setpriv), else nice -10: the

@@ -1,6 +1,8 @@
 // scene.cpp: the motion test's state and layout.
 #include "render/scene.h"
 
+#include <pacer/units.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -75,9 +77,15 @@ std::vector<Rect> Scene::draw(const Stage& stage, double target_hz) const {
         rects.push_back({x, y, object.size_px, object.size_px, object.r, object.g, object.b, 1});
     }
 
-    // The motion strip under the followed square: reference ticks at even
-    // steps of stride/target_hz back from now, then the real positions of
-    // every stride-th frame, newest brightest.
+    draw_strip(stage, target_hz, &rects);
+    return rects;
+}
+
+// The motion strip under the followed square: reference ticks at even steps
+// of stride/target_hz back from now, then the real positions of every
+// stride-th frame, newest brightest, each with a dot for its worst step.
+void Scene::draw_strip(const Stage& stage, double target_hz, std::vector<Rect>* out) const {
+    std::vector<Rect>& rects = *out;
     const MovingObject& followed = objects_[kTrailObject];
     float strip_y = stage.y + followed.row_y * stage.height + followed.size_px + kStripGapPx;
     float half = followed.size_px / 2;
@@ -91,7 +99,7 @@ std::vector<Rect> Scene::draw(const Stage& stage, double target_hz) const {
                          0.62f, 0.62f, 0.62f, 1});
     }
     float trail_y = strip_y + kReferenceTickHeightPx + 4;
-    const auto period_ns = static_cast<int64_t>(std::llround(period_s * 1e9));
+    const auto period_ns = static_cast<int64_t>(std::llround(pacer::ns_of_seconds(period_s)));
     for (int i = 0; i < ticks; ++i) {
         const int newest = i * stride;   // frames back from the newest
         int slot = (trail_head_ - 1 - newest + kTrailHistory) % kTrailHistory;
@@ -107,7 +115,7 @@ std::vector<Rect> Scene::draw(const Stage& stage, double target_hz) const {
             const int back = newest + k;
             if (back >= trail_count_ || (back == trail_count_ - 1 && steps_ == trail_count_)) break;
             const int at = (trail_head_ - 1 - back + kTrailHistory) % kTrailHistory;
-            const auto dt_ns = static_cast<int64_t>(std::llround(trail_dt_s_[at] * 1e9));
+            const auto dt_ns = static_cast<int64_t>(std::llround(pacer::ns_of_seconds(trail_dt_s_[at])));
             worst = std::max(worst, static_cast<int>(classify_interval(dt_ns, period_ns, 0, kOnTimeToleranceNs)));
         }
         if (worst < 0) continue;
@@ -115,7 +123,6 @@ std::vector<Rect> Scene::draw(const Stage& stage, double target_hz) const {
         rects.push_back({x - kStepDotPx / 2, trail_y + kTrailTickHeightPx + 3, kStepDotPx, kStepDotPx,
                          colour[0], colour[1], colour[2], 1});
     }
-    return rects;
 }
 
 }  // namespace pacer_demo

@@ -90,6 +90,7 @@ public:
     static constexpr double kTrailSpeedPxS = 480;
 
 private:
+    void draw_strip(const Stage& stage, double target_hz, std::vector<Rect>* rects) const;
     std::array<MovingObject, 3> objects_;
     double time_s_ = 0;
     int64_t steps_ = 0;

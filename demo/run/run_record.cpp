@@ -168,13 +168,10 @@ void RunRecord::add_cost_notes_(RunReport* report, double period_ms) const {
     if (!limit_note.empty()) report->notes.push_back(limit_note);
 }
 
-RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) const {
-    RunReport report;
-    report.info = facts.info;
-    report.brief = facts.brief;
-    auto info = [&](const char* key, const std::string& value) { report.info.emplace_back(key, value); };
-    // Swap returns against what the compositor said was displayed: the
-    // medians of both intervals, and the counts (tests/wayland/check_wayland.py).
+// Swap returns against what the compositor said was displayed: the medians
+// of both intervals, and the counts (tests/wayland/check_wayland.py).
+void RunRecord::add_swap_figures_(RunReport* report, const RunFacts& facts) const {
+    auto info = [&](const char* key, const std::string& value) { report->info.emplace_back(key, value); };
     info("swap_return_interval_median_ms", format("%.4f", quantile_ms(swap_intervals_ns_, 0.5)));
     info("swap_return_interval_p5_p50_p95_ms", spread_ms(swap_intervals_ns_));
     info("present_feedback", facts.present_feedback);
@@ -183,7 +180,15 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     info("present_interval_median_ms", format("%.4f", quantile_ms(shown_intervals_ns_, 0.5)));
     info("present_interval_p5_p50_p95_ms", spread_ms(shown_intervals_ns_));
     info("present_after_swap_median_ms", format("%.4f", quantile_ms(after_swap_ns_, 0.5)));
-    info("stated_refresh_ms", format("%.4f", static_cast<double>(stated_refresh_ns_) * 1e-6));
+    info("stated_refresh_ms", format("%.4f", pacer::ms_of(static_cast<double>(stated_refresh_ns_))));
+}
+
+RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) const {
+    RunReport report;
+    report.info = facts.info;
+    report.brief = facts.brief;
+    auto info = [&](const char* key, const std::string& value) { report.info.emplace_back(key, value); };
+    add_swap_figures_(&report, facts);
     report.stats = run_stats(*run_metrics_, success_tolerance_ms_);
     if (wake_to_present_ns_.count() > 0)
         report.stats.wake_to_present_p50_us = quantile_ms(wake_to_present_ns_, 0.5) * 1e3;
@@ -194,7 +199,7 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
     info("first_wake_ns", std::to_string(first_wake_ns_));
     // The rate in force at the end: the grid's (display_lock: the display's refresh / n).
     const int64_t period_ns = recent_frames_.empty() ? 0 : recent_frames_.back().period_ns;
-    const double rate_hz = period_ns > 0 ? 1e9 / static_cast<double>(period_ns) : 0;
+    const double rate_hz = period_ns > 0 ? pacer::hz_of(static_cast<double>(period_ns)) : 0;
     info("rate_in_force_hz", format("%.3f", rate_hz));
     // "dt" names the modes the run used, in order ("raw, paced, fixed").
     std::string modes;

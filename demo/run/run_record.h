@@ -53,6 +53,7 @@ public:
     double success_tolerance_ms() const { return success_tolerance_ms_; }
 
 private:
+    void add_swap_figures_(RunReport* report, const RunFacts& facts) const;
     void add_display_figures_(RunReport* report, const pacer::Pacer& pacer) const;
     void add_cost_notes_(RunReport* report, double period_ms) const;
 

@@ -6,6 +6,8 @@
 
 #include "run/summary.h"
 
+#include <pacer/units.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -180,6 +182,21 @@ std::string parse_expect(const std::vector<std::string>& words, const std::vecto
 }
 
 // Parses one non-empty statement into *scenario.
+// "end frame N" or "end 2.5s": once, after the start.
+std::string parse_end(const std::vector<std::string>& words, int line, Scenario* scenario, int* end_line) {
+    if (scenario->end) return "end given twice (first on line " + std::to_string(*end_line) + ")";
+    std::size_t i = 1;
+    When when{};
+    std::string error = parse_when(words, &i, &when);
+    if (!error.empty()) return "end: " + error;
+    if (i != words.size()) return "end: unexpected '" + pacer_cli::clipped(words[i]) + "'";
+    if ((when.unit == When::Unit::Frame && when.frame < 1) || (when.unit == When::Unit::Seconds && when.seconds <= 0))
+        return "end: must be after the start (at least frame 1, or a time > 0)";
+    scenario->end = when;
+    *end_line = line;
+    return {};
+}
+
 std::string parse_statement(const std::vector<std::string>& words, const std::vector<bool>& quoted, int line,
                             Scenario* scenario, int* end_line) {
     const std::string& verb = words[0];
@@ -194,19 +211,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
 
     if (verb == "at") return parse_at(words, quoted, line, scenario);
 
-    if (verb == "end") {
-        if (scenario->end) return "end given twice (first on line " + std::to_string(*end_line) + ")";
-        std::size_t i = 1;
-        When when{};
-        std::string error = parse_when(words, &i, &when);
-        if (!error.empty()) return "end: " + error;
-        if (i != words.size()) return "end: unexpected '" + pacer_cli::clipped(words[i]) + "'";
-        if ((when.unit == When::Unit::Frame && when.frame < 1) || (when.unit == When::Unit::Seconds && when.seconds <= 0))
-            return "end: must be after the start (at least frame 1, or a time > 0)";
-        scenario->end = when;
-        *end_line = line;
-        return {};
-    }
+    if (verb == "end") return parse_end(words, line, scenario, end_line);
 
     if (verb == "screenshot") {
         if (scenario->screenshot_frame) return "screenshot given twice";
@@ -224,7 +229,7 @@ std::string parse_statement(const std::vector<std::string>& words, const std::ve
         double seconds = 0;
         std::string error = parse_duration_s(words[1], &seconds);
         if (!error.empty()) return "tolerance: " + error;
-        const double ms = seconds * 1e3;
+        const double ms = pacer::ms_of(pacer::ns_of_seconds(seconds));
         if (!(ms > 0 && ms <= kMaxToleranceMs)) return "tolerance: " + words[1] + " is out of range (0, 1000ms]";
         scenario->success_tolerance_ms = ms;
         return {};

@@ -23,25 +23,25 @@
 // one thread at a time. Nothing here throws except the Pacer constructor;
 // wait, mark_present and reconfigure never do.
 //
-// This header is what an engine needs in its first hour; pacer/units.h
-// comes with it. The diagnostics, behind the same Pacer: pacer/status.h
-// (why it paces as it does, what the strategy and the display clock know
-// now) and pacer/metrics.h (frame statistics, summaries, QA metrics).
-// Further: pacer/tuning.h (the strategies' own settings, for benches and
-// experiments), pacer/platform.h (clocks, sleepers, a simulated scheduler:
-// inject fakes and the pacer is deterministic), pacer/thread_timing.h,
-// pacer/fixed_step.h.
+// This header is what an engine needs in its first hour, with what it
+// includes: pacer/strategy.h (the strategies and their names), pacer/host.h
+// (the Host a window system gives it), pacer/units.h. The diagnostics, behind
+// the same Pacer: pacer/status.h (why it paces as it does, what the strategy
+// and the display clock know) and pacer/metrics.h (frame statistics). And
+// pacer/tuning.h (the strategies' own settings), pacer/platform.h (clocks,
+// sleepers, a simulated scheduler: inject fakes and the pacer is
+// deterministic), pacer/thread_timing.h, pacer/fixed_step.h.
 // Why each default is what it is: docs/design.md.
 #pragma once
 
+#include <pacer/host.h>
+#include <pacer/strategy.h>
 #include <pacer/tuning.h>
 #include <pacer/units.h>
 
-#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <string_view>
 
 namespace pacer {
 
@@ -51,105 +51,6 @@ class Stats;            // pacer/metrics.h
 struct Decision;        // pacer/status.h
 struct WaitStatus;      // pacer/status.h
 struct DisplayClock;    // pacer/status.h
-
-// How a wait is done; names (strategy_name) are the ones used on command lines.
-enum class Strategy : int {
-    Sleep,          // "sleep": relative OS sleep of the rest of the frame; the baseline, drifts
-    Spin,           // "spin": busy-wait to the deadline; precise, costs a core
-    PreciseSleep,   // "precise_sleep": 1 ms sleeps while mean + k*sigma fits, then spin
-    RobustSleep,    // "robust_sleep": whole scheduler periods minus one plus tolerance, then spin
-    Timer,          // "timer": high-resolution timer to deadline - adaptive margin, then spin
-    Vsync,          // "vsync": the swap blocks (Host); without a Host, as timer
-    Auto,           // "auto": display_lock where the Host reports shown frames and their clock
-                    // locks; else vsync when the Host proves it paces (by shown frames where it
-                    // reports them); else timer. Re-decides when the refresh changes, and
-                    // re-probes vsync with a backoff; docs/design.md says when and why
-    DisplayLock,    // "display_lock": the timer on the display's own clock (Host::take_presented):
-                    // swap interval 0, one frame every n refreshes (the fewest that keep the
-                    // rate near target_hz), each deadline display.lead_ns before its refresh, so
-                    // the frame is shown just in time; until the clock locks, and without
-                    // reports, as timer
-};
-inline constexpr Strategy kAllStrategies[] = {
-    Strategy::Sleep, Strategy::Spin,  Strategy::PreciseSleep, Strategy::RobustSleep,
-    Strategy::Timer, Strategy::Vsync, Strategy::Auto,         Strategy::DisplayLock,
-};
-
-// What to do when the engine's work ran past the next deadline.
-enum class MissPolicy : int {
-    Skip,      // "skip": late by a period or more: aim at the first grid point at or after now
-    CatchUp,   // "catch_up": keep every grid point; late frames run back to back
-};
-
-// Where in its frame the engine calls wait(); changes Frame::predicted_present_ns.
-enum class WaitPoint : int {
-    BeforePresent,   // "before_present": render, wait, swap: the steadiest presents, once the
-                     // frame's GPU work is done at the wait (Host::finish_gpu, or the engine's own)
-    FrameStart,      // "frame_start": wait, input, render, swap: the lowest latency
-};
-
-const char* strategy_name(Strategy strategy);      // "sleep" ... "auto"; "unknown" if out of range
-// Vsync, auto and display_lock: they set the swap interval and listen to the
-// display, so they need a Host (without one they wait as timer).
-constexpr bool strategy_uses_host(Strategy strategy) {
-    return strategy == Strategy::Vsync || strategy == Strategy::Auto || strategy == Strategy::DisplayLock;
-}
-const char* miss_policy_name(MissPolicy policy);   // "skip", "catch_up"
-const char* wait_point_name(WaitPoint point);      // "before_present", "frame_start"
-// Parse a name; false (leaving *out alone) for an unknown one.
-bool parse_strategy(std::string_view name, Strategy* out);
-bool parse_miss_policy(std::string_view name, MissPolicy* out);
-bool parse_wait_point(std::string_view name, WaitPoint* out);
-
-// Presented::flags bits, as the display states them (Wayland's wp_presentation kinds).
-inline constexpr uint32_t kPresentedVsync = 1;          // shown at a refresh, not torn
-inline constexpr uint32_t kPresentedHwClock = 2;        // displayed_ns from the display's own clock
-inline constexpr uint32_t kPresentedHwCompletion = 4;   // the display signalled completion itself
-inline constexpr uint32_t kPresentedZeroCopy = 8;       // scanned out from the engine's buffer
-
-// One frame's fate as the display reported it (Host::take_presented).
-struct Presented {
-    int64_t frame_index = -1;   // Frame::index of the wait the frame was built after; -1 unknown
-    bool discarded = false;     // never shown (replaced before a refresh); the fields below unknown
-    int64_t displayed_ns = -1;  // when it turned visible, on the pacer's Clock (the Host converts); -1 unknown
-    int64_t refresh_ns = 0;     // the refresh period the display states (may be wrong); 0 unknown
-    uint64_t seq = 0;           // the display's refresh counter at displayed_ns; 0 unknown
-    uint32_t flags = 0;         // kPresented* bits
-};
-
-// What the engine's window system can do for vsync and auto.
-class Host {
-public:
-    virtual ~Host() = default;
-    // Swap interval: 0 off, n every n-th refresh. Returns whether it was accepted.
-    virtual bool set_swap_interval(int interval) = 0;
-    // The display's refresh rate in Hz, 0 when unknown (as is any value
-    // outside [1, 10000] or not finite). Read at most once a second.
-    virtual double refresh_rate_hz() = 0;
-    // Optional: frames the display reports as shown or discarded, oldest first,
-    // one per call; false when none waits. Polled in every wait() until false.
-    // The only way to know what reached the screen: a swap's return does not say.
-    virtual bool take_presented(Presented* out) {
-        (void)out;
-        return false;
-    }
-    // Optional: the frame's GPU work, finished before a before_present wait
-    // (wait() calls it first, under WaitPoint::BeforePresent, except while
-    // vsync paces: that swap waits anyway). budget_ns is the time left to
-    // the deadline, 0 when none is: return by then, done or not. Without it,
-    // the work still queued at the wait runs in the swap after it, and what
-    // reaches the screen lands that long, and that unevenly, after the
-    // deadline. The GLFW and SDL2 Hosts flush and wait on a GL fence.
-    virtual void finish_gpu(int64_t budget_ns) { (void)budget_ns; }
-    // The same, cut short once stop is set (Pacer::interrupt): what wait()
-    // calls. A Host whose wait can be long (a GPU that never finishes)
-    // overrides it and checks stop at least every 20 ms, so that interrupt()
-    // ends the wait within one such slice; by default it is finish_gpu.
-    virtual void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) {
-        (void)stop;
-        finish_gpu(budget_ns);
-    }
-};
 
 inline constexpr int64_t kLeadAuto = -2;   // Config::display.lead_ns: learned
 inline constexpr int64_t kLeadOff = -1;    // Config::display.lead_ns: never pace to the display's clock

@@ -12,7 +12,7 @@ namespace pacer {
 
 // Why the pacer paces as it does; a new one (seq + 1) at every change.
 struct Decision {
-    int32_t seq;            // 1 for the first, + 1 at each change
+    int32_t seq;            // 1 for the first, + 1 at each change (after INT32_MAX, 1 again)
     int64_t at_ns;          // clock time it was made
     Strategy requested;     // Config::strategy
     Strategy in_force;      // Vsync, or the strategy that waits

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace pacer::detail {
 
@@ -233,7 +234,8 @@ void Arbiter::record(const std::string& reason) {
         decision_.swap_interval == vsync_interval_ && decision_.probing == probing_ &&
         decision_.requested == cfg_.strategy)
         return;
-    decision_.seq += 1;
+    // Past INT32_MAX it starts over at 1: still a change, never 0 (none yet).
+    decision_.seq = decision_.seq == std::numeric_limits<int32_t>::max() ? 1 : decision_.seq + 1;
     decision_.at_ns = waiter_.clock().now_ns();
     decision_.requested = cfg_.strategy;
     decision_.in_force = strategy;
@@ -243,37 +245,6 @@ void Arbiter::record(const std::string& reason) {
 }
 
 // ---- the display's own account --------------------------------------------
-
-void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
-    if (vsync_interval_ == 0) return;
-    // Indexes come from the Host: any int64 (INT64_MAX included) saturates.
-    const bool ours = report.frame_index > detail::sat_add(vsync_since_index_, 1) && report.frame_index < index;
-    if (!ours) return;
-    // Discards alone (sway 1.7 sends nothing else) say nothing of cadence.
-    if (report.discarded) {
-        if (report.feedback_seen) judge_cadence(false);
-        return;
-    }
-    const double unit = present_.display().period_ns();
-    if (report.shown && report.previous_index < report.frame_index &&
-        report.frame_index == detail::sat_add(report.previous_index, 1) && unit > 0) {
-        const double steps =
-            std::round(static_cast<double>(detail::sat_sub(report.displayed_ns, report.previous_ns)) / unit);
-        judge_cadence(steps == vsync_interval_);
-    }
-}
-
-// One displayed (or discarded) frame under vsync: n refreshes after the
-// previous one, or not. Auto leaves vsync when a quarter of the window is off.
-void Arbiter::judge_cadence(bool on_cadence) {
-    cadence_.push(on_cadence ? 0 : 1);
-    if (probing_ || cfg_.strategy != Strategy::Auto || !cadence_.full()) return;
-    const int off = static_cast<int>(cadence_.sum());
-    if (off >= kWatchTrip)
-        leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of the last " +
-                    std::to_string(cadence_.count()) + " (not " + std::to_string(vsync_interval_) + " refresh" +
-                    (vsync_interval_ == 1 ? "" : "es") + " apart)");
-}
 
 // Auto's probe where the display reports: vsync is trusted once the display
 // clock is locked, n of its periods make the target's, and the shown frames

@@ -1,5 +1,6 @@
 // arbiter_vsync.cpp: the arbiter's watch over vsync (arbiter.h): the window
-// of present intervals while the swap paces, auto's probe, and when vsync
+// of present intervals while the swap paces, the cadence of the frames the
+// display reports shown under it, auto's probe, and when vsync
 // is left or said to be unwell (the rules are at the top of arbiter.cpp).
 #include "core/arbiter.h"
 
@@ -89,8 +90,7 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
     // A display change explains all three: re-read the refresh before
     // blaming vsync (the regular read may be up to a second away).
     if ((fast >= kWatchTrip || slow >= kWatchTrip || off_rate) && refresh_changed(index)) return;
-    // The texts below are built only when a reason is recorded, not every frame.
-    const auto of = [&] { return " of the last " + std::to_string(watched_.count()); };
+    const auto of = [&] { return " of the last " + std::to_string(watched_.count()); };   // texts: built only when told
     // What the fast ones say: the typical time between swaps that did not block.
     const auto fast_median = [&] {
         return ms(static_cast<double>(
@@ -100,9 +100,8 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
         return "every " + ms(static_cast<double>(median)) + " (median" + of() + "), not " + ms(period);
     };
     if (cfg_.strategy == Strategy::Auto) {
-        // Where nothing reports shown frames, the probe's steadiness rule
-        // holds for the whole stay: KWin's swaps under GLFW passed a probe
-        // and then came back uneven, 31 % of 1,200 presents off.
+        // Where nothing reports shown frames, the probe's steadiness rule holds
+        // for the whole stay: swaps can pass a probe and turn uneven (KWin).
         const int uneven = median > 0 && !present_.feedback_seen()
                                ? watched_.count_where([&](int64_t x) { return sat_abs_diff(x, median) > kSteadyNs; })
                                : 0;
@@ -140,6 +139,37 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
         record(head + "but swaps return " + off_rate_text());
     else
         record(head + "presents every " + ms(static_cast<double>(watched_.median_of_last(watched_.count()))));
+}
+
+void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
+    if (vsync_interval_ == 0) return;
+    // Indexes come from the Host: any int64 (INT64_MAX included) saturates.
+    const bool ours = report.frame_index > detail::sat_add(vsync_since_index_, 1) && report.frame_index < index;
+    if (!ours) return;
+    // Discards alone (sway 1.7 sends nothing else) say nothing of cadence.
+    if (report.discarded) {
+        if (report.feedback_seen) judge_cadence(false);
+        return;
+    }
+    const double unit = present_.display().period_ns();
+    if (report.shown && report.previous_index < report.frame_index &&
+        report.frame_index == detail::sat_add(report.previous_index, 1) && unit > 0) {
+        const double steps =
+            std::round(static_cast<double>(detail::sat_sub(report.displayed_ns, report.previous_ns)) / unit);
+        judge_cadence(steps == vsync_interval_);
+    }
+}
+
+// One displayed (or discarded) frame under vsync: n refreshes after the
+// previous one, or not. Auto leaves vsync when a quarter of the window is off.
+void Arbiter::judge_cadence(bool on_cadence) {
+    cadence_.push(on_cadence ? 0 : 1);
+    if (probing_ || cfg_.strategy != Strategy::Auto || !cadence_.full()) return;
+    const int off = static_cast<int>(cadence_.sum());
+    if (off >= kWatchTrip)
+        leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of the last " +
+                    std::to_string(cadence_.count()) + " (not " + std::to_string(vsync_interval_) + " refresh" +
+                    (vsync_interval_ == 1 ? "" : "es") + " apart)");
 }
 
 }  // namespace pacer::detail

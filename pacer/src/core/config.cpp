@@ -104,84 +104,101 @@ std::string enum_problem(const Config& c) {
     return "";
 }
 
+// validate()'s checks: each names its field and range, and the first
+// problem found is the one reported.
+class Checks {
+public:
+    static std::string i(int64_t value) { return std::to_string(value); }
+    static std::string out_of(const char* field, const std::string& value, const std::string& range) {
+        return std::string(field) + ": " + value + " is out of range " + range;
+    }
+    void first(std::string line) {
+        if (problem_.empty()) problem_ = std::move(line);
+    }
+    // A whole-number field in [lo, hi].
+    void whole(const char* field, int64_t value, int64_t lo, int64_t hi) {
+        if (!(value >= lo && value <= hi)) first(out_of(field, i(value), "[" + i(lo) + ", " + i(hi) + "]"));
+    }
+    // -1 (leave the thread's own) or [lo, hi].
+    void whole_or_leave(const char* field, int64_t value, int64_t lo, int64_t hi) {
+        if (!(value == -1 || (value >= lo && value <= hi)))
+            first(out_of(field, i(value), "-1 or [" + i(lo) + ", " + i(hi) + "]"));
+    }
+    // A real field: in range where `in` holds (NaN never does).
+    void real(const char* field, double value, bool in, const std::string& range) {
+        if (!in) first(out_of(field, number_text(value), range));
+    }
+    bool ok() const { return problem_.empty(); }
+    const std::string& problem() const { return problem_; }
+
+private:
+    std::string problem_;
+};
+
+void check_timer(const Tuning::Timer& t, Checks& checks) {
+    const auto d = number_text;
+    checks.whole("tuning.timer.min_margin_ns", t.min_margin_ns, 0, kNsPerSecond);
+    checks.whole("tuning.timer.max_margin_ns", t.max_margin_ns, std::max<int64_t>(t.min_margin_ns, 0), kNsPerSecond);
+    if (checks.ok() && (t.margin_ns < t.min_margin_ns || t.margin_ns > t.max_margin_ns))
+        checks.first(Checks::out_of("tuning.timer.margin_ns", Checks::i(t.margin_ns),
+                                    "[tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [" +
+                                        Checks::i(t.min_margin_ns) + ", " + Checks::i(t.max_margin_ns) + "]"));
+    checks.real("tuning.timer.margin_quantile", t.margin_quantile, t.margin_quantile > 0 && t.margin_quantile <= 1,
+                "(0, 1]");
+    checks.real("tuning.timer.margin_headroom", t.margin_headroom,
+                t.margin_headroom >= 1 && t.margin_headroom <= kMaxMarginHeadroom, "[1, " + d(kMaxMarginHeadroom) + "]");
+    checks.whole("tuning.timer.margin_pad_ns", t.margin_pad_ns, 0, kNsPerSecond);
+    checks.whole("tuning.timer.margin_window", t.margin_window, 1, kMaxMarginWindow);
+    checks.whole("tuning.timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kNsPerSecond);
+    checks.real("tuning.timer.max_wait_cpu_pct", t.max_wait_cpu_pct,
+                t.max_wait_cpu_pct >= 0 && t.max_wait_cpu_pct <= 100, "[0, 100]");
+    checks.whole("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kNsPerSecond);
+    checks.whole("tuning.timer.last_sleep_ns", t.last_sleep_ns, 0, kNsPerSecond);
+}
+
+void check_wait(const Config& c, Checks& checks) {
+    const int64_t slack = c.tuning.wait.timer_slack_ns;
+    checks.whole_or_leave("tuning.wait.timer_slack_ns", slack, 1, os::kMaxTimerSlackNs);
+    // A slack lets every timer wait wake that late: over a tenth of the
+    // period, pacing stops meaning anything (1 s at 60 Hz gave 1.14 fps).
+    const double tenth = period_ns_of(c.target_hz) / 10;
+    if (checks.ok() && slack > 0 && static_cast<double>(slack) > tenth)
+        checks.first("tuning.wait.timer_slack_ns: " + Checks::i(slack) +
+                     " is over a tenth of the frame period at target_hz " + number_text(c.target_hz) + " (" +
+                     Checks::i(static_cast<int64_t>(tenth)) + " ns): each timer wait could wake that late");
+    checks.whole_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, os::kMinSliceNs,
+                          os::kMaxSliceNs);
+}
+
 }  // namespace
 
 std::string validate(const Config& c) {
     const auto d = number_text;
-    const auto i = [](int64_t value) { return std::to_string(value); };
-    const auto out_of = [](const char* field, const std::string& value, const std::string& range) {
-        return std::string(field) + ": " + value + " is out of range " + range;
-    };
-    // A whole-number field in [lo, hi]; "" when it is.
-    const auto check = [&](const char* field, int64_t value, int64_t lo, int64_t hi) -> std::string {
-        if (value >= lo && value <= hi) return {};
-        return out_of(field, i(value), "[" + i(lo) + ", " + i(hi) + "]");
-    };
-    // -1 (leave the thread's own) or [lo, hi].
-    const auto check_or_leave = [&](const char* field, int64_t value, int64_t lo, int64_t hi) -> std::string {
-        if (value == -1 || (value >= lo && value <= hi)) return {};
-        return out_of(field, i(value), "-1 or [" + i(lo) + ", " + i(hi) + "]");
-    };
-    std::string problem;
-    const auto first = [&](std::string line) {
-        if (problem.empty()) problem = std::move(line);
-    };
+    Checks checks;
+    checks.real("target_hz", c.target_hz, c.target_hz >= kMinTargetHz && c.target_hz <= kMaxTargetHz,
+                "[" + d(kMinTargetHz) + ", " + d(kMaxTargetHz) + "]");
+    checks.first(enum_problem(c));
+    checks.whole("resync_after_periods", c.resync_after_periods, 1, kMaxResyncPeriods);
+    checks.whole("tuning.scheduler_period_ns", c.tuning.scheduler_period_ns, 0, kNsPerSecond);
+    checks.whole("max_dt_ns", c.max_dt_ns, 1, kMaxDtNs);
 
-    if (!(c.target_hz >= kMinTargetHz && c.target_hz <= kMaxTargetHz))
-        first(out_of("target_hz", d(c.target_hz), "[" + d(kMinTargetHz) + ", " + d(kMaxTargetHz) + "]"));
-    first(enum_problem(c));
-    first(check("resync_after_periods", c.resync_after_periods, 1, kMaxResyncPeriods));
-    first(check("tuning.scheduler_period_ns", c.tuning.scheduler_period_ns, 0, kNsPerSecond));
-    first(check("max_dt_ns", c.max_dt_ns, 1, kMaxDtNs));
+    const Tuning::Precise& precise = c.tuning.precise;
+    checks.real("tuning.precise.sigma_k", precise.sigma_k, precise.sigma_k >= 0 && precise.sigma_k <= kMaxSigmaK,
+                "[0, " + d(kMaxSigmaK) + "]");
+    checks.whole("tuning.precise.initial_estimate_ns", precise.initial_estimate_ns, 1, kNsPerSecond);
+    checks.whole("tuning.robust.tolerance_ns", c.tuning.robust.tolerance_ns, 0, kNsPerSecond);
+    check_timer(c.tuning.timer, checks);
+    check_wait(c, checks);
 
-    if (!(c.tuning.precise.sigma_k >= 0 && c.tuning.precise.sigma_k <= kMaxSigmaK))
-        first(out_of("tuning.precise.sigma_k", d(c.tuning.precise.sigma_k), "[0, " + d(kMaxSigmaK) + "]"));
-    first(check("tuning.precise.initial_estimate_ns", c.tuning.precise.initial_estimate_ns, 1, kNsPerSecond));
-    first(check("tuning.robust.tolerance_ns", c.tuning.robust.tolerance_ns, 0, kNsPerSecond));
-
-    const Tuning::Timer& t = c.tuning.timer;
-    first(check("tuning.timer.min_margin_ns", t.min_margin_ns, 0, kNsPerSecond));
-    first(check("tuning.timer.max_margin_ns", t.max_margin_ns, std::max<int64_t>(t.min_margin_ns, 0), kNsPerSecond));
-    if (problem.empty()) {
-        const std::string range = "[tuning.timer.min_margin_ns, tuning.timer.max_margin_ns] = [" + i(t.min_margin_ns) + ", " +
-                                  i(t.max_margin_ns) + "]";
-        if (t.margin_ns < t.min_margin_ns || t.margin_ns > t.max_margin_ns)
-            first(out_of("tuning.timer.margin_ns", i(t.margin_ns), range));
-    }
-    if (!(t.margin_quantile > 0 && t.margin_quantile <= 1))
-        first(out_of("tuning.timer.margin_quantile", d(t.margin_quantile), "(0, 1]"));
-    if (!(t.margin_headroom >= 1 && t.margin_headroom <= kMaxMarginHeadroom))
-        first(out_of("tuning.timer.margin_headroom", d(t.margin_headroom), "[1, " + d(kMaxMarginHeadroom) + "]"));
-    first(check("tuning.timer.margin_pad_ns", t.margin_pad_ns, 0, kNsPerSecond));
-    first(check("tuning.timer.margin_window", t.margin_window, 1, kMaxMarginWindow));
-    first(check("tuning.timer.max_wait_cpu_ns", t.max_wait_cpu_ns, 0, kNsPerSecond));
-    if (!(t.max_wait_cpu_pct >= 0 && t.max_wait_cpu_pct <= 100))
-        first(out_of("tuning.timer.max_wait_cpu_pct", d(t.max_wait_cpu_pct), "[0, 100]"));
-    first(check("tuning.timer.contention_wait_ns", t.contention_wait_ns, 1, kNsPerSecond));
-    first(check("tuning.timer.last_sleep_ns", t.last_sleep_ns, 0, kNsPerSecond));
-
-    first(check_or_leave("tuning.wait.timer_slack_ns", c.tuning.wait.timer_slack_ns, 1, os::kMaxTimerSlackNs));
-    // A slack lets every timer wait wake that late: over a tenth of the
-    // period, pacing stops meaning anything (1 s at 60 Hz gave 1.14 fps).
-    if (problem.empty() && c.tuning.wait.timer_slack_ns > 0 &&
-        static_cast<double>(c.tuning.wait.timer_slack_ns) > period_ns_of(c.target_hz) / 10)
-        first("tuning.wait.timer_slack_ns: " + i(c.tuning.wait.timer_slack_ns) +
-              " is over a tenth of the frame period at target_hz " + d(c.target_hz) + " (" +
-              i(static_cast<int64_t>(period_ns_of(c.target_hz) / 10)) +
-              " ns): each timer wait could wake that late");
-    first(check_or_leave("tuning.wait.sched_slice_ns", c.tuning.wait.sched_slice_ns, os::kMinSliceNs, os::kMaxSliceNs));
-
-    if (c.display.lead_ns != kLeadAuto && c.display.lead_ns != kLeadOff &&
-        !(c.display.lead_ns >= 0 && c.display.lead_ns <= kNsPerSecond))
-        first(out_of("display.lead_ns", i(c.display.lead_ns),
-                     "kLeadAuto (-2), kLeadOff (-1) or [0, " + i(kNsPerSecond) + "]"));
-
-    if (!(c.display.hitches_per_1000 > 0 && c.display.hitches_per_1000 <= 1000))
-        first(out_of("display.hitches_per_1000", d(c.display.hitches_per_1000), "(0, 1000]"));
-
-    first(check("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kNsPerSecond));
-    first(check("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames));
-    return problem;
+    const int64_t lead = c.display.lead_ns;
+    if (lead != kLeadAuto && lead != kLeadOff && !(lead >= 0 && lead <= kNsPerSecond))
+        checks.first(Checks::out_of("display.lead_ns", Checks::i(lead),
+                                    "kLeadAuto (-2), kLeadOff (-1) or [0, " + Checks::i(kNsPerSecond) + "]"));
+    const double hitches = c.display.hitches_per_1000;
+    checks.real("display.hitches_per_1000", hitches, hitches > 0 && hitches <= 1000, "(0, 1000]");
+    checks.whole("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kNsPerSecond);
+    checks.whole("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames);
+    return checks.problem();
 }
 
 bool operator==(const Tuning::Timer& a, const Tuning::Timer& b) {

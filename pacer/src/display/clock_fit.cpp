@@ -144,22 +144,37 @@ bool ClockFit::bootstrap(double stated_period_ns) {
     return true;
 }
 
+// A counter that gives another number of refreshes than times that are
+// clearly whole periods counts something else (mutter's counts its repaints:
+// 1 across a 32.9 ms gap at 60 Hz). It is not trusted again; else each such
+// frame is an outlier, and a loaded run loses the lock over and over.
+void ClockFit::doubt_seq() {
+    const int n = count_;
+    if (!(n > 1 && seq_trusted_ && at(n - 1).seq != 0 && at(n - 2).seq != 0 && at(n - 1).seq > at(n - 2).seq)) return;
+    const double gap = static_cast<double>(at(n - 1).t_ns - at(n - 2).t_ns);
+    const double by_time = std::max(1.0, std::round(gap / period_));
+    if (by_time != static_cast<double>(at(n - 1).seq - at(n - 2).seq) &&
+        std::fabs(gap - by_time * period_) <= kSeqDoubt * period_)
+        seq_trusted_ = false;
+}
+
+// The display changed under us: start over from the reports since.
+void ClockFit::start_over() {
+    count_ = kResetRun;
+    period_ = 0;
+    locked_ = false;
+    outlier_run_ = 0;
+    inliers_ = 0;
+    rms_ = 0;
+    forget_chain();
+    if (bootstrap(stated_hz_ > 0 ? period_ns_of(stated_hz_) : 0)) fit();
+}
+
 void ClockFit::fit() {
-    std::array<double, kWindow> steps{}, dt{}, magnitude{}, residual{};
+    Steps steps{}, dt{}, magnitude{};
     std::array<bool, kWindow> inlier{};
     const int n = count_;
-    if (n > 1 && seq_trusted_ && at(n - 1).seq != 0 && at(n - 2).seq != 0 && at(n - 1).seq > at(n - 2).seq) {
-        // A counter that gives another number of refreshes than times that
-        // are clearly whole periods counts something else (mutter's counts
-        // its repaints: 1 across a 32.9 ms gap at 60 Hz). It is not trusted
-        // again; else each such frame is an outlier, and a loaded run lost
-        // the lock over and over (6 decisions in 1,200 frames).
-        const double gap = static_cast<double>(at(n - 1).t_ns - at(n - 2).t_ns);
-        const double by_time = std::max(1.0, std::round(gap / period_));
-        if (by_time != static_cast<double>(at(n - 1).seq - at(n - 2).seq) &&
-            std::fabs(gap - by_time * period_) <= kSeqDoubt * period_)
-            seq_trusted_ = false;
-    }
+    doubt_seq();
     for (int i = 1; i < n; ++i) {
         const Sample& a = at(i - 1);
         const Sample& b = at(i);
@@ -193,15 +208,7 @@ void ClockFit::fit() {
     last_inlier_ = n > 1 && inlier[static_cast<size_t>(n - 1)];
     outlier_run_ = last_inlier_ ? 0 : outlier_run_ + 1;
     if (outlier_run_ >= kResetRun) {
-        // The display changed under us: start over from the reports since.
-        count_ = kResetRun;
-        period_ = 0;
-        locked_ = false;
-        outlier_run_ = 0;
-        inliers_ = 0;
-        rms_ = 0;
-        forget_chain();
-        if (bootstrap(stated_hz_ > 0 ? period_ns_of(stated_hz_) : 0)) fit();
+        start_over();
         return;
     }
 
@@ -214,11 +221,18 @@ void ClockFit::fit() {
     const double period = n > 1 ? long_period(chained ? dt[last] : 0, chained ? steps[last] : 0, short_period)
                                 : short_period;
 
-    // The phase: each report's offset from the period's grid. On a fixed
-    // clock they scatter round one value (the median of the newest few is
-    // the phase); on a timer dated from its last tick they wander, and only
-    // the newest says where the grid is now. Which one: the offsets' spread
-    // against the intervals' (a wander spreads the offsets far wider).
+    place_phase(period, steps, dt, inlier, inliers);
+}
+
+// The phase: each report's offset from the period's grid. On a fixed clock
+// they scatter round one value (the median of the newest few is the phase);
+// on a timer dated from its last tick they wander, and only the newest says
+// where the grid is now. Which one: the offsets' spread against the
+// intervals' (a wander spreads the offsets far wider). Sets the fit.
+void ClockFit::place_phase(double period, const Steps& steps, const Steps& dt, const std::array<bool, kWindow>& inlier,
+                           int inliers) {
+    const int n = count_;
+    std::array<double, kWindow> residual{};
     double k = 0, squares = 0, mean = 0;
     for (int i = 0; i < n; ++i) {
         const auto u = static_cast<size_t>(i);

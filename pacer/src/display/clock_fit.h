@@ -78,7 +78,12 @@ private:
     };
     const Sample& at(int i) const { return ring_[(head_ + kWindow - count_ + i) % kWindow]; }
     bool bootstrap(double stated_period_ns);
+    using Steps = std::array<double, kWindow>;   // per interval of the window
     void fit();
+    void doubt_seq();
+    void start_over();
+    void place_phase(double period, const Steps& steps, const Steps& dt, const std::array<bool, kWindow>& inlier,
+                     int inliers);
     double long_period(double dt_ns, double refreshes, double short_period);
     void forget_chain() { chain_ = Point{}, points_count_ = 0, points_head_ = 0, since_point_ = 0; }
 

@@ -96,6 +96,7 @@ struct CadenceCounter {
 struct RunMetrics::State {
     State(const MetricsOptions& options, int64_t off_tolerance_ns);
     void add(const Frame& frame);
+    void add_time(const Frame& frame);   // the FrameTimeMetrics half of add(), for a frame with an interval
     Summary summary() const;
     FrameTimeMetrics metrics() const;
 
@@ -196,7 +197,11 @@ void RunMetrics::State::add(const Frame& f) {
     interval_error_ns_.add(error_ns);
     if (error_ns > off_tolerance_ns_) ++off_;
 
-    // FrameTimeMetrics, as compute_metrics over the frames with an interval.
+    add_time(f);
+}
+
+// FrameTimeMetrics, as compute_metrics over the frames with an interval.
+void RunMetrics::State::add_time(const Frame& f) {
     if (f.interval_ns < 0 || (options_.target_period_ms == 0 && f.period_ns <= 0)) {
         ++skipped_;
         return;
