@@ -549,6 +549,48 @@ def display_lock_cases():
     return cases
 
 
+def run_demo_cases(root):
+    """tools/run-demo.sh: a refused run plots nothing, a flag without its
+    value is the demo's error (no file named after the next flag), and a
+    DISPLAY with no server behind it is said, not run past."""
+    shots = os.path.join(root, "build", "run-demo")
+
+    def no_plots(d, proc):
+        made = [n for n in ("run-timeline.png", "trace.csv") if os.path.exists(os.path.join(shots, n))]
+        if made:
+            return f"a refused run left {made} in {shots}"
+        return None if "no plots" in proc.stderr else f"stderr does not say so: {proc.stderr.strip()[-200:]!r}"
+
+    def no_stray(d, proc):
+        stray = os.path.join(root, "--summary")
+        if os.path.exists(stray):
+            os.remove(stray)
+            return "a file named --summary appeared in the checkout"
+        return None if "--trace" in proc.stderr else f"stderr does not name --trace: {proc.stderr.strip()!r}"
+
+    def said(d, proc):
+        return None if "SDL found no display" in proc.stderr else f"not said: {proc.stderr.strip()[-200:]!r}"
+    headless = {"DISPLAY": None, "WAYLAND_DISPLAY": None}
+    return [
+        Case("run-demo.sh --seconds 0 plots nothing", "run_demo", ["--seconds", "0"], env=headless, ends_with=2,
+             check=no_plots, timeout=120),
+        Case("run-demo.sh --trace without its value", "run_demo", ["--seconds", "1", "--trace"], env=headless,
+             ends_with=2, check=no_stray, timeout=120),
+        Case("run-demo.sh with DISPLAY naming no server", "run_demo", ["--seconds", "1"],
+             env={"DISPLAY": ":77", "WAYLAND_DISPLAY": None}, ends_with=1, check=said, timeout=120),
+    ]
+
+
+def presents_case():
+    """Two frames make one present interval too few: the summary says why, not
+    that mark_present was never called."""
+    def said(d, proc):
+        line = "presents: not measured (no two frames in a row with a present mark)"
+        return None if line in proc.stdout else f"the summary lacks {line!r}: {proc.stdout[:300]!r}"
+    return [Case("demo --frames 2: presents not measured, and why", "demo",
+                 ["--frames", "2", "--no-overlay", "--width", "320", "--height", "240", "--summary"], check=said)]
+
+
 def setup_cases():
     """tools/setup.sh where Debian's package tools are missing: it names them."""
     return [Case("setup.sh without dpkg-query on PATH", "setup", ["library"], env={"PATH": "/nonexistent"},
@@ -729,9 +771,11 @@ def main():
                                args.demo],
              "display_lock": ["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(args.qa)),
                                                                "display_lock.py")],
-             "setup": ["/bin/bash", os.path.join(os.path.dirname(os.path.abspath(args.qa)), "setup.sh")]}
+             "setup": ["/bin/bash", os.path.join(os.path.dirname(os.path.abspath(args.qa)), "setup.sh")],
+             "run_demo": ["/bin/bash", os.path.join(os.path.dirname(os.path.abspath(args.qa)), "run-demo.sh")]}
     cases = (demo_cases() + message_cases() + signal_cases() + stall_case() + bench_cases() + qa_cases() +
-             display_lock_cases() + setup_cases())
+             display_lock_cases() + setup_cases() + presents_case() +
+             run_demo_cases(os.path.dirname(os.path.dirname(os.path.abspath(args.qa)))))
     if args.only:
         cases = [c for c in cases if args.only in c.name]
     failed = 0

@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 
 namespace pacer::detail {
 
@@ -234,8 +233,7 @@ void Arbiter::record(const std::string& reason) {
         decision_.swap_interval == vsync_interval_ && decision_.probing == probing_ &&
         decision_.requested == cfg_.strategy)
         return;
-    // Past INT32_MAX it starts over at 1: still a change, never 0 (none yet).
-    decision_.seq = decision_.seq == std::numeric_limits<int32_t>::max() ? 1 : decision_.seq + 1;
+    decision_.seq = next_decision_seq(decision_.seq);
     decision_.at_ns = waiter_.clock().now_ns();
     decision_.requested = cfg_.strategy;
     decision_.in_force = strategy;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 #include <pacer/units.h>
@@ -51,6 +52,12 @@ inline constexpr double kFrameSlack = 0.05;
 inline constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 inline constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or
 inline constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken as unknown (0)
+
+// Decision::seq after seq: + 1, and past INT32_MAX 1 again (still a change,
+// never 0, which means none yet).
+inline constexpr int32_t next_decision_seq(int32_t seq) {
+    return seq == std::numeric_limits<int32_t>::max() ? 1 : seq + 1;
+}
 
 inline std::string ms(double ns) {
     char buffer[32];

@@ -244,7 +244,7 @@ WaitStatus Pacer::status() const noexcept {
     const int32_t n = std::max(impl_->arbiter.display_refreshes(), 1);
     status.display_hitches_per_1000 =
         status.display_judged == 0 ? 0.0
-                                   : 1000.0 * static_cast<double>(status.display_missed) /
+                                   : detail::PresentModel::kPerThousand * static_cast<double>(status.display_missed) /
                                          (static_cast<double>(status.display_judged) * n);
     return status;
 }

@@ -33,7 +33,9 @@ void DisplayLead::start(int64_t step_ns) {
 }
 
 void DisplayLead::set_budget(double miss_share) {
-    miss_share = std::clamp(miss_share, 1e-9, 1.0);
+    // A share, not a time: above zero, so that a quantile of 1 - share exists.
+    constexpr double kMinMissShare = 1.0 / (1 << 30);
+    miss_share = std::clamp(miss_share, kMinMissShare, 1.0);
     if (miss_share == miss_share_) return;
     miss_share_ = miss_share;
     since_tail_ = kTailEvery;   // recomputed at the next frame

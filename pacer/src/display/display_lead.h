@@ -32,7 +32,7 @@
 //     which the latch's bound, measured against predictions, carries too),
 //     at least kMinPadNs, and the prior, kPadNs, until 16 are known: 0.2 ms
 //     on a display that keeps exact time.
-// Late is pacer::shown_late (pacer.h): over a quarter refresh after the aim.
+// Late is pacer::shown_late (pacer/status.h): over a quarter refresh after the aim.
 // The lead is tail + latch + pad. A miss its work explains, by work within
 // the tail, lengthens it at once to what that frame would have needed, plus
 // 1 ms; one past the tail is the budget's and moves nothing; one the work
@@ -75,8 +75,7 @@ public:
     // less the frame's swap; work_ns: its wake to its swap; either kUnknown.
     void judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns);
     // Shown late_ns after its aimed refresh, with refreshes refresh_ns apart:
-    // late (judge()'s rule; the demo's summary restates it, in
-    // demo/core/display_figures.cpp, having no way to the internals).
+    // late (judge()'s rule: pacer::shown_late, which the demo uses too).
     static bool late(int64_t late_ns, int64_t refresh_ns) { return shown_late(late_ns, refresh_ns); }
 
     // On top of work and latch, until learned: the aimed refresh is a

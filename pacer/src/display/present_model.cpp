@@ -170,7 +170,7 @@ void PresentModel::lock_grid(Grid& grid, int64_t t, int n, bool swap_follows_wai
     const int64_t step_ns = std::llround(step);
     if (!locked_ || n != locked_n_) {   // a new lock, or a new n: what was learnt was for another step
         lead_.start(step_ns);
-        lead_.set_budget(hitches_per_1000_ * 1e-3 * n);   // per refresh, a frame spanning n
+        lead_.set_budget(hitches_per_1000_ / kPerThousand * n);   // per refresh, a frame spanning n
         last_aim_ns_ = -1;
     }
     locked_ = true;

@@ -37,12 +37,14 @@ public:
         bool feedback_seen = false;     // a frame has been reported shown, this one included
     };
 
+    static constexpr double kPerThousand = 1000;   // hitches are counted per 1,000 refreshes
+
     // Config::display, read here and nowhere else: the lead the engine
     // fixed (>= 0), or kLeadAuto (learned) or kLeadOff.
     void configure(const Config::Display& display) {
         lead_setting_ns_ = display.lead_ns;
         hitches_per_1000_ = display.hitches_per_1000;
-        if (locked_) lead_.set_budget(hitches_per_1000_ * 1e-3 * locked_n_);
+        if (locked_) lead_.set_budget(hitches_per_1000_ / kPerThousand * locked_n_);
     }
     // display_lock's lead in force: the fixed one, else the learned one.
     int64_t lead_ns() const { return lead_setting_ns_ >= 0 ? lead_setting_ns_ : lead_.lead_ns(); }
