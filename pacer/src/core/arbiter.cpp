@@ -72,6 +72,7 @@ void Arbiter::start_watch(bool probe, int64_t index) {
     watched_.clear();
     skip_samples_ = 1;   // the first interval straddles the switch
     health_ = Health::Fine;
+    uneven_since_ = -1;
     cadence_.clear();
     vsync_since_index_ = index;   // reports of frames built before now say nothing of vsync
     probe_started_index_ = index;

@@ -71,6 +71,7 @@ private:
     std::string display_says() const;
     void record(const std::string& reason);
     void watch_vsync(int fast, int slow, int64_t median, int64_t index);
+    bool uneven_twice(int64_t index);
     void judge_probe(int64_t index);
     void judge_cadence(bool on_cadence);
     void judge_display_probe(int64_t index);
@@ -96,6 +97,7 @@ private:
     int64_t backoff_ns_ = 0;
     bool probing_ = false;
     Health health_ = Health::Fine;   // explicit vsync: what the last reason said
+    int64_t uneven_since_ = -1;      // auto on vsync: the frame its presents were first found uneven
     Recent<kWatchWindow> watched_;     // present intervals while the swap paces
     int skip_samples_ = 0;
     Recent<kCadenceWindow> cadence_;   // displayed frames under vsync: 1 off cadence, 0 on

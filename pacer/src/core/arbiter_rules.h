@@ -26,6 +26,10 @@ inline constexpr int kProbeFrames = 8;                  // intervals measured be
 // kMaxBackoffNs, or on a change.
 inline constexpr int kSteadyFrames = 32;
 inline constexpr int64_t kSteadyNs = kNsPerMs / 2;
+// For the whole stay the bar is twice as wide: sway's swaps, steady on
+// screen, return up to 0.6 ms off their median, and as often as the probe's
+// rule allows, so a stray frame or two would end a good vsync.
+inline constexpr int64_t kUnevenNs = 2 * kSteadyNs;
 inline constexpr double kProbeTolerance = 0.25;         // probe median within 25 % of the vsync period
 inline constexpr int kWatchTrip = 8;                    // fast or slow ones in the window that count
 inline constexpr int kWatchClear = 2;                   // at or under this, explicit vsync is fine again

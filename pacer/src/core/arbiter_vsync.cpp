@@ -80,6 +80,17 @@ void Arbiter::judge_probe(int64_t index) {
 
 // The window while vsync paces: fast and slow intervals, and its median (0
 // until the window is full).
+// Uneven presents end a stay on vsync only where a whole new window is
+// uneven again: a burst of contention on a busy machine fills one window and
+// passes, a compositor that returns swaps unevenly (KWin) keeps doing so.
+bool Arbiter::uneven_twice(int64_t index) {
+    if (uneven_since_ < 0 || index >= uneven_since_ + 2 * kSteadyFrames) {
+        uneven_since_ = index;
+        return false;
+    }
+    return index >= uneven_since_ + kSteadyFrames;
+}
+
 void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
     const double period = vsync_period_ns();
     // The probe's rule over the whole window: swaps that block, but at
@@ -102,9 +113,14 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
     if (cfg_.strategy == Strategy::Auto) {
         // Where nothing reports shown frames, the probe's steadiness rule holds
         // for the whole stay: swaps can pass a probe and turn uneven (KWin).
-        const int uneven = median > 0 && !present_.feedback_seen()
-                               ? watched_.count_where([&](int64_t x) { return sat_abs_diff(x, median) > kSteadyNs; })
-                               : 0;
+        // Uneven: off the median by more than kUnevenNs but within the probe's
+        // tolerance. Further off is another rate (a display change, swaps that
+        // stopped blocking or missed refreshes): the rules above name it.
+        const auto uneven_swap = [&](int64_t x) {
+            const auto off = static_cast<double>(sat_abs_diff(x, median));
+            return off > static_cast<double>(kUnevenNs) && off <= kProbeTolerance * period;
+        };
+        const int uneven = median > 0 && !present_.feedback_seen() ? watched_.count_where(uneven_swap) : 0;
         if (fast >= kWatchTrip) {
             leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
                         " under half the vsync period)");
@@ -112,10 +128,10 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
             leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
         } else if (off_rate) {
             leave_vsync("swaps return " + off_rate_text());
-        } else if (uneven >= kWatchTrip) {
+        } else if (uneven >= kWatchTrip && uneven_twice(index)) {
             backoff_ns_ = kMaxBackoffNs;
             leave_vsync("vsync presents off their median (" + ms(static_cast<double>(median)) + ") by > " +
-                        ms(kSteadyNs) + " in " + std::to_string(uneven) + of());
+                        ms(kUnevenNs) + " in " + std::to_string(uneven) + of());
         }
         return;
     }
