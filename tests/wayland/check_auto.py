@@ -35,9 +35,10 @@ summary, and checks, as asked:
   --present-median-ms P [--present-tolerance-pct T]
       the median present-to-present interval (feedback) is within T % of P;
   --display-period-ms P [--display-period-pct T]
-      the pacer's display clock is locked at the end and its period is within
-      T % (0.1) of P: the refresh the compositor was started at (mutter's
-      virtual monitor), where the reports jitter;
+      the pacer's display clock is locked at the end, its period within T %
+      (0.1) of the display's own (the mean of its one-refresh intervals over
+      the run's last two thirds: mutter's frame clock slips on a busy
+      machine) and within 2 % of P, the rate it was started at;
   --max-decisions N
       the trace holds at most N decisions (a change of the Decision column).
 
@@ -53,6 +54,7 @@ import csv
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -277,10 +279,22 @@ def main():
     if args.display_period_ms > 0:
         model_ms = float(field("display_clock_period_ms"))
         locked = field("display_clock_locked") == "yes"
-        off = pct_off(model_ms, args.display_period_ms)
-        check("display_period", locked and off <= args.display_period_pct,
+        # The display's own period, as its reports keep it: the mean of its
+        # one-refresh intervals over the run's last two thirds. mutter's
+        # software frame clock slips when its machine is busy, and its grid
+        # then runs slower than the rate it was started at (16.76-16.83 ms at
+        # 60 Hz on the 2-core VM); the fit must follow the display, and stay
+        # near the started rate (within 2 %).
+        one = [v for v in (number_or_none(r.get("MsBetweenDisplayChange")) for r in rows[len(rows) // 3:])
+               if v is not None and 0.75 * args.display_period_ms < v < 1.25 * args.display_period_ms]
+        own_ms = statistics.mean(one) if len(one) >= 20 else args.display_period_ms
+        off = pct_off(model_ms, own_ms)
+        nominal_off = pct_off(model_ms, args.display_period_ms)
+        check("display_period", locked and off <= args.display_period_pct and nominal_off <= 2,
               f"display clock {'locked' if locked else 'not locked'} at the end, period {model_ms:.4f} ms, "
-              f"{off:.3f} % off {args.display_period_ms:.4f} ms (allowed {args.display_period_pct:g} %)")
+              f"{off:.3f} % off the display's own {own_ms:.4f} ms ({len(one)} one-refresh intervals; allowed "
+              f"{args.display_period_pct:g} %), {nominal_off:.2f} % off the started {args.display_period_ms:.4f} ms "
+              "(allowed 2 %)")
 
     if args.max_decisions > 0:
         decisions = []

@@ -48,7 +48,13 @@ constexpr double kLongAgreement = 0.03;     // a chain's fit further than this f
 template <size_t N>
 double common_step(std::array<double, N> d, int n, double stated_period_ns) {
     std::sort(d.begin(), d.begin() + n);
-    const double base = d[static_cast<size_t>(n / 10)];   // a low interval, past the odd early one
+    // A low interval, past the odd early one, and never under a quarter of
+    // the median: two reports a few ms apart (mutter's, after a slip) would
+    // otherwise be a step of which every refresh is some whole multiple.
+    const double median = d[static_cast<size_t>(n / 2)];
+    auto low = static_cast<size_t>(n / 10);
+    while (low + 1 < static_cast<size_t>(n) && d[low] < median / 4) ++low;
+    const double base = d[low];
     auto fitting = [&](double step, double* period) {
         double sum = 0, steps = 0;
         int fit = 0;
