@@ -16,6 +16,18 @@ def run(cmd, env=None, timeout=60):
                           stderr=subprocess.STDOUT, text=True)
 
 
+def stderr_once_ended(proc, timeout_s, fail_with, message):
+    """proc's stderr once it has ended within timeout_s; else it is killed
+    and fail_with(message) is called (it does not return)."""
+    try:
+        _, stderr = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        fail_with(message)
+    return stderr
+
+
 def parse_env(text):
     env = {}
     for line in text.splitlines():

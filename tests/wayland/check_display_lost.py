@@ -95,12 +95,8 @@ def main():
         wayland_session.run([args.wayland_sh, "stop", "--name", name])
         stopped = True
         lost_at = time.monotonic()
-        try:
-            _, stderr = demo.communicate(timeout=EXIT_WITHIN_S)
-        except subprocess.TimeoutExpired:
-            demo.kill()
-            demo.communicate()
-            fail(f"the demo still ran {EXIT_WITHIN_S:g} s after its compositor stopped")
+        stderr = wayland_session.stderr_once_ended(
+            demo, EXIT_WITHIN_S, fail, f"the demo still ran {EXIT_WITHIN_S:g} s after its compositor stopped")
         took_s = time.monotonic() - lost_at
     finally:
         if not stopped:

@@ -59,12 +59,9 @@ def stopped(args, env, name):
         time.sleep(1.0)   # the loop now held in its swap
         demo.send_signal(signal.SIGTERM)
         sent = time.monotonic()
-        try:
-            _, stderr = demo.communicate(timeout=ENDED_WITHIN_S + 10)
-        except subprocess.TimeoutExpired:
-            demo.kill()
-            demo.communicate()
-            fail(f"the demo still ran {ENDED_WITHIN_S + 10:g} s after SIGTERM with its compositor stopped")
+        stderr = wayland_session.stderr_once_ended(
+            demo, ENDED_WITHIN_S + 10, fail,
+            f"the demo still ran {ENDED_WITHIN_S + 10:g} s after SIGTERM with its compositor stopped")
         took = time.monotonic() - sent
     finally:
         os.kill(compositor, signal.SIGCONT)
