@@ -145,21 +145,6 @@ int resolve(const CLI::App& cli, Given& given, pacer_demo::AppOptions& options) 
 
 }  // namespace
 
-// Built with AddressSanitizer: libdbus (loaded by SDL2 for the desktop's
-// services) keeps about a kilobyte to the process's end by design, which
-// LeakSanitizer would report and end a clean run with exit 1 for. It reads
-// this list at its start; nothing of the demo's own is suppressed.
-#if defined(__SANITIZE_ADDRESS__)
-#define PACER_DEMO_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PACER_DEMO_ASAN 1
-#endif
-#endif
-#ifdef PACER_DEMO_ASAN
-extern "C" const char* __lsan_default_suppressions() { return "leak:libdbus-1.so\n"; }
-#endif
-
 int main(int argc, char** argv) {
     pacer_demo::AppOptions options;
     CLI::App cli{"pacer-demo: see and feel frame pacing strategies (SDL2 or GLFW, OpenGL 3.3, Dear ImGui)",
