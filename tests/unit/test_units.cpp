@@ -226,6 +226,28 @@ TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeeps
     EXPECT_EQ(lead.missed(), 1);
 }
 
+// Stalls of about a second (mutter's on the 2-core VM: every 6 s, under
+// every strategy) are past any lead: they neither move the work's tail nor
+// push the lead to its bound. Taken as work, three of them in the tail's
+// window held the tail at 950 ms and every frame a refresh later.
+TEST(DisplayLeadUnit, AnOutagePastTheLeadsReachTeachesNothing) {
+    constexpr int64_t refresh = 16'666'667;
+    DisplayLead lead;
+    lead.start(refresh);
+    for (int i = 0; i < 2000; ++i) {
+        const bool stall = i % 360 == 359;
+        const int64_t work = stall ? 950 * kNsPerMs : (i % 360 == 0 && i > 0 ? 166 * kNsPerMs : 6 * kNsPerMs);
+        lead.add_work(work);
+        const int64_t aimed = lead.lead_ns();
+        if (stall || (i % 360 == 0 && i > 0))
+            lead.judge(DisplayLead::kDiscarded, refresh, aimed, aimed - work, work);   // missed
+        else
+            lead.judge(0, refresh, aimed, aimed - work, work);   // landed
+    }
+    EXPECT_LE(lead.tail_ns(), 6 * kNsPerMs);
+    EXPECT_LT(lead.lead_ns(), refresh / 2);
+}
+
 namespace {
 
 // A lead for 25 ms frames of 10 ms work, settled after one frame shown

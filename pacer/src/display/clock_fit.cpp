@@ -20,7 +20,7 @@ constexpr double kStepAgreement = 0.8;      // ... for 80 % of the intervals
 constexpr int64_t kMinStatedNs = 100'000;        // a stated refresh period: 10 kHz at most ...
 constexpr int64_t kMaxStatedNs = kNsPerSecond;  // ... and 1 Hz at least
 constexpr double kStatedTolerance = 0.005;  // a stated period that divides the fitted one, within 0.5 %
-constexpr double kFractionStated = 0.02;    // a fraction of the lowest interval that is the stated period
+constexpr double kFractionStated = 0.02;    // a period this close to the stated one is it
 constexpr double kWholeShare = 0.6;         // the lowest interval explaining this many is the step unstated
 constexpr double kOutlierSigmas = 4.5;      // robust sigmas (1.4826 MAD) from the line
 constexpr double kOutlierFloorNs = 50'000;  // never tighter: timestamps carry some jitter
@@ -72,6 +72,13 @@ double common_step(std::array<double, N> d, int n, double stated_period_ns) {
     double whole = 0;
     const int whole_fit = fitting(base, &whole);
     if (whole_fit >= kStepAgreement * n) return whole;
+    // The shortest interval is the stated refresh: no frame came faster, and
+    // a finer grid would rest on intervals off whole refreshes alone. Those
+    // are a clock that is not keeping a grid yet (mutter's, re-armed from
+    // late frames after a stall, showed 25 ms among 16.7 ms ones and was
+    // read as 119 Hz / 2 on a 60 Hz display): no estimate until it does.
+    if (stated_period_ns > 0 && std::fabs(base - stated_period_ns) <= kFractionStated * stated_period_ns)
+        return whole_fit >= kWholeShare * n ? whole : 0;
     for (int m = 2; m <= 4; ++m) {
         double period = 0;
         if (fitting(base / m, &period) < kStepAgreement * n) continue;

@@ -14,7 +14,9 @@
 //     step that is a whole multiple of it (vsync at interval 2 shows every
 //     other refresh), and confirms a step shorter than every interval (2 and
 //     3 refreshes a frame) where most intervals do not (weston's frame shown
-//     half a step late is no refresh of its own).
+//     half a step late is no refresh of its own). A shortest interval that is
+//     the stated refresh is never split (mutter's clock, re-armed by late
+//     frames, is no finer grid).
 //   - period: the inlier intervals' sum over their refreshes. An interval
 //     further from whole periods than a few robust sigmas (MAD) is an
 //     outlier; kResetRun in a row mean the display changed (a new refresh

@@ -19,7 +19,8 @@
 //     lower quartile of the 64 before them, the window starts over (the work
 //     calmed); a rise shows in the tail within a few frames, and two frames
 //     in a row slower than the lead has room for lengthen it at once, at
-//     their swap.
+//     their swap. Work past the lead's reach (four frame steps) is an
+//     outage, a miss the budget counts; it teaches nothing.
 //   - the latch: bounded from below by the frames shown late (a swap s before
 //     its refresh that missed it says latch > s) and from above by those that
 //     landed with less room (latch <= s, taken an eighth at a time, for
