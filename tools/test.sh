@@ -110,11 +110,11 @@ wait_for_calm() {
     steal="$(steal_pct 10)"
     waited=$((waited + 10))
     if ((steal < 3)); then
-      echo "ctest: the machine is calm (${steal} % of its CPU stolen over 10 s, after ${waited} s)"
+      echo "test.sh: the machine is calm (${steal} % of its CPU stolen over 10 s, after ${waited} s)"
       return
     fi
     if ((waited >= 300)); then
-      echo "ctest: the machine is still crowded after ${waited} s (${steal} % stolen over 10 s): running anyway"
+      echo "test.sh: the machine is still crowded after ${waited} s (${steal} % stolen over 10 s): running anyway"
       return
     fi
   done
@@ -229,8 +229,20 @@ consumer_glfw_run() {
 # VM they ranged 0.46-45 % off with wakes 0-18 % off, never over 5 % + 3.9 x
 # the wakes. With the GL work still queued at the wait, the demo's presents
 # were 58 % off while its wakes were 0 %.
+# It judges the shared VM too (8.05 % off against a bound of 6.84 % in one
+# clean-clone run of an X11 path no change had touched): one that fails runs
+# once more, alone, once the machine is calm, as ctest's timing tests do.
 consumer_engine_loop_run() {
-  bash tools/headless.sh "$1" | tee "$1.log"
+  engine_loop_once "$1" && return 0
+  echo "the README's engine loop: off its bound once on this machine; once more when it is calm"
+  wait_for_calm
+  engine_loop_once "$1"
+}
+
+# One run of the loop and its judgement (called from a list, where errexit
+# does not hold: each step returns on failure itself).
+engine_loop_once() {
+  bash tools/headless.sh "$1" | tee "$1.log" || return 1
   python3 - "$1.log" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
