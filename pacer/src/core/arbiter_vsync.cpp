@@ -78,8 +78,6 @@ void Arbiter::judge_probe(int64_t index) {
     }
 }
 
-// The window while vsync paces: fast and slow intervals, and its median (0
-// until the window is full).
 // Uneven presents end a stay on vsync only where a whole new window is
 // uneven again: a burst of contention on a busy machine fills one window and
 // passes, a compositor that returns swaps unevenly (KWin) keeps doing so.
@@ -91,6 +89,8 @@ bool Arbiter::uneven_twice(int64_t index) {
     return index >= uneven_since_ + kSteadyFrames;
 }
 
+// The window while vsync paces: fast and slow intervals, and its median (0
+// until the window is full).
 void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
     const double period = vsync_period_ns();
     // The probe's rule over the whole window: swaps that block, but at

@@ -94,7 +94,7 @@ void DisplayLead::add_work(int64_t work_ns) {
     // VM, under every strategy), a miss the budget counts. Taken as work it
     // would hold the tail near a second for the tail's whole window, the lead
     // at its bound and every frame a refresh later.
-    if (step_ns_ > 0 && work_ns > kMaxSteps * step_ns_) {
+    if (step_ns_ > 0 && work_ns > reach_ns()) {
         over_room_run_ = 0;
         return;
     }
@@ -167,7 +167,7 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, in
 // then replaces that one (a discarded frame, a hitch the lead made). So the
 // lead stays within a step plus the least recent work, and four steps.
 void DisplayLead::bound(int64_t wanted_ns) {
-    int64_t most = kMaxSteps * step_ns_;
+    int64_t most = reach_ns();
     if (work_.count() > 0) most = std::min(most, step_ns_ + work_.min());
     lead_ns_ = std::clamp<int64_t>(wanted_ns, 0, most);
 }

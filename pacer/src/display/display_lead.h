@@ -96,6 +96,7 @@ public:
 
 private:
     int64_t required_ns() const { return tail_ns_ + latch_ns_ + pad_ns(); }
+    int64_t reach_ns() const { return kMaxSteps * step_ns_; }   // the most lead there can be
     void bound(int64_t wanted_ns);
     void update_tail();
     void update_pad();
