@@ -4,6 +4,8 @@
 //   pacer-replay capture.csv --hz 60,144      ... at 60 and 144 Hz, on a display of that refresh
 //   pacer-replay trace.csv --strategy timer,display_lock --refresh 144 --hz 72 --lead-ms 4
 //   pacer-replay capture.csv --report-jitter-ms 0.6     on a display whose reports jitter (mutter)
+//   pacer-replay trace.csv --display recorded --display-says 60 --strategy display_lock --hz 60
+//                                             on the trace's own display: its refreshes, its latch
 //
 // A file that cannot be read, or a bad flag: one line naming what and
 // where, exit 2.
@@ -50,6 +52,12 @@ std::string rates_of(const std::string& text, std::vector<double>* out) {
     return {};
 }
 
+std::string fixed_ms(int64_t ns) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f ms", pacer::ms_of(static_cast<double>(ns)));
+    return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -57,8 +65,8 @@ int main(int argc, char** argv) {
                  "pacer's strategies on a modelled display, deterministic",
                  "pacer-replay"};
     std::string path, strategies = "timer,vsync,display_lock", rates;
-    double refresh_hz = 0, latch_ms = 1, lead_ms = -1, hitches = 1, jitter_ms = 0;
-    std::string wait_point = "before_present";
+    double refresh_hz = 0, latch_ms = -1, lead_ms = -1, hitches = 1, jitter_ms = 0, says_hz = 0, idle_ms = 0;
+    std::string wait_point = "before_present", display = "fixed";
     pacer_replay::Selection selection;
     cli.add_option("file", path, "the recording: PresentMon CSV (1.x, default, --v2_metrics) or pacer-demo --trace")
         ->required();
@@ -67,7 +75,18 @@ int main(int argc, char** argv) {
     cli.add_option("--refresh", refresh_hz, "the display's refresh in Hz (default: fitted from the recording; "
                                             "else each target rate)")
         ->check(pacer_cli::number_in(1, 1000, " Hz"));
-    cli.add_option("--latch-ms", latch_ms, "the display takes a frame this long before its refresh (default 1)")
+    cli.add_option("--display", display, "fixed (default): a fixed cadence; recorded: the recording's own "
+                                         "refreshes and latch (a pacer-demo trace with shown frames)")
+        ->check(CLI::IsMember({"fixed", "recorded"}));
+    cli.add_option("--display-says", says_hz, "the refresh the display reports in Hz, where it is not the one it "
+                                              "shows at (weston's headless says 60); default: its refresh")
+        ->check(pacer_cli::number_in(1, 1000, " Hz"));
+    cli.add_option("--idle-repaint-ms", idle_ms, "a compositor that stops repainting when no frame waits "
+                                                 "starts again this long after a swap (weston's headless: its "
+                                                 "stated period less its 7 ms repaint window); default 0: never stops")
+        ->check(pacer_cli::number_in(0, 1000, " ms"));
+    cli.add_option("--latch-ms", latch_ms, "the display takes a frame this long before its refresh (default 1; "
+                                           "recorded: the recording's own)")
         ->check(pacer_cli::number_in(0, 100, " ms"));
     cli.add_option("--report-jitter-ms", jitter_ms, "the display's reports off their refresh by up to this, "
                                                    "dated in software (as mutter's); default 0")
@@ -101,6 +120,14 @@ int main(int argc, char** argv) {
         return usage_error(problem);
     const double own_hz = recording.refresh_hz > 0 ? recording.refresh_hz : 60;
     if (targets.empty()) targets.push_back(own_hz);
+    const bool recorded = display == "recorded";
+    int64_t latch_ns = std::llround(pacer::ns_of_ms(latch_ms >= 0 ? latch_ms : 1));
+    if (recorded) {
+        if (!recording.shown_times || recording.refresh_hz <= 0)
+            return usage_error("--display recorded: " + path + " does not date its shown frames (a pacer-demo "
+                               "trace with MsDisplayLatency does)");
+        if (latch_ms < 0) latch_ns = pacer_replay::fitted_latch_ns(recording);
+    }
 
     std::vector<pacer_replay::ReplayResult> results;
     for (double target : targets) {
@@ -108,15 +135,20 @@ int main(int argc, char** argv) {
             pacer_replay::ReplayConfig config;
             config.strategy = strategy;
             config.target_hz = target;
-            config.display.refresh_hz = refresh_hz > 0 ? refresh_hz : (rates.empty() ? own_hz : target);
-            config.display.latch_ns = std::llround(pacer::ns_of_ms(latch_ms));
+            config.display.refresh_hz =
+                refresh_hz > 0 ? refresh_hz : (rates.empty() || recorded ? own_hz : target);
+            config.display.recorded = recorded;
+            config.display.stated_hz = says_hz;
+            config.display.latch_ns = latch_ns;
+            config.display.idle_repaint_ns = std::llround(pacer::ns_of_ms(idle_ms));
             config.display.report_jitter_ns = std::llround(pacer::ns_of_ms(jitter_ms));
             if (lead_ms >= 0) config.lead_ns = std::llround(pacer::ns_of_ms(lead_ms));
             config.hitches_per_1000 = hitches;
             config.wait_point = wait_point == "frame_start" ? pacer::WaitPoint::FrameStart
                                                            : pacer::WaitPoint::BeforePresent;
-            config.label = std::string(pacer::strategy_name(strategy)) + " at " + pacer::hz_text(target) +
-                           " on " + pacer::hz_text(std::round(config.display.refresh_hz * 100) / 100);
+            const std::string on = pacer::hz_text(std::round(config.display.refresh_hz * 100) / 100);
+            config.label = std::string(pacer::strategy_name(strategy)) + " at " + pacer::hz_text(target) + " on " +
+                           (recorded ? "its own display (" + on + ", latch " + fixed_ms(latch_ns) + ")" : on);
             results.push_back(pacer_replay::replay(recording, config));
         }
     }

@@ -137,7 +137,36 @@ struct Kept {
     double time = 0;
     bool has_work = false;   // its CPU work is known (not NA)
     RecordedFrame frame;
+    // The demo's trace: this wake to the swap after it and to this frame on
+    // screen, ms (-1 NA); the swap waited for a refresh (vsync).
+    double wake_to_present_ms = -1;
+    double wake_to_shown_ms = -1;
+    bool swap_waited = false;
+    bool before_present = true;   // its wait point
+    double target_period_ms = 0;
 };
+
+// The demo's trace dates each frame: from its wake, its swap and its time on
+// screen. Before present, the swap after wake i shows the frame rendered
+// after wake i - 1, and this frame's work starts once it returns.
+void date_frames(std::vector<Kept>& rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        Kept& row = rows[i];
+        const bool before_present = row.before_present;
+        RecordedFrame& frame = row.frame;
+        const double wake_ms = row.time * 1e3;
+        const Kept* swap_row = before_present ? (i + 1 < rows.size() ? &rows[i + 1] : nullptr) : &row;
+        if (swap_row != nullptr && swap_row->wake_to_present_ms >= 0) {
+            frame.swapped_at_ms = swap_row->time * 1e3 + (before_present ? 0 : swap_row->wake_to_present_ms);
+            if (before_present && !swap_row->swap_waited) frame.swap_ns = ns_of(swap_row->wake_to_present_ms);
+        }
+        if (frame.displayed && row.wake_to_shown_ms >= 0) {
+            frame.shown_at_ms = wake_ms + row.wake_to_shown_ms;
+            const double start_ms = before_present ? std::max(row.wake_to_present_ms, 0.0) : 0.0;
+            frame.latency_ms = row.wake_to_shown_ms - start_ms;
+        }
+    }
+}
 
 // The demo's MsCPUBusy runs from the previous wake to this wait: waiting
 // before present, the swap right after that wake (MsWakeToPresent of the row
@@ -187,6 +216,18 @@ std::string read_row(const Reader& reader, const Layout& layout, const Row& row,
     double value = 0;
     if (!is_na(reader.field(row, layout.present)) && reader.number(row, layout.present, &value).empty())
         frame.present_ms = value;
+    if (&layout == &kDemo) {
+        for (auto [name, out] : {std::pair{"mswaketopresent", &kept->wake_to_present_ms},
+                                 std::pair{"msdisplaylatency", &kept->wake_to_shown_ms},
+                                 std::pair{"mstargetperiod", &kept->target_period_ms}}) {
+            if (reader.has(name) && !is_na(reader.field(row, name))) {
+                if (std::string error = reader.number(row, name, out); !error.empty()) return error;
+            }
+        }
+        kept->swap_waited = reader.has("strategy") && reader.field(row, "strategy") == "vsync";
+        kept->before_present = !reader.has("waitpoint") || reader.field(row, "waitpoint") != "frame_start";
+        frame.decided = reader.has("decision") && !reader.field(row, "decision").empty();
+    }
     if (reader.has(layout.display) && !is_na(reader.field(row, layout.display)) &&
         reader.number(row, layout.display, &value).empty())
         frame.display_ms = value;
@@ -256,8 +297,13 @@ std::string read_recording(const std::string& path, const Selection& selection, 
     recording.layout = layout->name;
     recording.chain = chosen->first;
     recording.chains = static_cast<int>(chains.size());
-    std::vector<double> display_ms;
+    if (layout == &kDemo && reader.has("mswaketopresent") && reader.has("msdisplaylatency")) date_frames(rows);
+    std::vector<double> display_ms, target_ms;
+    int decisions = 0;
     for (const Kept& row : rows) {
+        if (row.target_period_ms > 0) target_ms.push_back(row.target_period_ms);
+        decisions += row.frame.decided ? 1 : 0;
+        recording.shown_times = recording.shown_times || row.frame.shown_at_ms >= 0;
         if (!row.has_work) {
             ++recording.rows_without_work;
             continue;
@@ -272,6 +318,12 @@ std::string read_recording(const std::string& path, const Selection& selection, 
                recording.chain + ": too little to replay";
     if (recording.frames.size() < 2) return path + ": fewer than 2 frames in " + recording.chain;
     recording.refresh_hz = fit_refresh_hz(std::move(display_ms));
+    if (layout == &kDemo && reader.has("decision")) recording.decisions = decisions;
+    if (!target_ms.empty()) {
+        std::nth_element(target_ms.begin(), target_ms.begin() + static_cast<std::ptrdiff_t>(target_ms.size() / 2),
+                         target_ms.end());
+        recording.target_period_ms = target_ms[target_ms.size() / 2];
+    }
     *out = std::move(recording);
     return {};
 }

@@ -53,18 +53,22 @@ private:
     ReplayClock& clock_;
 };
 
-// replay.h's DisplayModel as a Host: refreshes at kStartNs + k * period.
-class FixedCadence final : public pacer::Host {
+// replay.h's DisplayModel as a Host: refreshes at kStartNs + k * period, or
+// at the recorded times (refreshes, sorted) and at the period past them.
+class DisplayHost final : public pacer::Host {
 public:
-    FixedCadence(ReplayClock& clock, const DisplayModel& model)
-        : clock_(clock), period_(pacer::period_ns_of(model.refresh_hz)), latch_ns_(model.latch_ns),
-          queue_frames_(std::max(model.queue_frames, 0)), jitter_ns_(std::max<int64_t>(model.report_jitter_ns, 0)) {}
+    DisplayHost(ReplayClock& clock, const DisplayModel& model, std::vector<int64_t> refreshes)
+        : clock_(clock), period_(pacer::period_ns_of(model.refresh_hz)),
+          stated_period_(pacer::period_ns_of(model.stated_hz > 0 ? model.stated_hz : model.refresh_hz)),
+          latch_ns_(model.latch_ns), queue_frames_(std::max(model.queue_frames, 0)),
+          jitter_ns_(std::max<int64_t>(model.report_jitter_ns, 0)),
+          idle_repaint_ns_(std::max<int64_t>(model.idle_repaint_ns, 0)), refreshes_(std::move(refreshes)) {}
 
     bool set_swap_interval(int interval) override {
         interval_ = std::max(interval, 0);
         return true;
     }
-    double refresh_rate_hz() override { return pacer::hz_of(period_); }
+    double refresh_rate_hz() override { return pacer::hz_of(stated_period_); }
     bool take_presented(pacer::Presented* out) override {
         flush();
         if (ready_.empty()) return false;
@@ -82,11 +86,21 @@ public:
     }
     void gpu_work(int64_t start_ns, int64_t gpu_ns) { gpu_done_ns_ = start_ns + gpu_ns; }
 
-    // Swaps the frame built after wake frame_index; returns when the swap does.
-    void swap(int64_t frame_index) {
+    // Swaps the frame built after wake frame_index; returns when the swap
+    // does. Its frame enters the display at the call (a Wayland commit comes
+    // first: weston's reports put a 3 ms swap's frame on screen as early as
+    // a 0.2 ms one's), and the swap returns its own_ns later where the
+    // recording timed it (else kSwapNs).
+    void swap(int64_t frame_index, int64_t own_ns) {
         flush();
         clock_.set(gpu_done_ns_);   // the swap cannot show what the GPU has not finished
         int64_t k = first_refresh_at(clock_.now_ns() + latch_ns_);
+        if (idle_repaint_ns_ > 0 && pending_.empty() &&
+            (last_k_ < 0 || refresh_ns(last_k_ + 1) - latch_ns_ < clock_.now_ns())) {
+            // A refresh passed with no frame waiting: the compositor stopped
+            // repainting, and this swap starts its clock again.
+            offset_ns_ += clock_.now_ns() + idle_repaint_ns_ + latch_ns_ - refresh_ns(k);
+        }
         if (interval_ > 0) {
             if (last_k_ >= 0) k = std::max(k, last_k_ + interval_);
         } else if (!pending_.empty() && pending_.back().k >= k) {
@@ -103,7 +117,7 @@ public:
             // The swap returns once the frame queue_frames before it is on screen.
             clock_.set(refresh_ns(pending_[pending_.size() - 1 - queued].k) + kReturnNs);
         } else {
-            clock_.advance(kSwapNs);
+            clock_.advance(own_ns > 0 ? own_ns : kSwapNs);
         }
         flush();
     }
@@ -114,19 +128,34 @@ private:
         int64_t frame;
         int64_t k;
     };
-    int64_t refresh_ns(int64_t k) const { return kStartNs + std::llround(static_cast<double>(k) * period_); }
-    int64_t first_refresh_at(int64_t t) const {
-        return static_cast<int64_t>(std::ceil(static_cast<double>(t - kStartNs) / period_ - 1e-9));
+    int64_t refresh_ns(int64_t k) const { return offset_ns_ + scheduled_ns(k); }
+    int64_t first_refresh_at(int64_t t) const { return first_scheduled_at(t - offset_ns_); }
+    // The refreshes as scheduled, before the idle restarts moved them.
+    int64_t scheduled_ns(int64_t k) const {
+        if (refreshes_.empty()) return kStartNs + std::llround(static_cast<double>(k) * period_);
+        const auto known = static_cast<int64_t>(refreshes_.size());
+        if (k < known) return refreshes_[static_cast<std::size_t>(k)];
+        return refreshes_.back() + std::llround(static_cast<double>(k - known + 1) * period_);
+    }
+    int64_t first_scheduled_at(int64_t t) const {
+        if (refreshes_.empty() || t > refreshes_.back()) {
+            const int64_t base = refreshes_.empty() ? kStartNs : refreshes_.back();
+            const int64_t past = refreshes_.empty() ? 0 : static_cast<int64_t>(refreshes_.size()) - 1;
+            return past + static_cast<int64_t>(std::ceil(static_cast<double>(t - base) / period_ - 1e-9));
+        }
+        return static_cast<int64_t>(std::lower_bound(refreshes_.begin(), refreshes_.end(), t) - refreshes_.begin());
     }
     void flush() {
         while (!pending_.empty() && refresh_ns(pending_.front().k) <= clock_.now_ns()) {
             pacer::Presented shown;
             shown.frame_index = pending_.front().frame;
             shown.displayed_ns = refresh_ns(pending_.front().k) + noise();
-            shown.refresh_ns = std::llround(period_);
-            shown.seq = static_cast<uint64_t>(pending_.front().k + 1);
-            shown.flags = pacer::kPresentedVsync | pacer::kPresentedHwCompletion |
-                          (jitter_ns_ > 0 ? 0u : pacer::kPresentedHwClock);
+            shown.refresh_ns = std::llround(stated_period_);
+            if (refreshes_.empty()) {   // a recorded display's times are a compositor's: no flags, no counter
+                shown.seq = static_cast<uint64_t>(pending_.front().k + 1);
+                shown.flags = pacer::kPresentedVsync | pacer::kPresentedHwCompletion |
+                              (jitter_ns_ > 0 ? 0u : pacer::kPresentedHwClock);
+            }
             ready_.push_back(shown);
             pending_.pop_front();
         }
@@ -142,9 +171,12 @@ private:
 
     ReplayClock& clock_;
     double period_;
+    double stated_period_;
     int64_t latch_ns_;
     int queue_frames_;
     int64_t jitter_ns_;
+    int64_t idle_repaint_ns_;
+    int64_t offset_ns_ = 0;   // how far the idle restarts moved the refreshes
     uint64_t noise_state_ = 12345;
     int interval_ = 0;
     int64_t last_k_ = -1;
@@ -152,7 +184,47 @@ private:
     std::deque<Pending> pending_;
     std::deque<pacer::Presented> ready_;
     std::vector<pacer::Presented> told_;
+    std::vector<int64_t> refreshes_;
 };
+
+// The recording's own refreshes on the replay's clock: the times it saw
+// frames shown, a gap of n refreshes filled with n - 1 evenly spaced, and
+// refreshes at the period before the first.
+std::vector<int64_t> recorded_refreshes(const Recording& recording, double period_ns) {
+    std::vector<int64_t> seen;
+    for (const RecordedFrame& frame : recording.frames) {
+        if (frame.shown_at_ms >= 0) seen.push_back(kStartNs + std::llround(pacer::ns_of_ms(frame.shown_at_ms)));
+    }
+    std::sort(seen.begin(), seen.end());
+    std::vector<int64_t> out;
+    if (seen.empty()) return out;
+    for (int64_t t = seen.front() - std::llround(period_ns); t > 0; t -= std::llround(period_ns)) out.push_back(t);
+    std::reverse(out.begin(), out.end());
+    for (int64_t t : seen) {
+        if (!out.empty()) {
+            const double gap = static_cast<double>(t - out.back());
+            if (gap < 0.25 * period_ns) continue;   // one refresh, reported twice
+            const auto n = static_cast<int64_t>(std::round(gap / period_ns));
+            const int64_t from = out.back();
+            for (int64_t j = 1; j < n; ++j)
+                out.push_back(from + std::llround(gap * static_cast<double>(j) / static_cast<double>(n)));
+        }
+        out.push_back(t);
+    }
+    return out;
+}
+
+// Refreshes per 1,000 that showed the frame before again where the target's
+// cadence (per_frame refreshes a frame) had a new one due; shown_ns sorted.
+double hitches_per_1000(const std::vector<int64_t>& shown_ns, double period_ns, double per_frame) {
+    double hitches = 0, refreshes = 0;
+    for (std::size_t i = 1; i < shown_ns.size(); ++i) {
+        const double between = std::round(static_cast<double>(shown_ns[i] - shown_ns[i - 1]) / period_ns);
+        refreshes += between;
+        hitches += std::max(0.0, between - per_frame);
+    }
+    return refreshes > 0 ? 1000.0 * hitches / refreshes : 0;
+}
 
 double nearest_rank_ms(std::vector<int64_t> values, double q) {
     if (values.empty()) return 0;
@@ -172,7 +244,9 @@ std::string fixed(double value, int decimals) {
 ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
     ReplayClock clock;
     ReplaySleeper sleeper(clock);
-    FixedCadence display(clock, config.display);
+    DisplayHost display(clock, config.display,
+                        config.display.recorded ? recorded_refreshes(recording, pacer::period_ns_of(config.display.refresh_hz))
+                                                : std::vector<int64_t>{});
     pacer::Config pacing;
     pacing.target_hz = config.target_hz;
     pacing.strategy = config.strategy;
@@ -190,14 +264,21 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
     const bool before_present = config.wait_point == pacer::WaitPoint::BeforePresent;
     std::vector<int64_t> work_start(recording.frames.size() + 1, -1);   // by wake index
     int64_t rendered = -1;
+    std::size_t rendered_work = 0;   // its recorded frame
+    int decisions = 0;
+    int32_t decision_seq = 0;
     auto present = [&] {
-        display.swap(rendered);
+        display.swap(rendered, recording.frames[rendered_work].swap_ns);
         pacer.mark_present(clock.now_ns());
         rendered = -1;
     };
     for (std::size_t i = 0; i <= recording.frames.size(); ++i) {
         const pacer::Frame frame = pacer.wait();
         metrics.add(frame);
+        if (frame.decision_seq != decision_seq) {
+            decision_seq = frame.decision_seq;
+            ++decisions;
+        }
         if (rendered >= 0) present();
         if (i == recording.frames.size()) break;
         const RecordedFrame& work = recording.frames[i];
@@ -207,6 +288,7 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
         display.gpu_work(start, work.gpu_work_ns);
         clock.advance(work.cpu_work_ns);
         rendered = frame.index;
+        rendered_work = i;
         if (!before_present) present();
     }
     // The last frames' fates, once their refreshes have passed.
@@ -223,6 +305,7 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
     result.presents_off_pct = summary.presents.off_pct;
     result.shown_off_pct = summary.shown.off_pct;
     result.decision = pacer.decision().reason;
+    result.decisions = decisions;
 
     // Latency, hitches and drops from the display's own reports.
     std::vector<std::pair<int64_t, int64_t>> shown;   // (frame, displayed_ns), by frame
@@ -240,18 +323,60 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
     std::sort(shown.begin(), shown.end());
     result.latency_p50_ms = nearest_rank_ms(latency_ns, 0.50);
     result.latency_p99_ms = nearest_rank_ms(latency_ns, 0.99);
-    // A hitch: a refresh that showed the frame before again, where the
-    // target's cadence (n refreshes a frame) had a new one due.
     const double period = display.period_ns();
     const double per_frame = std::max(1.0, std::round(pacer::period_ns_of(config.target_hz) / period));
-    double hitches = 0, refreshes = 0;
-    for (std::size_t i = 1; i < shown.size(); ++i) {
-        const double between = std::round(static_cast<double>(shown[i].second - shown[i - 1].second) / period);
-        refreshes += between;
-        hitches += std::max(0.0, between - per_frame);
-    }
-    result.hitches_per_1000 = refreshes > 0 ? 1000.0 * hitches / refreshes : 0;
+    std::vector<int64_t> shown_ns;
+    for (const auto& one : shown) shown_ns.push_back(one.second);
+    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, per_frame);
     return result;
+}
+
+ReplayResult recorded_figures(const Recording& recording) {
+    ReplayResult result;
+    result.label = "the recording";
+    result.frames = static_cast<int64_t>(recording.frames.size());
+    result.decisions = recording.decisions;
+    std::vector<double> presents, changes;
+    std::vector<int64_t> shown_ns, latency_ns;
+    for (const RecordedFrame& frame : recording.frames) {
+        if (frame.present_ms > 0) presents.push_back(frame.present_ms);
+        if (frame.displayed && frame.display_ms > 0) changes.push_back(frame.display_ms);
+        result.dropped += frame.displayed ? 0 : 1;
+        if (frame.shown_at_ms >= 0) shown_ns.push_back(std::llround(pacer::ns_of_ms(frame.shown_at_ms)));
+        if (frame.latency_ms >= 0) latency_ns.push_back(std::llround(pacer::ns_of_ms(frame.latency_ms)));
+    }
+    auto off_pct = [](std::vector<double> values) {
+        if (values.empty()) return -1.0;
+        std::vector<double> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        const double median = sorted[sorted.size() / 2];
+        const auto off = std::count_if(values.begin(), values.end(), [&](double v) { return std::fabs(v - median) > 0.5; });
+        return 100.0 * static_cast<double>(off) / static_cast<double>(values.size());
+    };
+    result.presents_off_pct = off_pct(presents);
+    result.shown_off_pct = off_pct(changes);
+    result.hitches_per_1000 = -1;
+    result.latency_p50_ms = result.latency_p99_ms = -1;
+    if (recording.shown_times && recording.refresh_hz > 0) {
+        std::sort(shown_ns.begin(), shown_ns.end());
+        const double period = pacer::period_ns_of(recording.refresh_hz);
+        const double per_frame =
+            std::max(1.0, std::round(pacer::ns_of_ms(recording.target_period_ms) / period));
+        result.hitches_per_1000 = hitches_per_1000(shown_ns, period, per_frame);
+        result.latency_p50_ms = nearest_rank_ms(latency_ns, 0.50);
+        result.latency_p99_ms = nearest_rank_ms(latency_ns, 0.99);
+    }
+    return result;
+}
+
+int64_t fitted_latch_ns(const Recording& recording) {
+    int64_t least = -1;
+    for (const RecordedFrame& frame : recording.frames) {
+        if (frame.shown_at_ms < 0 || frame.swapped_at_ms < 0 || frame.shown_at_ms < frame.swapped_at_ms) continue;
+        const int64_t latch = std::llround(pacer::ns_of_ms(frame.shown_at_ms - frame.swapped_at_ms));
+        least = least < 0 ? latch : std::min(least, latch);
+    }
+    return least;
 }
 
 std::vector<ReplayConfig> default_configs(double target_hz, double refresh_hz) {
@@ -267,23 +392,6 @@ std::vector<ReplayConfig> default_configs(double target_hz, double refresh_hz) {
 }
 
 std::string table(const Recording& recording, const std::vector<ReplayResult>& results) {
-    // The recording's own figures: its presents and display changes off
-    // their medians by more than 0.5 ms, and the frames it never showed.
-    std::vector<double> presents, changes;
-    int64_t not_shown = 0;
-    for (const RecordedFrame& frame : recording.frames) {
-        if (frame.present_ms > 0) presents.push_back(frame.present_ms);
-        if (frame.displayed && frame.display_ms > 0) changes.push_back(frame.display_ms);
-        not_shown += frame.displayed ? 0 : 1;
-    }
-    auto off_pct = [](std::vector<double> values) {
-        if (values.empty()) return std::string("–");
-        std::vector<double> sorted = values;
-        std::sort(sorted.begin(), sorted.end());
-        const double median = sorted[sorted.size() / 2];
-        const auto off = std::count_if(values.begin(), values.end(), [&](double v) { return std::fabs(v - median) > 0.5; });
-        return fixed(100.0 * static_cast<double>(off) / static_cast<double>(values.size()), 1);
-    };
     std::string out = "replay of " + recording.path + " (" + recording.layout + "): " + recording.chain + " (" +
                       std::to_string(recording.chains) + " swap chain" + (recording.chains == 1 ? "" : "s") +
                       " in the file), " + std::to_string(recording.frames.size()) + " frames";
@@ -294,14 +402,20 @@ std::string table(const Recording& recording, const std::vector<ReplayResult>& r
                                      : std::string("no rate (no displayed frames)")) + "\n";
     out += "PresentMon counts a game's own frame limiter's sleep as CPU work (MsCPUBusy): a capture of a limited "
            "game replays that sleep as work.\n\n";
-    out += "| run | presents off % | shown off % | hitches / 1,000 | latency p50 ms | latency p99 ms | dropped | "
-           "decision |\n|---|---|---|---|---|---|---|---|\n";
-    out += "| the recording | " + off_pct(presents) + " | " + off_pct(changes) + " | – | – | – | " +
-           std::to_string(not_shown) + " | – |\n";
-    for (const ReplayResult& r : results) {
-        out += "| " + r.label + " | " + fixed(r.presents_off_pct, 1) + " | " + fixed(r.shown_off_pct, 1) + " | " +
-               fixed(r.hitches_per_1000, 1) + " | " + fixed(r.latency_p50_ms, 1) + " | " + fixed(r.latency_p99_ms, 1) +
-               " | " + std::to_string(r.dropped) + " | " + r.decision + " |\n";
+    // Decisions are counted where the recording counts its own (the demo's trace).
+    const bool decisions = recording.decisions >= 0;
+    out += std::string("| run | presents off % | shown off % | hitches / 1,000 | latency p50 ms | latency p99 ms | ") +
+           "dropped | " + (decisions ? "decisions | " : "") + "decision |\n|---|---|---|---|---|---|---|" +
+           (decisions ? "---|" : "") + "---|\n";
+    auto cell = [](double value) { return value < 0 ? std::string("–") : fixed(value, 1); };
+    std::vector<ReplayResult> rows{recorded_figures(recording)};
+    rows.insert(rows.end(), results.begin(), results.end());
+    for (const ReplayResult& r : rows) {
+        const bool own = &r == &rows.front();
+        out += "| " + r.label + " | " + cell(r.presents_off_pct) + " | " + cell(r.shown_off_pct) + " | " +
+               cell(r.hitches_per_1000) + " | " + cell(r.latency_p50_ms) + " | " + cell(r.latency_p99_ms) + " | " +
+               std::to_string(r.dropped) + " | " + (decisions ? std::to_string(r.decisions) + " | " : "") +
+               (own ? std::string("–") : r.decision) + " |\n";
     }
     return out;
 }

@@ -36,6 +36,16 @@ struct RecordedFrame {
     bool displayed = false;    // the recording saw it on screen
     double present_ms = 0;     // the recording's own present-to-present interval, ms (0 first/unknown)
     double display_ms = 0;     // ... and display-change interval, ms (0 unknown)
+    // Where the recording dates its frames (the demo's trace does), ms since
+    // its first wake: when its swap was called (before present: the wake
+    // before it; frame start: its return) and when it was on screen; the
+    // time from its work's start to on screen; and its swap's own time where
+    // the swap did not wait for a refresh (0 unknown). -1: unknown.
+    double swapped_at_ms = -1;
+    double shown_at_ms = -1;
+    double latency_ms = -1;
+    int64_t swap_ns = 0;
+    bool decided = false;      // a decision of the pacer came into force on this frame
 };
 
 // A run as read from a file: one process's swap chain, in time order.
@@ -47,6 +57,9 @@ struct Recording {
     std::vector<RecordedFrame> frames;
     int64_t rows_without_work = 0;   // of the chain's rows, those with no CPU work (NA): left out
     double refresh_hz = 0;     // the display's, fitted from the displayed frames (0 when none were)
+    double target_period_ms = 0;   // the period the recording paced to (median; 0 unknown)
+    int decisions = -1;        // the pacer's decisions the recording counts (-1: it says nothing of them)
+    bool shown_times = false;  // its frames carry shown_at_ms: its own display can be replayed
 };
 
 // Which swap chain to read: each empty field matches any; with none given,
@@ -62,7 +75,9 @@ struct Selection {
 // column: "capture.csv:12: column 'MsCPUBusy': 'x' is not a number".
 std::string read_recording(const std::string& path, const Selection& selection, Recording* out);
 
-// The display the replay shows frames on: a fixed cadence. A frame swapped
+// The display the replay shows frames on: a fixed cadence, or the
+// recording's own display (recorded: its refreshes where the recording saw
+// frames shown, the gaps between them filled at refresh_hz). A frame swapped
 // with the swap interval at 0 is shown at the first refresh at least latch_ns
 // after its swap, or replaced by a newer one before it (mailbox); with vsync
 // it queues behind the frames before it (FIFO), one each n refreshes, and the
@@ -78,6 +93,18 @@ struct DisplayModel {
     // off its refresh by up to this much either way (a fixed pseudo-random
     // sequence), dated in software (no kPresentedHwClock). 0: exact.
     int64_t report_jitter_ns = 0;
+    // The recording's own refreshes (Recording::shown_times), reported as a
+    // compositor dates them in software: no flags, no refresh counter. The
+    // latch is then the recording's own (fitted_latch_ns): weston's headless
+    // repaint takes a frame about 16 ms before the time it reports.
+    bool recorded = false;
+    double stated_hz = 0;           // the refresh the display says it has (0: refresh_hz); weston says 60
+    // A compositor that repaints only when a frame waits (weston, mutter):
+    // after a refresh with none, a swap starts its repaint this much later,
+    // and its clock runs on from the refresh that repaint makes. weston's
+    // headless: its stated period less its 7 ms repaint window. 0: a display
+    // that never stops.
+    int64_t idle_repaint_ns = 0;
 };
 
 struct ReplayConfig {
@@ -100,10 +127,22 @@ struct ReplayResult {
     double latency_p50_ms = 0;     // from the start of a frame's work to its refresh on screen
     double latency_p99_ms = 0;
     int64_t dropped = 0;           // frames never shown (replaced before their refresh)
+    int decisions = -1;            // decisions that came into force (-1: unknown)
     std::string decision;          // the pacer's last decision, with its reason
 };
 
 ReplayResult replay(const Recording& recording, const ReplayConfig& config);
+
+// The recording's own figures, counted as the replay counts its own: presents
+// and display changes off their medians by more than 0.5 ms, frames never
+// shown, and where it dates its frames (shown_times) its hitches against
+// refresh_hz and its latency. Its label is "the recording".
+ReplayResult recorded_figures(const Recording& recording);
+
+// The recording's own display's latch: how long before the time it reports
+// a frame must have been swapped, the least of shown - swap call over its
+// frames. -1 without shown_times.
+int64_t fitted_latch_ns(const Recording& recording);
 
 // The default set: timer, vsync and display_lock at target_hz on a display
 // of refresh_hz.
