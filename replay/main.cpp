@@ -61,14 +61,15 @@ std::string fixed_ms(int64_t ns) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App cli{"pacer-replay: a recorded run (a PresentMon capture or a pacer-demo trace) replayed against "
+    CLI::App cli{"pacer-replay: a recorded run (a PresentMon or CapFrameX capture, or a pacer-demo trace) replayed against "
                  "pacer's strategies on a modelled display, deterministic",
                  "pacer-replay"};
     std::string path, strategies = "timer,vsync,display_lock", rates;
     double refresh_hz = 0, latch_ms = -1, lead_ms = -1, hitches = 1, jitter_ms = 0, says_hz = 0, idle_ms = 0;
     std::string wait_point = "before_present", display = "fixed";
     pacer_replay::Selection selection;
-    cli.add_option("file", path, "the recording: PresentMon CSV (1.x, default, --v2_metrics) or pacer-demo --trace")
+    cli.add_option("file", path, "the recording: PresentMon CSV (1.x, default, --v2_metrics), CapFrameX JSON or "
+                                 "pacer-demo --trace")
         ->required();
     cli.add_option("--strategy", strategies, "strategies to replay, comma-separated (default timer,vsync,display_lock)");
     cli.add_option("--hz", rates, "target rates, comma-separated, [1, 1000] (default: the recording's refresh)");
@@ -101,6 +102,8 @@ int main(int argc, char** argv) {
                                                    "with the most frames)");
     cli.add_option("--pid", selection.process_id, "its ProcessID");
     cli.add_option("--swap-chain", selection.swap_chain, "its SwapChainAddress");
+    cli.add_option("--run", selection.run, "a CapFrameX capture's run, from 1 (default: the one with the most frames)")
+        ->check(CLI::Range(1, 1'000'000));
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {

@@ -1,6 +1,7 @@
 // read.cpp: the readers of replay.h: PresentMon's three CSV layouts and the
 // demo's trace, told apart by their column names (whose case differs by
 // layout: msBetweenPresents, MsBetweenPresents).
+#include "read_internal.h"
 #include "replay.h"
 
 #include <pacer/units.h>
@@ -19,6 +20,9 @@
 namespace pacer_replay {
 
 namespace {
+
+using detail::lower;
+using detail::ns_of;
 
 constexpr int64_t kMaxRows = 10'000'000;   // far above any capture (46 hours at 60 Hz): a bound on memory
 
@@ -46,11 +50,6 @@ std::vector<std::string> split(std::string_view line) {
         }
     }
     return fields;
-}
-
-std::string lower(std::string text) {
-    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
 }
 
 bool is_na(const std::string& text) { return text.empty() || text == "NA" || text == "n/a"; }
@@ -111,13 +110,20 @@ private:
     std::map<std::string, std::size_t> index_;
 };
 
-int64_t ns_of(double ms) { return std::llround(pacer::ns_of_ms(std::clamp(ms, 0.0, 1e7))); }
+}  // namespace
+
+int64_t detail::ns_of(double ms) { return std::llround(pacer::ns_of_ms(std::clamp(ms, 0.0, 1e7))); }
+
+std::string detail::lower(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
 
 // The display's refresh from the displayed frames' intervals: the shortest
 // interval that many frames share (the 10th percentile's cluster, within
 // 15 %), whose median is one refresh, to 0.01 Hz; a display showing some frames twice
 // then still reads as its refresh, not as their mean.
-double fit_refresh_hz(std::vector<double> display_ms) {
+double detail::fit_refresh_hz(std::vector<double> display_ms) {
     display_ms.erase(std::remove_if(display_ms.begin(), display_ms.end(), [](double v) { return !(v > 2 && v < 200); }),
                      display_ms.end());
     if (display_ms.size() < 8) return 0;
@@ -131,6 +137,8 @@ double fit_refresh_hz(std::vector<double> display_ms) {
     const double median = cluster[cluster.size() / 2];
     return std::round(pacer::hz_of(pacer::ns_of_ms(median)) * 100) / 100;
 }
+
+namespace {
 
 // A row's figures, as the replay keeps them.
 struct Kept {
@@ -243,6 +251,8 @@ std::string read_recording(const std::string& path, const Selection& selection, 
     if (!std::getline(file, line) || line.empty()) return path + ": empty file (no header line)";
     if (line.find('\0') != std::string::npos) return path + ":1: binary, not a CSV (a NUL byte)";
     if (line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);   // a byte order mark is no column
+    if (const auto first = line.find_first_not_of(" \t\r"); first != std::string::npos && line[first] == '{')
+        return detail::read_capframex(path, selection, out);
     const std::vector<std::string> header = split(line);
     Reader reader(path, header);
     const Layout* layout = layout_of(reader);
@@ -317,7 +327,7 @@ std::string read_recording(const std::string& path, const Selection& selection, 
                std::to_string(recording.rows_without_work) + " of " + std::to_string(all) + " rows of " +
                recording.chain + ": too little to replay";
     if (recording.frames.size() < 2) return path + ": fewer than 2 frames in " + recording.chain;
-    recording.refresh_hz = fit_refresh_hz(std::move(display_ms));
+    recording.refresh_hz = detail::fit_refresh_hz(std::move(display_ms));
     if (layout == &kDemo && reader.has("decision")) recording.decisions = decisions;
     if (!target_ms.empty()) {
         std::nth_element(target_ms.begin(), target_ms.begin() + static_cast<std::ptrdiff_t>(target_ms.size() / 2),

@@ -392,8 +392,9 @@ std::vector<ReplayConfig> default_configs(double target_hz, double refresh_hz) {
 }
 
 std::string table(const Recording& recording, const std::vector<ReplayResult>& results) {
+    const std::string unit = recording.layout == "CapFrameX JSON" ? " run" : " swap chain";
     std::string out = "replay of " + recording.path + " (" + recording.layout + "): " + recording.chain + " (" +
-                      std::to_string(recording.chains) + " swap chain" + (recording.chains == 1 ? "" : "s") +
+                      std::to_string(recording.chains) + unit + (recording.chains == 1 ? "" : "s") +
                       " in the file), " + std::to_string(recording.frames.size()) + " frames";
     if (recording.rows_without_work > 0)
         out += " (" + std::to_string(recording.rows_without_work) + " rows without CPU work left out)";

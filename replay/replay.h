@@ -63,16 +63,21 @@ struct Recording {
 };
 
 // Which swap chain to read: each empty field matches any; with none given,
-// the chain with the most frames.
+// the chain with the most frames. A CapFrameX capture holds one process and
+// its runs: application matches its ProcessName, run picks one.
 struct Selection {
     std::string application;
     std::string process_id;
     std::string swap_chain;
+    int run = 0;   // CapFrameX: the run, from 1 (0: the one with the most frames)
 };
 
-// Reads a PresentMon CSV (1.x, today's default columns or --v2_metrics) or a
-// pacer-demo --trace CSV. "" or one line naming the file, the line and the
-// column: "capture.csv:12: column 'MsCPUBusy': 'x' is not a number".
+// Reads a PresentMon CSV (1.x, today's default columns or --v2_metrics), a
+// pacer-demo --trace CSV or a CapFrameX JSON capture (its CaptureData: the
+// frame times, CpuActive and GpuActive where it has them, else the 1.x
+// columns). "" or one line naming the file and where in it: the line and the
+// column, "capture.csv:12: column 'MsCPUBusy': 'x' is not a number", or the
+// field, "capture.json: Runs[0].CaptureData.CpuActive[7]: not a number".
 std::string read_recording(const std::string& path, const Selection& selection, Recording* out);
 
 // The display the replay shows frames on: a fixed cadence, or the

@@ -5,6 +5,9 @@
     replay is deterministic on any machine;
   - every real capture in data/ reads, in each of its layouts, and the three
     layouts of one capture pick the same swap chain;
+  - a CapFrameX JSON capture of the same frames as a PresentMon 1.x capture
+    (built here from test_case_5_v1.csv, as CapFrameX saves one) replays to
+    the same table;
   - three demo runs recorded under weston with display_lock, replayed with
     the config they ran with on their own display, make the same decisions
     as they did live (their hitches and latency are printed beside the
@@ -19,6 +22,8 @@ Usage: check_replay.py --replay PACER_REPLAY --tmp DIR [--write-expected]
 """
 
 import argparse
+import csv
+import json
 import os
 import random
 import resource
@@ -95,6 +100,78 @@ def readers(replay):
             fail(f"{capture}: its layouts chose different processes: {sorted(processes)}")
 
 
+def capframex_of(csv_path, json_path, runs=1):
+    """A PresentMon 1.x capture's busiest swap chain saved as CapFrameX saves
+    a session: Info.ProcessName, and per run CaptureData's columns (NA as 0,
+    Dropped as true/false, CpuActive all 0 as before PresentMon 2)."""
+    with open(csv_path, encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    counts = {}
+    for r in rows:
+        key = (r["Application"], r["ProcessID"], r["SwapChainAddress"])
+        counts[key] = counts.get(key, 0) + 1
+    top = max(counts, key=counts.get)
+    chain = sorted((r for r in rows if (r["Application"], r["ProcessID"], r["SwapChainAddress"]) == top),
+                   key=lambda r: float(r["TimeInSeconds"]))
+
+    def num(v):
+        return 0.0 if v in ("NA", "") else float(v)
+    data = {"TimeInSeconds": [num(r["TimeInSeconds"]) for r in chain],
+            "MsBetweenPresents": [num(r["msBetweenPresents"]) for r in chain],
+            "MsInPresentAPI": [num(r["msInPresentAPI"]) for r in chain],
+            "MsBetweenDisplayChange": [num(r["msBetweenDisplayChange"]) for r in chain],
+            "MsUntilDisplayed": [num(r["msUntilDisplayed"]) for r in chain],
+            "Dropped": [r["Dropped"] == "1" for r in chain],
+            "GpuActive": [num(r["msGPUActive"]) for r in chain],
+            "CpuActive": [0.0] * len(chain)}
+    short = {k: v[:50] for k, v in data.items()}
+    session = {"Hash": "0", "Info": {"ProcessName": top[0], "GameName": "test"},
+               "Runs": [{"Hash": str(k), "CaptureData": data if k == runs - 1 else short} for k in range(runs)]}
+    with open(json_path, "w") as f:
+        json.dump(session, f)
+    return session
+
+
+def capframex(replay, tmp):
+    session = capframex_of(os.path.join(DATA, "test_case_5_v1.csv"), os.path.join(tmp, "cfx.json"), runs=2)
+    from_json = run(replay, ["cfx.json", "--hz", "60,144"], tmp)
+    shutil.copy(os.path.join(DATA, "test_case_5_v1.csv"), tmp)
+    from_csv = run(replay, ["test_case_5_v1.csv", "--hz", "60,144"], tmp)
+    if from_json.returncode != 0:
+        fail(f"cfx.json: exit {from_json.returncode}: {from_json.stderr.strip()}")
+        return
+    if not from_json.stdout.startswith("replay of cfx.json (CapFrameX JSON): PresentBench.exe run 2 (2 runs"):
+        fail(f"cfx.json: not read as the busiest run of a CapFrameX capture: {from_json.stdout.splitlines()[0]}")
+    if from_json.stdout.split("\n", 1)[1] != from_csv.stdout.split("\n", 1)[1]:
+        fail(f"cfx.json replays otherwise than test_case_5_v1.csv, the same frames:\n{from_json.stdout}")
+    # Hostile sessions, each one field off.
+    data = session["Runs"][1]["CaptureData"]
+    bad = {
+        "cfx-notjson.json": "{\"Runs\": [",
+        "cfx-noruns.json": json.dumps({"Info": {}}),
+        "cfx-length.json": json.dumps({"Runs": [{"CaptureData": dict(data, CpuActive=[1.0] * 3)}]}),
+        "cfx-string.json": json.dumps({"Runs": [{"CaptureData": dict(
+            data, MsInPresentAPI=data["MsInPresentAPI"][:7] + ["x"] + data["MsInPresentAPI"][8:])}]}),
+        "cfx-negative.json": json.dumps({"Runs": [{"CaptureData": dict(
+            data, GpuActive=[-1.0] + data["GpuActive"][1:])}]}),
+        "cfx-nowork.json": json.dumps({"Runs": [{"CaptureData": {"MsBetweenPresents": data["MsBetweenPresents"]}}]}),
+    }
+    for name, content in bad.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(content)
+    return [
+        (["cfx-notjson.json"], "cfx-notjson.json: not a CapFrameX capture: not JSON at byte"),
+        (["cfx-noruns.json"], "cfx-noruns.json: not a CapFrameX capture (no \"Runs\" array)"),
+        (["cfx-length.json"], "Runs[0].CaptureData.CpuActive: 3 values, MsBetweenPresents has"),
+        (["cfx-string.json"], "Runs[0].CaptureData.MsInPresentAPI[7]: not a number"),
+        (["cfx-negative.json"], "Runs[0].CaptureData.GpuActive[0]: negative"),
+        (["cfx-nowork.json"], "neither CpuActive nor MsInPresentAPI"),
+        (["cfx.json", "--run", "3"], "--run 3: the capture has 2 runs"),
+        (["cfx.json", "--pid", "1"], "--pid and --swap-chain"),
+        (["cfx.json", "--app", "other.exe"], "its process is PresentBench.exe"),
+    ]
+
+
 def table_rows(text):
     """The table's rows as {run: {column: cell}}."""
     lines = [line for line in text.splitlines() if line.startswith("| ")]
@@ -119,7 +196,7 @@ def faithful(replay):
               f"decisions {live['decisions']} / {again['decisions']}")
 
 
-def hostile(replay, tmp):
+def hostile(replay, tmp, more_cases):
     header = open(os.path.join(DATA, "test_case_5.csv"), encoding="utf-8-sig").readline()
     rows = open(os.path.join(DATA, "test_case_5.csv"), encoding="utf-8-sig").read().splitlines()[1:]
     files = {
@@ -149,6 +226,7 @@ def hostile(replay, tmp):
         (["test_case_5.csv", "--display", "vrr"], "--display"),
         (["test_case_5.csv", "--idle-repaint-ms", "-1"], "--idle-repaint-ms"),
     ]
+    cases += more_cases
     for name, content in files.items():
         mode = "wb" if isinstance(content, bytes) else "w"
         with open(os.path.join(tmp, name), mode) as f:
@@ -202,7 +280,7 @@ def main():
     pinned(replay, args.write_expected)
     readers(replay)
     faithful(replay)
-    hostile(replay, args.tmp)
+    hostile(replay, args.tmp, capframex(replay, args.tmp) or [])
     long_run(replay, args.tmp)
     if failures:
         return 1
