@@ -6,10 +6,17 @@
 //   pacer-replay capture.csv --report-jitter-ms 0.6     on a display whose reports jitter (mutter)
 //   pacer-replay trace.csv --display recorded --display-says 60 --strategy display_lock --hz 60
 //                                             on the trace's own display: its refreshes, its latch
+//   pacer-replay trace.csv --scenario assets/scenarios/display-lock-jitter.txt --trace out.csv --summary-json out.json
+//                                             a QA scenario on the replay: its steps, its verdicts
 //
 // A file that cannot be read, or a bad flag: one line naming what and
 // where, exit 2.
 #include "replay.h"
+#include "scenario_run.h"
+
+#include "run/atomic_file.h"
+#include "run/files.h"
+#include "run/summary.h"
 
 #include "cli/checks.h"
 
@@ -58,6 +65,63 @@ std::string fixed_ms(int64_t ns) {
     return text;
 }
 
+// pacer-replay --scenario: what it reads and writes beside the recording.
+struct ScenarioFiles {
+    std::string scenario, trace, summary_json;
+    bool summary = false, describe = false;
+};
+
+// A QA scenario on the replay (scenario_run.h): the exit status, as
+// pacer-demo's: 0 every verdict passed, 1 one failed or an output could not
+// be written, 2 bad input.
+int run_scenario(const pacer_replay::Recording& recording, const pacer_replay::DisplayModel& model,
+                 const ScenarioFiles& files) {
+    pacer_demo::Scenario scenario;
+    if (std::string problem = pacer_demo::parse_scenario_file(files.scenario, &scenario); !problem.empty())
+        return usage_error("--scenario: " + pacer_demo::printable(problem));
+    // Every output checked before the replay: writable, and none the same
+    // file as an input or as the other output.
+    const std::pair<const char*, const std::string*> outputs[] = {{"--trace", &files.trace},
+                                                                 {"--summary-json", &files.summary_json}};
+    for (const auto& [flag, path] : outputs) {
+        if (path->empty()) continue;
+        if (std::string problem = pacer_demo::check_writable(*path); !problem.empty())
+            return usage_error(std::string(flag) + ": " + pacer_demo::printable(problem));
+        for (const std::string* input : {&files.scenario, &recording.path}) {
+            if (pacer_demo::same_file(*path, *input))
+                return usage_error(std::string(flag) + ": " + pacer_demo::printable(*path) + " is an input");
+        }
+    }
+    if (!files.trace.empty() && pacer_demo::same_file(files.trace, files.summary_json))
+        return usage_error("--summary-json: " + pacer_demo::printable(files.summary_json) + " is also the --trace file");
+
+    pacer_replay::ScenarioRun run(scenario, files.trace);
+    pacer_replay::ReplayConfig config;
+    config.display = model;
+    if (std::string problem = run.start(&config); !problem.empty())
+        return usage_error("--scenario: " + pacer_demo::printable(problem));
+    const pacer_replay::ReplayResult result = pacer_replay::replay(recording, config, &run);
+    int code = 0;
+    if (!run.error().empty()) {
+        std::fprintf(stderr, "pacer-replay: %s\n", pacer_demo::printable(run.error()).c_str());
+        code = 1;
+    }
+    std::fputs(pacer_replay::table(recording, {result}).c_str(), stdout);
+    const pacer_demo::RunReport& report = run.report();
+    if (files.summary) std::fputs(pacer_demo::summary_text(report).c_str(), stdout);
+    if (!files.summary_json.empty()) {
+        if (std::string problem = pacer_demo::write_file_atomically(files.summary_json, pacer_demo::summary_json(report));
+            !problem.empty()) {
+            std::fprintf(stderr, "pacer-replay: --summary-json: %s\n", pacer_demo::printable(problem).c_str());
+            code = 1;
+        }
+    }
+    for (const pacer_demo::Verdict& verdict : report.verdicts) {
+        if (!verdict.passed) std::fprintf(stderr, "pacer-replay: %s\n", verdict.text().c_str());
+    }
+    return pacer_demo::all_passed(report.verdicts) ? code : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,6 +131,8 @@ int main(int argc, char** argv) {
     std::string path, strategies = "timer,vsync,display_lock", rates;
     double refresh_hz = 0, latch_ms = -1, lead_ms = -1, hitches = 1, jitter_ms = 0, says_hz = 0, idle_ms = 0;
     std::string wait_point = "before_present", display = "fixed";
+    std::string scenario_path, trace_path, summary_json_path;
+    bool summary = false, describe = false;
     pacer_replay::Selection selection;
     cli.add_option("file", path, "the recording: PresentMon CSV (1.x, default, --v2_metrics), CapFrameX JSON or "
                                  "pacer-demo --trace")
@@ -104,12 +170,31 @@ int main(int argc, char** argv) {
     cli.add_option("--swap-chain", selection.swap_chain, "its SwapChainAddress");
     cli.add_option("--run", selection.run, "a CapFrameX capture's run, from 1 (default: the one with the most frames)")
         ->check(CLI::Range(1, 1'000'000));
+    cli.add_option("--scenario", scenario_path, "a QA scenario (assets/scenarios/*.txt) run on the replay: its "
+                                                "steps set the pacer, its expectations judge the run; the "
+                                                "recording's frames are the work");
+    cli.add_option("--trace", trace_path, "--scenario: write the replay's trace here (pacer-demo's columns)");
+    cli.add_option("--summary-json", summary_json_path, "--scenario: write the run's statistics and verdicts "
+                                                        "here (pacer-demo's summary JSON)");
+    cli.add_flag("--summary", summary, "--scenario: print the run's statistics");
+    cli.add_flag("--describe-scenario", describe, "--scenario: check it, print it as JSON as pacer-demo does "
+                                                  "(tools/qa.py plans its runs with it) and exit");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
         return cli.exit(help);
     } catch (const CLI::ParseError& error) {
         return usage_error(error.what());
+    }
+    if (!scenario_path.empty()) {
+        for (const char* flag : {"--strategy", "--hz", "--wait-point", "--lead-ms", "--hitches"}) {
+            if (cli.count(flag) > 0)
+                return usage_error(std::string(flag) + ": the --scenario sets it (its steps at 0s)");
+        }
+    } else {
+        for (const char* flag : {"--trace", "--summary-json", "--summary", "--describe-scenario"}) {
+            if (cli.count(flag) > 0) return usage_error(std::string(flag) + ": only with --scenario");
+        }
     }
     std::vector<pacer::Strategy> chosen;
     if (const std::string problem = strategies_of(strategies, &chosen); !problem.empty()) return usage_error(problem);
@@ -124,12 +209,29 @@ int main(int argc, char** argv) {
     const double own_hz = recording.refresh_hz > 0 ? recording.refresh_hz : 60;
     if (targets.empty()) targets.push_back(own_hz);
     const bool recorded = display == "recorded";
-    int64_t latch_ns = std::llround(pacer::ns_of_ms(latch_ms >= 0 ? latch_ms : 1));
+    pacer_replay::DisplayModel model;
+    model.recorded = recorded;
+    model.stated_hz = says_hz;
+    model.latch_ns = std::llround(pacer::ns_of_ms(latch_ms >= 0 ? latch_ms : 1));
+    model.idle_repaint_ns = std::llround(pacer::ns_of_ms(idle_ms));
+    model.report_jitter_ns = std::llround(pacer::ns_of_ms(jitter_ms));
     if (recorded) {
         if (!recording.shown_times || recording.refresh_hz <= 0)
             return usage_error("--display recorded: " + path + " does not date its shown frames (a pacer-demo "
                                "trace with MsDisplayLatency does)");
-        if (latch_ms < 0) latch_ns = pacer_replay::fitted_latch_ns(recording);
+        if (latch_ms < 0) model.latch_ns = pacer_replay::fitted_latch_ns(recording);
+    }
+    if (describe) {
+        pacer_demo::Scenario scenario;
+        std::string problem = pacer_demo::parse_scenario_file(scenario_path, &scenario);
+        if (problem.empty()) problem = pacer_demo::check_steps(scenario, pacer_demo::default_settings());
+        if (!problem.empty()) return usage_error("--scenario: " + pacer_demo::printable(problem));
+        std::printf("%s\n", pacer_demo::describe_scenario_json(scenario, pacer_demo::default_settings()).c_str());
+        return 0;
+    }
+    if (!scenario_path.empty()) {
+        model.refresh_hz = refresh_hz > 0 ? refresh_hz : own_hz;
+        return run_scenario(recording, model, {scenario_path, trace_path, summary_json_path, summary});
     }
 
     std::vector<pacer_replay::ReplayResult> results;
@@ -138,20 +240,16 @@ int main(int argc, char** argv) {
             pacer_replay::ReplayConfig config;
             config.strategy = strategy;
             config.target_hz = target;
+            config.display = model;
             config.display.refresh_hz =
                 refresh_hz > 0 ? refresh_hz : (rates.empty() || recorded ? own_hz : target);
-            config.display.recorded = recorded;
-            config.display.stated_hz = says_hz;
-            config.display.latch_ns = latch_ns;
-            config.display.idle_repaint_ns = std::llround(pacer::ns_of_ms(idle_ms));
-            config.display.report_jitter_ns = std::llround(pacer::ns_of_ms(jitter_ms));
             if (lead_ms >= 0) config.lead_ns = std::llround(pacer::ns_of_ms(lead_ms));
             config.hitches_per_1000 = hitches;
             config.wait_point = wait_point == "frame_start" ? pacer::WaitPoint::FrameStart
                                                            : pacer::WaitPoint::BeforePresent;
             const std::string on = pacer::hz_text(std::round(config.display.refresh_hz * 100) / 100);
             config.label = std::string(pacer::strategy_name(strategy)) + " at " + pacer::hz_text(target) + " on " +
-                           (recorded ? "its own display (" + on + ", latch " + fixed_ms(latch_ns) + ")" : on);
+                           (recorded ? "its own display (" + on + ", latch " + fixed_ms(model.latch_ns) + ")" : on);
             results.push_back(pacer_replay::replay(recording, config));
         }
     }

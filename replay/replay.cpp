@@ -57,8 +57,8 @@ private:
 // at the recorded times (refreshes, sorted) and at the period past them.
 class DisplayHost final : public pacer::Host {
 public:
-    DisplayHost(ReplayClock& clock, const DisplayModel& model, std::vector<int64_t> refreshes)
-        : clock_(clock), period_(pacer::period_ns_of(model.refresh_hz)),
+    DisplayHost(ReplayClock& clock, const DisplayModel& model, std::vector<int64_t> refreshes, Observer* observer)
+        : clock_(clock), observer_(observer), period_(pacer::period_ns_of(model.refresh_hz)),
           stated_period_(pacer::period_ns_of(model.stated_hz > 0 ? model.stated_hz : model.refresh_hz)),
           latch_ns_(model.latch_ns), queue_frames_(std::max(model.queue_frames, 0)),
           jitter_ns_(std::max<int64_t>(model.report_jitter_ns, 0)),
@@ -75,6 +75,7 @@ public:
         *out = ready_.front();
         ready_.pop_front();
         told_.push_back(*out);
+        if (observer_ != nullptr) observer_->presented(*out);
         return true;
     }
     const std::vector<pacer::Presented>& told() const { return told_; }   // every report handed out
@@ -170,6 +171,7 @@ private:
     }
 
     ReplayClock& clock_;
+    Observer* observer_;
     double period_;
     double stated_period_;
     int64_t latch_ns_;
@@ -241,12 +243,13 @@ std::string fixed(double value, int decimals) {
 
 }  // namespace
 
-ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
+ReplayResult replay(const Recording& recording, const ReplayConfig& config, Observer* observer) {
     ReplayClock clock;
     ReplaySleeper sleeper(clock);
     DisplayHost display(clock, config.display,
                         config.display.recorded ? recorded_refreshes(recording, pacer::period_ns_of(config.display.refresh_hz))
-                                                : std::vector<int64_t>{});
+                                                : std::vector<int64_t>{},
+                        observer);
     pacer::Config pacing;
     pacing.target_hz = config.target_hz;
     pacing.strategy = config.strategy;
@@ -261,15 +264,18 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
 
     // The frame loop of demo/app.cpp: wait; before present, show the frame
     // rendered last turn at once; then this frame's work.
-    const bool before_present = config.wait_point == pacer::WaitPoint::BeforePresent;
     std::vector<int64_t> work_start(recording.frames.size() + 1, -1);   // by wake index
     int64_t rendered = -1;
     std::size_t rendered_work = 0;   // its recorded frame
     int decisions = 0;
     int32_t decision_seq = 0;
+    int64_t last_swap_return_ns = -1;
     auto present = [&] {
+        const int64_t called = clock.now_ns();
         display.swap(rendered, recording.frames[rendered_work].swap_ns);
-        pacer.mark_present(clock.now_ns());
+        last_swap_return_ns = clock.now_ns();
+        pacer.mark_present(last_swap_return_ns);
+        if (observer != nullptr) observer->swapped(rendered, last_swap_return_ns, last_swap_return_ns - called);
         rendered = -1;
     };
     for (std::size_t i = 0; i <= recording.frames.size(); ++i) {
@@ -281,6 +287,7 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
         }
         if (rendered >= 0) present();
         if (i == recording.frames.size()) break;
+        if (observer != nullptr && !observer->turn_started(pacer, frame)) break;
         const RecordedFrame& work = recording.frames[i];
         const int64_t start = clock.now_ns();
         if (frame.index >= 0 && static_cast<std::size_t>(frame.index) < work_start.size())
@@ -289,12 +296,14 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config) {
         clock.advance(work.cpu_work_ns);
         rendered = frame.index;
         rendered_work = i;
-        if (!before_present) present();
+        if (pacer.config().wait_point == pacer::WaitPoint::FrameStart) present();
+        if (observer != nullptr) observer->turn_done(pacer, frame, last_swap_return_ns);
     }
     // The last frames' fates, once their refreshes have passed.
     clock.advance(std::llround(4 * display.period_ns()));
     for (pacer::Presented report; display.take_presented(&report);) {
     }
+    if (observer != nullptr) observer->finished(pacer);
 
     ReplayResult result;
     result.label = config.label.empty() ? pacer::strategy_name(config.strategy) + std::string(" at ") +

@@ -136,7 +136,27 @@ struct ReplayResult {
     std::string decision;          // the pacer's last decision, with its reason
 };
 
-ReplayResult replay(const Recording& recording, const ReplayConfig& config);
+// Watches a replay as it runs, on the replay's fake clock: a QA scenario's
+// steps, record and trace (scenario_run.h). The calls come in the demo's
+// order: a frame's wait, (before present) the swap after it, the frame's
+// work, (at the frame start) its swap; the reports as the pacer takes them.
+class Observer {
+public:
+    virtual ~Observer() = default;
+    // After the frame's wait (and before present, the swap after it), before
+    // its work: may change the pacer's settings (Pacer::reconfigure). false
+    // ends the replay here.
+    virtual bool turn_started(pacer::Pacer& pacer, const pacer::Frame& frame) = 0;
+    // The swap of frame_index returned at return_ns, having blocked swap_ns.
+    virtual void swapped(int64_t frame_index, int64_t return_ns, int64_t swap_ns) = 0;
+    // The turn's work is done (at the frame start: and its swap).
+    virtual void turn_done(const pacer::Pacer& pacer, const pacer::Frame& frame, int64_t last_swap_return_ns) = 0;
+    virtual void presented(const pacer::Presented& report) = 0;
+    // The last frame's fate is known; the pacer as it ended.
+    virtual void finished(const pacer::Pacer& pacer) = 0;
+};
+
+ReplayResult replay(const Recording& recording, const ReplayConfig& config, Observer* observer = nullptr);
 
 // The recording's own figures, counted as the replay counts its own: presents
 // and display changes off their medians by more than 0.5 ms, frames never

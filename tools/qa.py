@@ -18,6 +18,14 @@ for a second fails one run of a scenario that passes the others, while a
 pacing fault fails them all. The report shows every run's figures, so a
 scenario that needed a rerun reads as the spread it is.
 
+With --replay RECORDING the scenarios run on pacer-replay instead of the
+demo: the recording's frames (a pacer-demo trace, a PresentMon or CapFrameX
+capture) replayed on a fake clock, the scenario's steps setting the pacer
+and its expectations judged by the same code as a live run's
+(replay/scenario_run.h); no display, no screenshot, one run per scenario,
+"replay" in the backend's column. --replay-args passes pacer-replay's
+display flags (e.g. "--display recorded --display-says 60").
+
 Each run is `tools/headless.sh pacer-demo --backend B --scenario S --trace ...
 --summary-json ... --screenshot ... [--chrome-trace ...]`. With --display
 weston, mutter or kwin the runs are Wayland clients of one headless
@@ -55,6 +63,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -78,7 +87,7 @@ SCREENSHOT_FRAME = 30       # early enough for every shipped scenario; shorter o
 MANIFEST_NAME = ".qa-report"   # in the report folder: what this tool wrote there
 WAYLAND_SH = os.path.join(ROOT, "tools", "wayland.sh")
 DISPLAYS = ("xvfb", "weston", "mutter", "kwin")
-FEEDBACK_DISPLAYS = ("weston", "mutter")   # they report when frames were shown
+FEEDBACK_DISPLAYS = ("weston", "mutter", "replay")   # they report when frames were shown (replay: its model)
 BACKENDS = ("sdl2", "glfw")
 MAX_RERUNS = 8              # --reruns: a scenario runs at most 9 times
 # Headline figures for the report (metric keys of run/summary.h).
@@ -107,24 +116,26 @@ def shown(text):
 
 
 def describe_scenario(demo, path):
-    """The scenario as the demo reads it (pacer-demo --describe-scenario): one
-    grammar with one parser, and the demo's bounded read (16 MiB). A bad file
-    is a UsageError with the demo's own FILE:LINE line."""
+    """The scenario as the demo reads it (pacer-demo --describe-scenario; demo
+    is the command before it, pacer-replay and its recording with --replay):
+    one grammar with one parser, and the demo's bounded read (16 MiB). A bad
+    file is a UsageError with the demo's own FILE:LINE line."""
+    demo = demo if isinstance(demo, list) else [demo]
     try:
-        proc = subprocess.run([demo, "--scenario", path, "--describe-scenario"], capture_output=True,
+        proc = subprocess.run(demo + ["--scenario", path, "--describe-scenario"], capture_output=True,
                               stdin=subprocess.DEVNULL, timeout=60)
     except subprocess.TimeoutExpired:
         raise UsageError(f"{shown(path)}: the demo did not read it within 60 s")
     if proc.returncode != 0:
         lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise UsageError(lines[-1].removeprefix("pacer-demo: ") if lines else f"{shown(path)}: the demo exited "
-                         f"{proc.returncode} reading it")
+        raise UsageError(lines[-1].removeprefix("pacer-demo: ").removeprefix("pacer-replay: ").removeprefix(
+            "--scenario: ") if lines else f"{shown(path)}: the demo exited {proc.returncode} reading it")
     try:
         description = json.loads(proc.stdout)
         float(description["start_hz"])
         return description
     except (ValueError, KeyError, TypeError):
-        raise UsageError(f"--demo: {shown(demo)} did not describe {shown(path)}: is it pacer-demo?")
+        raise UsageError(f"{shown(demo[0])} did not describe {shown(path)}: is it pacer-demo or pacer-replay?")
 
 
 def headless_command(render_args):
@@ -147,26 +158,29 @@ class Display:
         self.env = None
 
     def __enter__(self):
-        if self.kind != "xvfb":
-            start = [WAYLAND_SH, "start", self.kind, "--name", self.name, "--size", window_size(self.render_args),
-                     "--hz", "60"]
-            if self.kind == "weston":
-                start += ["--seat-module", self.seat_module]
-            started = wayland_session.run(start)
-            if started.returncode != 0:
-                lines = [line for line in started.stdout.strip().splitlines() if line.strip()]
-                for line in lines[-21:-1]:   # the compositor's log's end, which the last line points to
-                    print(line, file=sys.stderr)
-                raise UsageError(f"--display {self.kind}: it did not start: " + (lines[-1] if lines else "no output"))
-            self.env = wayland_session.parse_env(started.stdout)
+        if self.kind in ("xvfb", "replay"):
+            return self
+        start = [WAYLAND_SH, "start", self.kind, "--name", self.name, "--size", window_size(self.render_args),
+                 "--hz", "60"]
+        if self.kind == "weston":
+            start += ["--seat-module", self.seat_module]
+        started = wayland_session.run(start)
+        if started.returncode != 0:
+            lines = [line for line in started.stdout.strip().splitlines() if line.strip()]
+            for line in lines[-21:-1]:   # the compositor's log's end, which the last line points to
+                print(line, file=sys.stderr)
+            raise UsageError(f"--display {self.kind}: it did not start: " + (lines[-1] if lines else "no output"))
+        self.env = wayland_session.parse_env(started.stdout)
         return self
 
     def __exit__(self, *exc):
-        if self.kind != "xvfb":
+        if self.kind not in ("xvfb", "replay"):
             wayland_session.run([WAYLAND_SH, "stop", "--name", self.name])
 
     def command(self, backend):
         """(the prefix of a run's command, its environment)."""
+        if self.kind == "replay":
+            return [], None
         if self.kind == "xvfb":
             return headless_command(self.render_args), None
 
@@ -287,9 +301,10 @@ class Suite:
     """What every run of one invocation shares: the demo, the report folder
     and its manifest, the window, the display, the rerun count."""
 
-    def __init__(self, demo, out, chrome, render_args, manifest, display, reruns):
+    def __init__(self, demo, out, chrome, render_args, manifest, display, reruns, replay=None):
         self.demo, self.out, self.chrome, self.render_args = demo, out, chrome, render_args
         self.manifest, self.display, self.reruns = manifest, display, reruns
+        self.replay = replay   # --replay: [pacer-replay, RECORDING, its args...], else None
 
 
 def run_judged(suite, scenario, description, backend):
@@ -320,7 +335,7 @@ def run_one(suite, scenario, description, backend, rerun):
         "trace": os.path.join(out, "traces", key + ".csv"),
         "chrome": os.path.join(out, "traces", key + ".trace.json") if chrome else None,
         "summary": os.path.join(out, "runs", key + ".summary.json"),
-        "screenshot": os.path.join(out, "runs", key + ".png"),
+        "screenshot": os.path.join(out, "runs", key + ".png") if not suite.replay else None,
         "log": os.path.join(out, "runs", key + ".log"),
     }
     for path in files.values():
@@ -333,9 +348,13 @@ def run_one(suite, scenario, description, backend, rerun):
     # encodes the PNG after the run.
     shot_frame = screenshot_frame_for(description)
     prefix, env = suite.display.command(backend)
-    command = (prefix + base + suite.render_args +
-               ["--trace", files["trace"], "--summary-json", files["summary"],
-                "--screenshot", files["screenshot"], "--screenshot-frame", str(shot_frame)])
+    if suite.replay:   # the recording's frames on pacer-replay: no window, no picture
+        command = suite.replay + ["--scenario", scenario, "--trace", files["trace"], "--summary-json",
+                                  files["summary"]]
+    else:
+        command = (prefix + base + suite.render_args +
+                   ["--trace", files["trace"], "--summary-json", files["summary"],
+                    "--screenshot", files["screenshot"], "--screenshot-frame", str(shot_frame)])
     if chrome:
         command += ["--chrome-trace", files["chrome"]]
     # Bounded: a wait longer than threading's TIMEOUT_MAX raises OverflowError.
@@ -361,7 +380,7 @@ def run_one(suite, scenario, description, backend, rerun):
         result["metrics"] = summary.get("metrics", {})
         result["verdicts"] = summary.get("verdicts", [])
         result["run_info"] = summary.get("run", {})
-    if not os.path.isfile(files["screenshot"]):
+    if files["screenshot"] and not os.path.isfile(files["screenshot"]):
         result["problems"].append(f"no screenshot of frame {shot_frame} (exit {code}; see the log)")
     if chrome and not os.path.isfile(files["chrome"]):
         result["problems"].append("no Chrome trace written")
@@ -479,8 +498,10 @@ def run_section(r, out):
     links = [f"[trace CSV]({rel(f['trace'], out)})"]
     if f["chrome"]:
         links.append(f"[Chrome trace]({rel(f['chrome'], out)})")
-    links += [f"[summary]({rel(f['summary'], out)})", f"[screenshot]({rel(f['screenshot'], out)})",
-              f"[log]({rel(f['log'], out)})"]
+    links.append(f"[summary]({rel(f['summary'], out)})")
+    if f["screenshot"]:
+        links.append(f"[screenshot]({rel(f['screenshot'], out)})")
+    links.append(f"[log]({rel(f['log'], out)})")
     info = r.get("run_info", {})
     label = f"{r['backend']}, rerun {r['rerun']}" if r["rerun"] else r["backend"]
     status = r.get("first_status", r["status"]) if not r["rerun"] else r["status"]
@@ -530,13 +551,20 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
     lines.append(f"**{'PASS' if not failed else 'FAIL'}**: {len(results) - len(failed)} of {len(results)} runs "
                  f"passed{'' if not failed else ' (' + ', '.join(r['scenario'] + ' on ' + r['backend'] + ': ' + r['status'] for r in failed) + ')'}.")
     lines += ["", f"- started {started_utc} UTC, took {elapsed_s:.0f} s; mode: {'quick' if args.quick else 'full'}",
-              f"- machine: {machine_line()}", f"- commit: {git_commit()}", f"- demo: `{args.demo}`",
-              f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
-              "- display: " + ("an Xvfb per run (no present feedback)" if args.display == "xvfb" else
-                               "one headless weston for the suite (reports when frames were shown)"),
-              f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer CPU "
-              f"that the pacer shares); each screenshot is of its measured run, at the scenario's "
-              f"`screenshot frame`"]
+              f"- machine: {machine_line()}", f"- commit: {git_commit()}"]
+    if args.display != "replay":
+        lines += [f"- demo: `{args.demo}`",
+                  f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}"]
+    if args.display == "replay":
+        lines += [f"- replayed: `{shown(args.replay)}` on `{args.demo}` (`{shown(args.replay_args)}`): the "
+                  "recording's frames on a fake clock and a modelled display, the scenario's steps on the pacer, "
+                  "its load settings unused (each run's summary lists them as `replay_ignores`)"]
+    else:
+        lines += ["- display: " + ("an Xvfb per run (no present feedback)" if args.display == "xvfb" else
+                                   "one headless weston for the suite (reports when frames were shown)"),
+                  f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer "
+                  f"CPU that the pacer shares); each screenshot is of its measured run, at the scenario's "
+                  f"`screenshot frame`"]
     lines += [f"- **warning**, {n}" for n in notes] + [""]
 
     lines += ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
@@ -729,16 +757,69 @@ def make_parser():
                         "headless compositor for the suite; weston and mutter report when frames were shown")
     parser.add_argument("--seat-module", metavar="PATH", help="weston's seat module (default: "
                         "BUILD_DIR/tests/wayland/pacer-weston-seat.so)")
+    parser.add_argument("--replay", metavar="RECORDING", help="run the scenarios on pacer-replay with this "
+                        "recording's frames (a pacer-demo trace, a PresentMon or CapFrameX capture) instead of on "
+                        "the demo: no display, one run per scenario")
+    parser.add_argument("--replay-args", default="", metavar="ARGS", help="--replay: pacer-replay's display flags, "
+                        "as one string (e.g. \"--display recorded --display-says 60\")")
     parser.add_argument("--reruns", type=parse_reruns, default=2, metavar="N",
                         help=f"run a failing scenario up to N more times; most runs decide (0 to {MAX_RERUNS}, "
                         "default 2)")
     return parser
 
 
+def replay_main(args):
+    """tools/qa.py --replay: the scenarios on pacer-replay. The exit status as main's."""
+    try:
+        given = [flag for flag, default in (("--backends", "sdl2,glfw"), ("--display", "xvfb"),
+                                            ("--demo", None), ("--seat-module", None), ("--bench-csv", None))
+                 if getattr(args, flag[2:].replace("-", "_")) != default]
+        if given or args.overlay or args.size != (960, 540):
+            raise UsageError(f"--replay: {(given or ['--overlay or --size'])[0]} is for runs of the demo")
+        if not os.path.isfile(args.replay):
+            raise UsageError(f"--replay: {shown(args.replay)}: no such file")
+        binary = os.path.join(os.path.abspath(args.build_dir), "replay", "pacer-replay")
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            raise UsageError(f"--replay: {shown(binary)} is missing (build the pacer-replay target)")
+        try:
+            extra = shlex.split(args.replay_args)
+        except ValueError as e:
+            raise UsageError(f"--replay-args: {e}")
+        replay = [binary, os.path.abspath(args.replay)] + extra
+        # A replay gives the same bytes every time: a rerun could not change its verdict.
+        args.demo, args.backends, args.display, args.reruns = binary, ["replay"], "replay", 0
+        scenarios, skipped = resolve_scenarios(args.scenarios, args.quick, replay, "replay")
+        if args.out == "":
+            raise UsageError("--out: empty path")
+        out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
+        manifest = prepare_out(out)
+    except UsageError as e:
+        print(f"qa: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"qa: {shown(e.filename or '')}: {e.strerror}" if e.filename else f"qa: {e}", file=sys.stderr)
+        return 2
+    started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    t0 = time.monotonic()
+    with Display("replay", None, []) as display:
+        results = run_suite(Suite(binary, out, False, [], manifest, display, args.reruns, replay), scenarios,
+                            args.backends)
+    elapsed = time.monotonic() - t0
+    write_report(out, results, scenarios, args, started_utc, elapsed, False, [], [], manifest)
+    bad = [r for r in results if r["status"] != "PASS"]
+    print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "
+          f"{os.path.join(out, 'index.md')}")
+    return 1 if bad else 0
+
+
 def main(argv=None):
     args = make_parser().parse_args(argv)
 
     try:
+        if args.replay is not None:
+            return replay_main(args)
+        if args.replay_args:
+            raise UsageError("--replay-args: only with --replay")
         args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
         for i, b in enumerate(args.backends):
             if b not in BACKENDS:

@@ -8,6 +8,8 @@
   - a CapFrameX JSON capture of the same frames as a PresentMon 1.x capture
     (built here from test_case_5_v1.csv, as CapFrameX saves one) replays to
     the same table;
+  - a QA scenario run on a replay (--scenario) writes a trace that replays
+    to the figures the run itself reported, and its summary's verdicts;
   - three demo runs recorded under weston with display_lock, replayed with
     the config they ran with on their own display, make the same decisions
     as they did live (their hitches and latency are printed beside the
@@ -32,6 +34,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SCENARIO = os.path.join(os.path.dirname(os.path.dirname(HERE)), "assets", "scenarios", "display-lock-jitter.txt")
 DATA = os.path.join(HERE, "data")
 EXPECTED = os.path.join(HERE, "expected")
 
@@ -172,6 +175,26 @@ def capframex(replay, tmp):
     ]
 
 
+def scenario(replay, tmp):
+    trace, summary = os.path.join(tmp, "scenario-trace.csv"), os.path.join(tmp, "scenario-summary.json")
+    proc = run(replay, [FAITHFUL[0] + ".csv"] + AS_RECORDED[:6] + ["--scenario", SCENARIO, "--trace", trace,
+                                                                    "--summary-json", summary], DATA)
+    if proc.returncode != 0:
+        fail(f"--scenario: exit {proc.returncode}: {proc.stderr.strip()}")
+        return
+    with open(summary) as f:
+        report = json.load(f)
+    if not report.get("passed") or len(report.get("verdicts", [])) != 4:
+        fail(f"--scenario: the summary's verdicts: {report.get('verdicts')}")
+    # Its trace, replayed on the display it reports, says what the run said of itself.
+    ran = table_rows(proc.stdout)
+    (_, itself), = [(k, v) for k, v in ran.items() if k.startswith("scenario ")]
+    again = table_rows(run(replay, [trace], tmp).stdout)["the recording"]
+    for column in ("hitches / 1,000", "latency p50 ms", "latency p99 ms", "dropped", "decisions"):
+        if itself[column] != again[column]:
+            fail(f"--scenario: its trace reads {column} {again[column]}, the run said {itself[column]}")
+
+
 def table_rows(text):
     """The table's rows as {run: {column: cell}}."""
     lines = [line for line in text.splitlines() if line.startswith("| ")]
@@ -225,6 +248,11 @@ def hostile(replay, tmp, more_cases):
         (["test_case_5.csv", "--display", "recorded"], "--display recorded: test_case_5.csv does not date"),
         (["test_case_5.csv", "--display", "vrr"], "--display"),
         (["test_case_5.csv", "--idle-repaint-ms", "-1"], "--idle-repaint-ms"),
+        (["test_case_5.csv", "--scenario", "missing.txt"], "--scenario: missing.txt: cannot open"),
+        (["test_case_5.csv", "--scenario", SCENARIO, "--strategy", "timer"], "--strategy: the --scenario sets it"),
+        (["test_case_5.csv", "--trace", "t.csv"], "--trace: only with --scenario"),
+        (["test_case_5.csv", "--scenario", SCENARIO, "--trace", "no/such/dir/t.csv"], "--trace: "),
+        (["test_case_5.csv", "--scenario", SCENARIO, "--summary-json", "test_case_5.csv"], "is an input"),
     ]
     cases += more_cases
     for name, content in files.items():
@@ -280,6 +308,7 @@ def main():
     pinned(replay, args.write_expected)
     readers(replay)
     faithful(replay)
+    scenario(replay, args.tmp)
     hostile(replay, args.tmp, capframex(replay, args.tmp) or [])
     long_run(replay, args.tmp)
     if failures:
