@@ -65,20 +65,20 @@ std::string fixed_ms(int64_t ns) {
     return text;
 }
 
-// pacer-replay --scenario: what it reads and writes beside the recording.
+// A run with outputs (--scenario, or one config with --trace or
+// --summary-json): what it reads and writes beside the recording.
 struct ScenarioFiles {
-    std::string scenario, trace, summary_json;
-    bool summary = false, describe = false;
+    std::string scenario;   // "": the command line's one config
+    std::string trace, summary_json;
+    bool summary = false;
+    std::string label;      // the table's row ("" the scenario's name)
 };
 
-// A QA scenario on the replay (scenario_run.h): the exit status, as
+// A scenario on the replay (scenario_run.h): the exit status, as
 // pacer-demo's: 0 every verdict passed, 1 one failed or an output could not
 // be written, 2 bad input.
 int run_scenario(const pacer_replay::Recording& recording, const pacer_replay::DisplayModel& model,
-                 const ScenarioFiles& files) {
-    pacer_demo::Scenario scenario;
-    if (std::string problem = pacer_demo::parse_scenario_file(files.scenario, &scenario); !problem.empty())
-        return usage_error("--scenario: " + pacer_demo::printable(problem));
+                 const pacer_demo::Scenario& scenario, const ScenarioFiles& files) {
     // Every output checked before the replay: writable, and none the same
     // file as an input or as the other output.
     const std::pair<const char*, const std::string*> outputs[] = {{"--trace", &files.trace},
@@ -88,7 +88,7 @@ int run_scenario(const pacer_replay::Recording& recording, const pacer_replay::D
         if (std::string problem = pacer_demo::check_writable(*path); !problem.empty())
             return usage_error(std::string(flag) + ": " + pacer_demo::printable(problem));
         for (const std::string* input : {&files.scenario, &recording.path}) {
-            if (pacer_demo::same_file(*path, *input))
+            if (!input->empty() && pacer_demo::same_file(*path, *input))
                 return usage_error(std::string(flag) + ": " + pacer_demo::printable(*path) + " is an input");
         }
     }
@@ -98,6 +98,7 @@ int run_scenario(const pacer_replay::Recording& recording, const pacer_replay::D
     pacer_replay::ScenarioRun run(scenario, files.trace);
     pacer_replay::ReplayConfig config;
     config.display = model;
+    config.label = files.label;
     if (std::string problem = run.start(&config); !problem.empty())
         return usage_error("--scenario: " + pacer_demo::printable(problem));
     const pacer_replay::ReplayResult result = pacer_replay::replay(recording, config, &run);
@@ -191,11 +192,10 @@ int main(int argc, char** argv) {
             if (cli.count(flag) > 0)
                 return usage_error(std::string(flag) + ": the --scenario sets it (its steps at 0s)");
         }
-    } else {
-        for (const char* flag : {"--trace", "--summary-json", "--summary", "--describe-scenario"}) {
-            if (cli.count(flag) > 0) return usage_error(std::string(flag) + ": only with --scenario");
-        }
+    } else if (cli.count("--describe-scenario") > 0) {
+        return usage_error("--describe-scenario: only with --scenario");
     }
+    const bool outputs = !trace_path.empty() || !summary_json_path.empty() || summary;
     std::vector<pacer::Strategy> chosen;
     if (const std::string problem = strategies_of(strategies, &chosen); !problem.empty()) return usage_error(problem);
     std::vector<double> targets;
@@ -229,9 +229,32 @@ int main(int argc, char** argv) {
         std::printf("%s\n", pacer_demo::describe_scenario_json(scenario, pacer_demo::default_settings()).c_str());
         return 0;
     }
-    if (!scenario_path.empty()) {
-        model.refresh_hz = refresh_hz > 0 ? refresh_hz : own_hz;
-        return run_scenario(recording, model, {scenario_path, trace_path, summary_json_path, summary});
+    if (!scenario_path.empty() || outputs) {
+        pacer_demo::Scenario scenario;
+        if (!scenario_path.empty()) {
+            if (std::string problem = pacer_demo::parse_scenario_file(scenario_path, &scenario); !problem.empty())
+                return usage_error("--scenario: " + pacer_demo::printable(problem));
+        } else {
+            // One config's trace or summary: the flags as a scenario's first step.
+            if (chosen.size() != 1 || targets.size() != 1)
+                return usage_error(std::string(!trace_path.empty() ? "--trace" : !summary_json_path.empty()
+                                                                      ? "--summary-json" : "--summary") +
+                                   ": of one config: give one --strategy and at most one --hz, or a --scenario");
+            char step[256];
+            std::snprintf(step, sizeof step, "at 0s set strategy=%s hz=%.17g wait_point=%s hitches_per_1000=%.17g",
+                          pacer::strategy_name(chosen[0]), targets[0], wait_point.c_str(), hitches);
+            std::string text = step;
+            text += lead_ms >= 0 ? " display_lead=" + std::to_string(lead_ms) : std::string(" display_lead=auto");
+            if (std::string problem = pacer_demo::parse_scenario_text(text, "the command line", &scenario);
+                !problem.empty())
+                return usage_error(problem);
+        }
+        model.refresh_hz = refresh_hz > 0 ? refresh_hz : (rates.empty() || recorded ? own_hz : targets[0]);
+        const std::string label = scenario_path.empty() ? std::string(pacer::strategy_name(chosen[0])) + " at " +
+                                                              pacer::hz_text(targets[0])
+                                                        : std::string();
+        return run_scenario(recording, model, scenario,
+                            {scenario_path, trace_path, summary_json_path, summary, label});
     }
 
     std::vector<pacer_replay::ReplayResult> results;

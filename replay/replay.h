@@ -101,7 +101,8 @@ struct DisplayModel {
     // The recording's own refreshes (Recording::shown_times), reported as a
     // compositor dates them in software: no flags, no refresh counter. The
     // latch is then the recording's own (fitted_latch_ns): weston's headless
-    // repaint takes a frame about 16 ms before the time it reports.
+    // output reports a frame about 19 ms after the swap that just made it
+    // (its repaint, its render, then a 16 ms timer).
     bool recorded = false;
     double stated_hz = 0;           // the refresh the display says it has (0: refresh_hz); weston says 60
     // A compositor that repaints only when a frame waits (weston, mutter):

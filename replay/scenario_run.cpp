@@ -26,9 +26,11 @@ ScenarioRun::ScenarioRun(const pacer_demo::Scenario& scenario, std::string trace
     : scenario_(scenario), trace_path_(std::move(trace_path)), cursor_(scenario),
       settings_(pacer_demo::default_settings()), record_(scenario.success_tolerance_ms) {}
 
-std::string ScenarioRun::start(ReplayConfig* config) {
+// Applies the steps: marks into the trace's markers, settings into
+// settings_ and, once the replay runs, the pacer. "" or "FILE:LINE: problem".
+std::string ScenarioRun::apply_(const std::vector<const pacer_demo::Step*>& steps, pacer::Pacer* pacer) {
     const std::string file = scenario_.name.substr(scenario_.name.find_last_of("/\\") + 1);
-    for (const pacer_demo::Step* step : cursor_.due(0, 0)) {
+    for (const pacer_demo::Step* step : steps) {
         const std::string where = pacer_demo::printable(file) + ":" + std::to_string(step->line);
         if (!step->mark.empty()) {
             markers_ += (markers_.empty() ? "" : "; ") + where + ": mark " + step->mark;
@@ -37,9 +39,20 @@ std::string ScenarioRun::start(ReplayConfig* config) {
         pacer_demo::Settings next = settings_;
         next.merge(step->settings);
         if (std::string problem = pacer_demo::check(next); !problem.empty()) return where + ": " + problem;
+        // Reconfigure keeps the clock, sleeper and host it is given.
+        if (pacer != nullptr) {
+            if (std::string problem = pacer->reconfigure(pacer_demo::to_pacer_config(next, pacer->config()));
+                !problem.empty())
+                return where + ": " + problem;
+        }
         settings_ = next;
         markers_ += (markers_.empty() ? "" : "; ") + where + ": set " + pacer_demo::describe(step->settings);
     }
+    return {};
+}
+
+std::string ScenarioRun::start(ReplayConfig* config) {
+    if (std::string problem = apply_(cursor_.due(0, 0), nullptr); !problem.empty()) return problem;
     // Where a later step would be refused, say so now, before the replay.
     if (std::string problem = pacer_demo::check_steps(scenario_, settings_); !problem.empty()) return problem;
     for (const pacer_demo::Step& step : scenario_.steps) {
@@ -53,7 +66,8 @@ std::string ScenarioRun::start(ReplayConfig* config) {
     config->wait_point = *settings_.wait_point;
     config->lead_ns = pacer_demo::display_lead_ns(*settings_.display_lead);
     config->hitches_per_1000 = *settings_.hitches_per_1000;
-    config->label = "scenario " + file;
+    if (config->label.empty())
+        config->label = "scenario " + scenario_.name.substr(scenario_.name.find_last_of("/\\") + 1);
     if (!trace_path_.empty()) {
         trace_ = std::make_unique<pacer_demo::TraceWriter>(trace_path_);
         if (!trace_->ok()) return trace_->error();
@@ -66,29 +80,8 @@ bool ScenarioRun::turn_started(pacer::Pacer& pacer, const pacer::Frame& frame) {
     if (first_wake_ns_ < 0) first_wake_ns_ = frame.wake_ns;
     const double elapsed_s = pacer::seconds_of(static_cast<double>(frame.wake_ns - first_wake_ns_));
     if (cursor_.finished(frame.index, elapsed_s)) return false;
-    const std::string file = scenario_.name.substr(scenario_.name.find_last_of("/\\") + 1);
-    for (const pacer_demo::Step* step : cursor_.due(frame.index, elapsed_s)) {
-        const std::string where = pacer_demo::printable(file) + ":" + std::to_string(step->line);
-        if (!step->mark.empty()) {
-            markers_ += (markers_.empty() ? "" : "; ") + where + ": mark " + step->mark;
-            continue;
-        }
-        pacer_demo::Settings next = settings_;
-        next.merge(step->settings);
-        if (std::string problem = pacer_demo::check(next); !problem.empty()) {
-            error_ = where + ": " + problem;
-            return false;
-        }
-        // Reconfigure keeps the clock, sleeper and host it is given.
-        if (std::string problem = pacer.reconfigure(pacer_demo::to_pacer_config(next, pacer.config()));
-            !problem.empty()) {
-            error_ = where + ": " + problem;
-            return false;
-        }
-        settings_ = next;
-        markers_ += (markers_.empty() ? "" : "; ") + where + ": set " + pacer_demo::describe(step->settings);
-    }
-    return true;
+    error_ = apply_(cursor_.due(frame.index, elapsed_s), &pacer);
+    return error_.empty();
 }
 
 void ScenarioRun::swapped(int64_t frame_index, int64_t return_ns, int64_t swap_ns) {
@@ -136,7 +129,9 @@ void ScenarioRun::finished(const pacer::Pacer& pacer) {
     info("strategy_in_force", pacer::strategy_name(pacer.status().strategy));
     info("decision_in_force", pacer::strategy_name(decision.in_force));
     info("decision_reason", decision.reason);
-    info("target_hz", std::to_string(*settings_.hz));
+    char hz[32];
+    std::snprintf(hz, sizeof hz, "%g", *settings_.hz);
+    info("target_hz", hz);
     info("wait_point", pacer::wait_point_name(*settings_.wait_point));
     info("settings", pacer_demo::describe(settings_));
     info("scenario", scenario_.name);

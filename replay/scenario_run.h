@@ -20,8 +20,8 @@
 #include "run/trace.h"
 
 #include <memory>
-#include <optional>
 #include <string>
+#include <vector>
 
 namespace pacer_replay {
 
@@ -32,7 +32,8 @@ public:
     // config: check start() before replaying.
     ScenarioRun(const pacer_demo::Scenario& scenario, std::string trace_path);
     // "" or one line: a step the pacer refuses, or a trace that cannot be
-    // written. Fills config's strategy, rate, wait point, lead and budget.
+    // written. Fills config's strategy, rate, wait point, lead and budget,
+    // and its label where it has none ("scenario FILE").
     std::string start(ReplayConfig* config);
 
     bool turn_started(pacer::Pacer& pacer, const pacer::Frame& frame) override;
@@ -47,6 +48,8 @@ public:
     const pacer_demo::RunReport& report() const { return report_; }
 
 private:
+    std::string apply_(const std::vector<const pacer_demo::Step*>& steps, pacer::Pacer* pacer);
+
     const pacer_demo::Scenario& scenario_;
     std::string trace_path_;
     pacer_demo::ScenarioCursor cursor_;

@@ -27,6 +27,13 @@ Run with Debian's Python (python3-matplotlib), no display needed:
                             (MsBetweenDisplayChange, wp_presentation): the
                             intervals between frames on screen against those
                             between wakes, over time and as distributions
+  /usr/bin/python3 tools/plots.py replay RECORDING TRACE [--out DIR] [--name NAME]
+      a recorded run against its replay (pacer-replay --trace):
+        NAME-replay.png     presents and shown frames over the run, the
+                            recording's above the replay's, and both at
+                            each percentile. RECORDING: a pacer-demo trace,
+                            a PresentMon CSV (its busiest swap chain) or a
+                            CapFrameX JSON capture (its longest run)
 
 Bad input (a missing file, a missing column, a value that is not a number)
 gives one line on stderr naming the file (and line and column) and exit
@@ -34,6 +41,7 @@ status 2; no PNG is written for that input.
 """
 
 import csv
+import json
 import math
 import os
 import stat
@@ -754,6 +762,113 @@ def plot_display(path, out_dir, name, title):
     return save(fig, out_dir, f"{name}-display.png")
 
 
+# --- a recording against its replay -----------------------------------------
+
+
+def recorded_intervals(path):
+    """(presents ms, shown ms, what it is) of a recording as pacer-replay
+    reads it: a demo trace, a PresentMon CSV's busiest swap chain in time
+    order, or a CapFrameX capture's longest run. None where a frame was not
+    shown or a cell is NA (CapFrameX writes 0)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror.lower() if e.strerror else 'cannot read'}") from None
+    if head.startswith(b"{"):
+        if os.path.getsize(path) > MAX_CSV_BYTES:
+            raise InputError(f"{path}: more than the {MAX_CSV_BYTES >> 20} MiB a capture may have")
+        try:
+            with open(path, encoding="utf-8-sig") as f:
+                runs = json.load(f)["Runs"]
+            run = max(runs, key=lambda r: len(r["CaptureData"]["MsBetweenPresents"]))["CaptureData"]
+            presents = [float(v) or None for v in run["MsBetweenPresents"]]
+            dropped = run.get("Dropped") or [False] * len(presents)
+            shown = [None if d or not v else float(v) for v, d in
+                     zip(run.get("MsBetweenDisplayChange") or [0] * len(presents), dropped)]
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+            raise InputError(f"{path}: not a CapFrameX capture pacer-replay reads: {type(e).__name__}") from None
+        return presents, shown, "CapFrameX"
+    t = Table(path, [])
+    lower = {c.lower(): c for c in t.columns}
+    present = next((lower[c] for c in ("msbetweenpresents", "frametime") if c in lower), None)
+    if present is None:
+        raise InputError(f"{path}: no MsBetweenPresents or FrameTime column: not a recording pacer-replay reads")
+    shown_column = next((lower[c] for c in ("msbetweendisplaychange", "displayedtime") if c in lower), None)
+    time_column = next((lower[c] for c in ("timeinqpc", "cpustartqpc", "timeinseconds") if c in lower), None)
+    rows = range(len(t.rows))
+    chain = [lower.get(c) for c in ("application", "processid", "swapchainaddress")]
+    if all(chain):
+        counts = {}
+        for i in rows:
+            key = tuple(t.rows[i][c] for c in chain)
+            counts[key] = counts.get(key, 0) + 1
+        busiest = max(counts, key=counts.get)
+        rows = [i for i in rows if tuple(t.rows[i][c] for c in chain) == busiest]
+    if time_column:   # a QPC count passes any bound on a drawn value: it only orders the rows
+
+        def when(i):
+            try:
+                return float(t.rows[i][time_column])
+            except ValueError:
+                return 0.0
+        rows = sorted(rows, key=when)
+    presents = [t.number(i, present, allow_missing=True) for i in rows]
+    shown = ([t.number(i, shown_column, allow_missing=True) for i in rows] if shown_column
+             else [None] * len(presents))
+    return presents, shown, "PresentMon" if all(chain) or "frametime" in lower else "trace"
+
+
+def plot_replay(recording, trace, out_dir, name=None):
+    """NAME-replay.png: the recording's presents and shown frames above the
+    replay's (frame by frame), and both at each percentile."""
+    rec_presents, rec_shown, kind = recorded_intervals(recording)
+    tr = Trace(trace)
+    name = name or os.path.splitext(os.path.basename(recording))[0]
+    series = [("the recording", rec_presents, rec_shown), ("the replay", tr.present_ms, tr.shown_ms)]
+    fig = plt.figure(figsize=(14, 6.5))
+    grid = fig.add_gridspec(2, 2, width_ratios=[2.2, 1])
+    ax_pct = fig.add_subplot(grid[:, 1])
+    top = 0.0
+    axes = []
+    for row, (label, presents, shown) in enumerate(series):
+        ax = fig.add_subplot(grid[row, 0], sharey=axes[0] if axes else None)
+        axes.append(ax)
+        for values, colour_, what in ((presents, "#1f77b4", "presents: swap to swap"),
+                                      (shown, "#2ca02c", "shown: on screen to on screen")):
+            points = [(i, v) for i, v in enumerate(values) if v is not None]
+            if not points:
+                continue
+            ax.plot([p[0] for p in points], [p[1] for p in points], "-", color=colour_, linewidth=0.9, label=what)
+            ordered = sorted(p[1] for p in points)
+            top = max(top, ordered[min(len(ordered) - 1, int(0.995 * len(ordered)))])
+            qs = [k / 1000 for k in range(1, 1000)]
+            ax_pct.plot([100 * q for q in qs], [nearest_rank(ordered, q) for q in qs], color=colour_,
+                        linestyle="--" if row == 0 else "-", linewidth=1.2, label=f"{label}: {what.split(':')[0]}")
+        ax.set_title(f"{label} ({shown_kind(kind) if row == 0 else 'pacer-replay --trace'})", fontsize=10)
+        ax.set_ylabel("interval (ms)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper right")
+    if top <= 0:
+        plt.close(fig)
+        raise InputError(f"{recording}: no present or shown interval to draw")
+    axes[0].set_ylim(0, top * 1.3)
+    axes[1].set_xlabel("frame")
+    ax_pct.set_ylim(0, top * 1.3)
+    ax_pct.set_xlabel("percentile")
+    ax_pct.set_ylabel("interval (ms)")
+    ax_pct.set_title("at each percentile", fontsize=10)
+    ax_pct.grid(alpha=0.3)
+    ax_pct.legend(fontsize=8, loc="upper left")
+    fig.suptitle(f"{name}: the recording against its replay")
+    fig.tight_layout()
+    return [save(fig, out_dir, f"{name}-replay.png")]
+
+
+def shown_kind(kind):
+    return {"trace": "pacer-demo trace", "PresentMon": "PresentMon capture", "CapFrameX": "CapFrameX capture"}[kind]
+
+
 # --- command line ------------------------------------------------------------
 
 
@@ -773,10 +888,15 @@ def main(argv=None):
     p.add_argument("--out", default=".", help="output directory (default: .)")
     p.add_argument("--name", help="file name prefix (default: the trace's name)")
     p.add_argument("--title", help="title suffix (default: the name)")
+    p = sub.add_parser("replay", help="a recording against its replay (pacer-replay --trace)")
+    p.add_argument("recording")
+    p.add_argument("trace")
+    p.add_argument("--out", default=".", help="output directory (default: .)")
+    p.add_argument("--name", help="file name prefix (default: the recording's name)")
     args = parser.parse_args(argv)
     try:
         check_out_dir(args.out)
-        if args.command == "trace" and args.name is not None:
+        if args.command in ("trace", "replay") and args.name is not None:
             if not args.name or "/" in args.name or "\0" in args.name or args.name in (".", ".."):
                 raise InputError(f"--name '{args.name[:40]}': a file name prefix, without '/'")
             if len(os.fsencode(args.name)) > MAX_NAME_BYTES:
@@ -785,6 +905,8 @@ def main(argv=None):
             written = plot_bench_dir(args.csv_dir, args.out)
         elif args.command == "trace":
             written = plot_trace(args.file, args.out, args.name, args.title)
+        elif args.command == "replay":
+            written = plot_replay(args.recording, args.trace, args.out, args.name)
         else:
             written = flatten([dict((n[:-4], fn) for n, fn in BENCH_FILES)[args.command](args.file, args.out)])
     except InputError as e:

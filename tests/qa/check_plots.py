@@ -2,7 +2,8 @@
 """check_plots.py: tools/plots.py on small inputs, good and bad.
 
 Good inputs (a synthetic trace with two phases and a missed frame, whose
-per-phase figures are checked exactly; tiny bench
+per-phase figures are checked exactly; a real PresentMon capture against
+that trace as its replay; tiny bench
 CSVs of every experiment, the trade-off with two cells) must give non-empty
 PNGs, one per trade-off cell. Bad inputs (a missing
 file, a missing column, a value that is not a number, and the hostile ones:
@@ -124,6 +125,16 @@ def main():
             ("loaded, heavy", 60, 1, 1, 1, 0, 1.667, 50.0, 16.6667)]
     if got != want:
         fail(f"phase_figures: {got}, expected {want}")
+
+    # A real PresentMon capture against a replay's trace (here the synthetic one).
+    capture = os.path.join(ROOT, "tests", "replay", "data", "test_case_5.csv")
+    proc = run("replay", capture, good, "--out", out, "--name", "capture")
+    path = os.path.join(out, "capture-replay.png")
+    if proc.returncode != 0 or not os.path.isfile(path) or os.path.getsize(path) < 10000:
+        fail(f"replay plot: exit {proc.returncode}: {proc.stderr}; capture-replay.png missing or nearly empty")
+    write(os.path.join(work, "no-presents.csv"), "a,b\n1,2\n")
+    expect_error("replay of what is no recording", ["replay", os.path.join(work, "no-presents.csv"), good, "--out",
+                 out], ["no-presents.csv", "MsBetweenPresents"], out)
 
     expect_error("missing file", ["trace", os.path.join(work, "nope.csv"), "--out", out], ["nope.csv"], out)
     no_col = os.path.join(work, "no-lateness.csv")

@@ -193,6 +193,18 @@ def scenario(replay, tmp):
     for column in ("hitches / 1,000", "latency p50 ms", "latency p99 ms", "dropped", "decisions"):
         if itself[column] != again[column]:
             fail(f"--scenario: its trace reads {column} {again[column]}, the run said {itself[column]}")
+    # One config's trace, without a scenario: a real capture's display_lock replay.
+    trace = os.path.join(tmp, "one-config.csv")
+    proc = run(replay, ["test_case_5.csv", "--strategy", "display_lock", "--hz", "60", "--trace", trace], DATA)
+    rows = table_rows(proc.stdout) if proc.returncode == 0 else {}
+    if "display_lock at 60 Hz" not in rows:
+        fail(f"one config's --trace: exit {proc.returncode}: {proc.stderr.strip()} {proc.stdout[-300:]}")
+        return
+    again = table_rows(run(replay, [trace], tmp).stdout)["the recording"]
+    for column in ("hitches / 1,000", "latency p50 ms", "dropped"):
+        if rows["display_lock at 60 Hz"][column] != again[column]:
+            fail(f"one config's --trace reads {column} {again[column]}, the run said "
+                 f"{rows['display_lock at 60 Hz'][column]}")
 
 
 def table_rows(text):
@@ -250,7 +262,8 @@ def hostile(replay, tmp, more_cases):
         (["test_case_5.csv", "--idle-repaint-ms", "-1"], "--idle-repaint-ms"),
         (["test_case_5.csv", "--scenario", "missing.txt"], "--scenario: missing.txt: cannot open"),
         (["test_case_5.csv", "--scenario", SCENARIO, "--strategy", "timer"], "--strategy: the --scenario sets it"),
-        (["test_case_5.csv", "--trace", "t.csv"], "--trace: only with --scenario"),
+        (["test_case_5.csv", "--trace", "t.csv"], "--trace: of one config: give one --strategy"),
+        (["test_case_5.csv", "--describe-scenario"], "--describe-scenario: only with --scenario"),
         (["test_case_5.csv", "--scenario", SCENARIO, "--trace", "no/such/dir/t.csv"], "--trace: "),
         (["test_case_5.csv", "--scenario", SCENARIO, "--summary-json", "test_case_5.csv"], "is an input"),
     ]
