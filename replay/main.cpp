@@ -65,6 +65,18 @@ std::string fixed_ms(int64_t ns) {
     return text;
 }
 
+// One config's run with outputs (--trace, --summary-json): its flags as a
+// scenario's one step, so that it writes what a scenario's run writes.
+std::string one_config(pacer::Strategy strategy, double hz, const std::string& wait_point, double hitches,
+                       double lead_ms, pacer_demo::Scenario* out) {
+    char step[256];
+    std::snprintf(step, sizeof step, "at 0s set strategy=%s hz=%.17g wait_point=%s hitches_per_1000=%.17g",
+                  pacer::strategy_name(strategy), hz, wait_point.c_str(), hitches);
+    std::string text = step;
+    text += lead_ms >= 0 ? " display_lead=" + std::to_string(lead_ms) : std::string(" display_lead=auto");
+    return pacer_demo::parse_scenario_text(text, "the command line", out);
+}
+
 // A run with outputs (--scenario, or one config with --trace or
 // --summary-json): what it reads and writes beside the recording.
 struct ScenarioFiles {
@@ -174,10 +186,11 @@ int main(int argc, char** argv) {
     cli.add_option("--scenario", scenario_path, "a QA scenario (assets/scenarios/*.txt) run on the replay: its "
                                                 "steps set the pacer, its expectations judge the run; the "
                                                 "recording's frames are the work");
-    cli.add_option("--trace", trace_path, "--scenario: write the replay's trace here (pacer-demo's columns)");
-    cli.add_option("--summary-json", summary_json_path, "--scenario: write the run's statistics and verdicts "
-                                                        "here (pacer-demo's summary JSON)");
-    cli.add_flag("--summary", summary, "--scenario: print the run's statistics");
+    cli.add_option("--trace", trace_path, "write the replay's trace here (pacer-demo's columns): of the "
+                                          "--scenario, or of one --strategy at one --hz");
+    cli.add_option("--summary-json", summary_json_path, "write the run's statistics and verdicts here "
+                                                        "(pacer-demo's summary JSON): as --trace");
+    cli.add_flag("--summary", summary, "print the run's statistics: as --trace");
     cli.add_flag("--describe-scenario", describe, "--scenario: check it, print it as JSON as pacer-demo does "
                                                   "(tools/qa.py plans its runs with it) and exit");
     try {
@@ -220,6 +233,9 @@ int main(int argc, char** argv) {
             return usage_error("--display recorded: " + path + " does not date its shown frames (a pacer-demo "
                                "trace with MsDisplayLatency does)");
         if (latch_ms < 0) model.latch_ns = pacer_replay::fitted_latch_ns(recording);
+        if (model.latch_ns < 0)
+            return usage_error("--display recorded: every swap in " + path + " waited for a refresh (vsync), so "
+                               "its latch cannot be read from it: give --latch-ms");
     }
     if (describe) {
         pacer_demo::Scenario scenario;
@@ -234,20 +250,13 @@ int main(int argc, char** argv) {
         if (!scenario_path.empty()) {
             if (std::string problem = pacer_demo::parse_scenario_file(scenario_path, &scenario); !problem.empty())
                 return usage_error("--scenario: " + pacer_demo::printable(problem));
-        } else {
-            // One config's trace or summary: the flags as a scenario's first step.
-            if (chosen.size() != 1 || targets.size() != 1)
-                return usage_error(std::string(!trace_path.empty() ? "--trace" : !summary_json_path.empty()
-                                                                      ? "--summary-json" : "--summary") +
-                                   ": of one config: give one --strategy and at most one --hz, or a --scenario");
-            char step[256];
-            std::snprintf(step, sizeof step, "at 0s set strategy=%s hz=%.17g wait_point=%s hitches_per_1000=%.17g",
-                          pacer::strategy_name(chosen[0]), targets[0], wait_point.c_str(), hitches);
-            std::string text = step;
-            text += lead_ms >= 0 ? " display_lead=" + std::to_string(lead_ms) : std::string(" display_lead=auto");
-            if (std::string problem = pacer_demo::parse_scenario_text(text, "the command line", &scenario);
-                !problem.empty())
-                return usage_error(problem);
+        } else if (chosen.size() != 1 || targets.size() != 1) {
+            return usage_error(std::string(!trace_path.empty() ? "--trace" : !summary_json_path.empty()
+                                                                  ? "--summary-json" : "--summary") +
+                               ": of one config: give one --strategy and at most one --hz, or a --scenario");
+        } else if (std::string problem = one_config(chosen[0], targets[0], wait_point, hitches, lead_ms, &scenario);
+                   !problem.empty()) {
+            return usage_error(problem);
         }
         model.refresh_hz = refresh_hz > 0 ? refresh_hz : (rates.empty() || recorded ? own_hz : targets[0]);
         const std::string label = scenario_path.empty() ? std::string(pacer::strategy_name(chosen[0])) + " at " +

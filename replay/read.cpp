@@ -166,6 +166,7 @@ void date_frames(std::vector<Kept>& rows) {
         const Kept* swap_row = before_present ? (i + 1 < rows.size() ? &rows[i + 1] : nullptr) : &row;
         if (swap_row != nullptr && swap_row->wake_to_present_ms >= 0) {
             frame.swapped_at_ms = swap_row->time * 1e3 + (before_present ? 0 : swap_row->wake_to_present_ms);
+            frame.swap_blocked = swap_row->swap_waited;
             if (before_present && !swap_row->swap_waited) frame.swap_ns = ns_of(swap_row->wake_to_present_ms);
         }
         if (frame.displayed && row.wake_to_shown_ms >= 0) {

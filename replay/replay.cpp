@@ -381,7 +381,9 @@ ReplayResult recorded_figures(const Recording& recording) {
 int64_t fitted_latch_ns(const Recording& recording) {
     int64_t least = -1;
     for (const RecordedFrame& frame : recording.frames) {
-        if (frame.shown_at_ms < 0 || frame.swapped_at_ms < 0 || frame.shown_at_ms < frame.swapped_at_ms) continue;
+        if (frame.shown_at_ms < 0 || frame.swapped_at_ms < 0 || frame.swap_blocked ||
+            frame.shown_at_ms < frame.swapped_at_ms)
+            continue;
         const int64_t latch = std::llround(pacer::ns_of_ms(frame.shown_at_ms - frame.swapped_at_ms));
         least = least < 0 ? latch : std::min(least, latch);
     }

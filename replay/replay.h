@@ -45,6 +45,7 @@ struct RecordedFrame {
     double shown_at_ms = -1;
     double latency_ms = -1;
     int64_t swap_ns = 0;
+    bool swap_blocked = false;   // its swap waited for a refresh (vsync): its frame queued
     bool decided = false;      // a decision of the pacer came into force on this frame
 };
 
@@ -167,7 +168,8 @@ ReplayResult recorded_figures(const Recording& recording);
 
 // The recording's own display's latch: how long before the time it reports
 // a frame must have been swapped, the least of shown - swap call over its
-// frames. -1 without shown_times.
+// frames whose swap did not wait (a queued frame's says nothing of it). -1
+// without such frames.
 int64_t fitted_latch_ns(const Recording& recording);
 
 // The default set: timer, vsync and display_lock at target_hz on a display

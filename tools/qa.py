@@ -5,6 +5,7 @@ backends, and writes a report folder with verdicts, plots, CSVs and traces.
   tools/qa.sh [--quick] [--out DIR] [--backends sdl2,glfw] [--build-dir DIR]
               [--demo PATH] [--bench-csv DIR] [--reruns N]
               [--display xvfb|weston|mutter|kwin [--seat-module PATH]] [SCENARIO ...]
+  tools/qa.sh --replay RECORDING [--replay-args ARGS] [--out DIR] [SCENARIO ...]
 
 SCENARIO is a file, or a name in assets/scenarios/ ("steady-60" or
 "steady-60.txt"); default: every assets/scenarios/*.txt. --quick keeps the
@@ -552,15 +553,14 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
                  f"passed{'' if not failed else ' (' + ', '.join(r['scenario'] + ' on ' + r['backend'] + ': ' + r['status'] for r in failed) + ')'}.")
     lines += ["", f"- started {started_utc} UTC, took {elapsed_s:.0f} s; mode: {'quick' if args.quick else 'full'}",
               f"- machine: {machine_line()}", f"- commit: {git_commit()}"]
-    if args.display != "replay":
-        lines += [f"- demo: `{args.demo}`",
-                  f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}"]
     if args.display == "replay":
         lines += [f"- replayed: `{shown(args.replay)}` on `{args.demo}` (`{shown(args.replay_args)}`): the "
                   "recording's frames on a fake clock and a modelled display, the scenario's steps on the pacer, "
                   "its load settings unused (each run's summary lists them as `replay_ignores`)"]
     else:
-        lines += ["- display: " + ("an Xvfb per run (no present feedback)" if args.display == "xvfb" else
+        lines += [f"- demo: `{args.demo}`",
+                  f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
+                  "- display: " + ("an Xvfb per run (no present feedback)" if args.display == "xvfb" else
                                    "one headless weston for the suite (reports when frames were shown)"),
                   f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer "
                   f"CPU that the pacer shares); each screenshot is of its measured run, at the scenario's "

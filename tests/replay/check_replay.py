@@ -10,6 +10,9 @@
     the same table;
   - a QA scenario run on a replay (--scenario) writes a trace that replays
     to the figures the run itself reported, and its summary's verdicts;
+  - a replay's trace, replayed with the config it ran with on the
+    fixed-cadence display, gives its own figures again (hitches within 1
+    per 1,000, latency p50 within 1 ms, the same decisions);
   - three demo runs recorded under weston with display_lock, replayed with
     the config they ran with on their own display, make the same decisions
     as they did live (their hitches and latency are printed beside the
@@ -205,6 +208,17 @@ def scenario(replay, tmp):
         if rows["display_lock at 60 Hz"][column] != again[column]:
             fail(f"one config's --trace reads {column} {again[column]}, the run said "
                  f"{rows['display_lock at 60 Hz'][column]}")
+    # Faithful on the fixed-cadence model: that run, recorded, replayed with
+    # the config it ran with, gives its own figures again.
+    rows = table_rows(run(replay, [trace, "--strategy", "display_lock", "--hz", "60", "--refresh", "60"], tmp).stdout)
+    live, again = rows["the recording"], rows["display_lock at 60 Hz on 60 Hz"]
+    if (abs(float(live["hitches / 1,000"]) - float(again["hitches / 1,000"])) > 1 or
+            abs(float(live["latency p50 ms"]) - float(again["latency p50 ms"])) > 1 or
+            live["decisions"] != again["decisions"]):
+        fail(f"a run on the fixed-cadence model, replayed as it ran: {again}, where it recorded {live}")
+    print(f"check_replay: a display_lock run on the fixed-cadence model, recorded and replayed: hitches per 1,000 "
+          f"{live['hitches / 1,000']} / {again['hitches / 1,000']}, latency p50 {live['latency p50 ms']} / "
+          f"{again['latency p50 ms']} ms, decisions {live['decisions']} / {again['decisions']}")
 
 
 def table_rows(text):
@@ -259,6 +273,7 @@ def hostile(replay, tmp, more_cases):
         (["test_case_5.csv", "--refresh", "nan"], "--refresh"),
         (["test_case_5.csv", "--display", "recorded"], "--display recorded: test_case_5.csv does not date"),
         (["test_case_5.csv", "--display", "vrr"], "--display"),
+        (["demo-weston-vsync.csv", "--display", "recorded"], "every swap in demo-weston-vsync.csv waited"),
         (["test_case_5.csv", "--idle-repaint-ms", "-1"], "--idle-repaint-ms"),
         (["test_case_5.csv", "--scenario", "missing.txt"], "--scenario: missing.txt: cannot open"),
         (["test_case_5.csv", "--scenario", SCENARIO, "--strategy", "timer"], "--strategy: the --scenario sets it"),
@@ -273,6 +288,7 @@ def hostile(replay, tmp, more_cases):
         with open(os.path.join(tmp, name), mode) as f:
             f.write(content)
     shutil.copy(os.path.join(DATA, "test_case_5.csv"), tmp)
+    shutil.copy(os.path.join(DATA, "demo-weston-vsync.csv"), tmp)
     for args, expected in cases:
         proc = run(replay, args, tmp)
         lines = [line for line in proc.stderr.splitlines() if line.strip()]
