@@ -768,41 +768,35 @@ def make_parser():
     return parser
 
 
-def replay_main(args):
-    """tools/qa.py --replay: the scenarios on pacer-replay. The exit status as main's."""
+def replay_plan(args):
+    """tools/qa.py --replay: (pacer-replay's command up to --scenario, the
+    plan as demo_plan's). Bad flags raise UsageError."""
+    given = [flag for flag, default in (("--backends", "sdl2,glfw"), ("--display", "xvfb"),
+                                        ("--demo", None), ("--seat-module", None), ("--bench-csv", None))
+             if getattr(args, flag[2:].replace("-", "_")) != default]
+    if given or args.overlay or args.size != (960, 540):
+        raise UsageError(f"--replay: {(given or ['--overlay or --size'])[0]} is for runs of the demo")
+    if not os.path.isfile(args.replay):
+        raise UsageError(f"--replay: {shown(args.replay)}: no such file")
+    binary = os.path.join(os.path.abspath(args.build_dir), "replay", "pacer-replay")
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise UsageError(f"--replay: {shown(binary)} is missing (build the pacer-replay target)")
     try:
-        given = [flag for flag, default in (("--backends", "sdl2,glfw"), ("--display", "xvfb"),
-                                            ("--demo", None), ("--seat-module", None), ("--bench-csv", None))
-                 if getattr(args, flag[2:].replace("-", "_")) != default]
-        if given or args.overlay or args.size != (960, 540):
-            raise UsageError(f"--replay: {(given or ['--overlay or --size'])[0]} is for runs of the demo")
-        if not os.path.isfile(args.replay):
-            raise UsageError(f"--replay: {shown(args.replay)}: no such file")
-        binary = os.path.join(os.path.abspath(args.build_dir), "replay", "pacer-replay")
-        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-            raise UsageError(f"--replay: {shown(binary)} is missing (build the pacer-replay target)")
-        try:
-            extra = shlex.split(args.replay_args)
-        except ValueError as e:
-            raise UsageError(f"--replay-args: {e}")
-        replay = [binary, os.path.abspath(args.replay)] + extra
-        # A replay gives the same bytes every time: a rerun could not change its verdict.
-        args.demo, args.backends, args.display, args.reruns = binary, ["replay"], "replay", 0
-        scenarios, skipped = resolve_scenarios(args.scenarios, args.quick, replay, "replay")
-        if args.out == "":
-            raise UsageError("--out: empty path")
-        out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
-        manifest = prepare_out(out)
-    except UsageError as e:
-        print(f"qa: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"qa: {shown(e.filename or '')}: {e.strerror}" if e.filename else f"qa: {e}", file=sys.stderr)
-        return 2
+        extra = shlex.split(args.replay_args)
+    except ValueError as e:
+        raise UsageError(f"--replay-args: {e}")
+    replay = [binary, os.path.abspath(args.replay)] + extra
+    # A replay gives the same bytes every time: a rerun could not change its verdict.
+    args.demo, args.backends, args.display, args.reruns = binary, ["replay"], "replay", 0
+    return replay, resolve_scenarios(args.scenarios, args.quick, replay, "replay")
+
+
+def replay_suite(args, replay, scenarios, out, manifest):
+    """The scenarios on pacer-replay, and the report. The exit status as main's."""
     started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     t0 = time.monotonic()
     with Display("replay", None, []) as display:
-        results = run_suite(Suite(binary, out, False, [], manifest, display, args.reruns, replay), scenarios,
+        results = run_suite(Suite(args.demo, out, False, [], manifest, display, args.reruns, replay), scenarios,
                             args.backends)
     elapsed = time.monotonic() - t0
     write_report(out, results, scenarios, args, started_utc, elapsed, False, [], [], manifest)
@@ -812,47 +806,54 @@ def replay_main(args):
     return 1 if bad else 0
 
 
+def demo_plan(args):
+    """The demo runs main's flags ask for: ([(path, description)], [stems skipped]).
+    Bad flags raise UsageError."""
+    if args.replay_args:
+        raise UsageError("--replay-args: only with --replay")
+    args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    for i, b in enumerate(args.backends):
+        if b not in BACKENDS:
+            raise UsageError(f"--backends: unknown backend '{shown(b)[:40]}' (known: {', '.join(BACKENDS)})")
+        if b in args.backends[:i]:
+            raise UsageError(f"--backends: {b} given twice (both runs would write the same files)")
+    if not args.backends:
+        raise UsageError("--backends: empty")
+    if args.display == "xvfb" and shutil.which("Xvfb") is None:
+        raise UsageError("Xvfb not found (Debian package xvfb; tools/setup.sh demo installs it)")
+    if args.display != "xvfb":
+        reason = wayland_session.skip_reason(args.display)
+        if reason:
+            raise UsageError(f"--display {args.display}: {reason}")
+    if args.display == "weston":
+        args.seat_module = args.seat_module or os.path.join(args.build_dir, "tests", "wayland",
+                                                            "pacer-weston-seat.so")
+        if os.path.exists(args.seat_module) and not os.path.isfile(args.seat_module):
+            raise UsageError(f"--seat-module: {shown(args.seat_module)}: not a regular file")
+        if not os.path.isfile(args.seat_module):
+            raise UsageError(f"--seat-module: {shown(args.seat_module)}: no such file (build the target "
+                             "pacer-weston-seat)")
+    elif args.seat_module:
+        raise UsageError("--seat-module: only with --display weston")
+    if args.bench_csv and not os.path.isdir(args.bench_csv):
+        raise UsageError(f"--bench-csv: {shown(args.bench_csv)}: no such directory")
+    if args.demo:
+        if not (os.path.isfile(args.demo) and os.access(args.demo, os.X_OK)):
+            raise UsageError(f"--demo: {shown(args.demo)}: not an executable file")
+    else:
+        args.demo = find_or_build_demo(os.path.abspath(args.build_dir))
+    args.demo = os.path.abspath(args.demo)
+    return resolve_scenarios(args.scenarios, args.quick, args.demo, args.display)
+
+
 def main(argv=None):
     args = make_parser().parse_args(argv)
 
     try:
         if args.replay is not None:
-            return replay_main(args)
-        if args.replay_args:
-            raise UsageError("--replay-args: only with --replay")
-        args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
-        for i, b in enumerate(args.backends):
-            if b not in BACKENDS:
-                raise UsageError(f"--backends: unknown backend '{shown(b)[:40]}' (known: {', '.join(BACKENDS)})")
-            if b in args.backends[:i]:
-                raise UsageError(f"--backends: {b} given twice (both runs would write the same files)")
-        if not args.backends:
-            raise UsageError("--backends: empty")
-        if args.display == "xvfb" and shutil.which("Xvfb") is None:
-            raise UsageError("Xvfb not found (Debian package xvfb; tools/setup.sh demo installs it)")
-        if args.display != "xvfb":
-            reason = wayland_session.skip_reason(args.display)
-            if reason:
-                raise UsageError(f"--display {args.display}: {reason}")
-        if args.display == "weston":
-            args.seat_module = args.seat_module or os.path.join(args.build_dir, "tests", "wayland",
-                                                                "pacer-weston-seat.so")
-            if os.path.exists(args.seat_module) and not os.path.isfile(args.seat_module):
-                raise UsageError(f"--seat-module: {shown(args.seat_module)}: not a regular file")
-            if not os.path.isfile(args.seat_module):
-                raise UsageError(f"--seat-module: {shown(args.seat_module)}: no such file (build the target "
-                                 "pacer-weston-seat)")
-        elif args.seat_module:
-            raise UsageError("--seat-module: only with --display weston")
-        if args.bench_csv and not os.path.isdir(args.bench_csv):
-            raise UsageError(f"--bench-csv: {shown(args.bench_csv)}: no such directory")
-        if args.demo:
-            if not (os.path.isfile(args.demo) and os.access(args.demo, os.X_OK)):
-                raise UsageError(f"--demo: {shown(args.demo)}: not an executable file")
+            replay, (scenarios, skipped) = replay_plan(args)
         else:
-            args.demo = find_or_build_demo(os.path.abspath(args.build_dir))
-        args.demo = os.path.abspath(args.demo)
-        scenarios, skipped = resolve_scenarios(args.scenarios, args.quick, args.demo, args.display)
+            replay, (scenarios, skipped) = None, demo_plan(args)
         if args.out == "":
             raise UsageError("--out: empty path")
         out = os.path.abspath(args.out or os.path.join(args.build_dir, "qa-report"))
@@ -867,6 +868,8 @@ def main(argv=None):
         print(f"qa: {e}", file=sys.stderr)
         return 2
 
+    if replay is not None:
+        return replay_suite(args, replay, scenarios, out, manifest)
     chrome = demo_supports(args.demo, "--chrome-trace")
     load_note = busy_machine_note()
     if load_note:
