@@ -1,6 +1,7 @@
 // read.cpp: the readers of replay.h: PresentMon's three CSV layouts and the
 // demo's trace, told apart by their column names (whose case differs by
-// layout: msBetweenPresents, MsBetweenPresents).
+// layout: msBetweenPresents, MsBetweenPresents); a file that opens with '{'
+// goes to CapFrameX's reader (read_capframex.cpp).
 #include "read_internal.h"
 #include "replay.h"
 

@@ -58,7 +58,8 @@ std::string ScenarioRun::start(ReplayConfig* config) {
     for (const pacer_demo::Step& step : scenario_.steps) {
         for (const pacer_demo::SettingInfo* info : pacer_demo::all_settings()) {
             if (pacer_setting(*info) || pacer_demo::value_text(*info, step.settings).empty()) continue;
-            if (ignored_.find(info->key) == std::string::npos) ignored_ += (ignored_.empty() ? "" : " ") + std::string(info->key);
+            if ((" " + ignored_ + " ").find(" " + std::string(info->key) + " ") == std::string::npos)
+                ignored_ += (ignored_.empty() ? "" : " ") + std::string(info->key);
         }
     }
     config->strategy = *settings_.strategy;
