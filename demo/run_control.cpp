@@ -63,8 +63,7 @@ RunScript::RunScript(const AppOptions& options) : options_(options) {
 std::string RunScript::apply_(const std::vector<const Step*>& steps, Controls& controls,
                               const ChangeSettings& change) {
     for (const Step* step : steps) {
-        const std::string& name = options_.scenario->name;
-        const std::string where = printable(name.substr(name.find_last_of("/\\") + 1)) + ":" + std::to_string(step->line);
+        const std::string where = printable(options_.scenario->file_name()) + ":" + std::to_string(step->line);
         if (!step->mark.empty()) {
             controls.add_marker(where + ": mark " + step->mark);
             continue;
@@ -128,7 +127,7 @@ std::string RunOutputs::open_(const AppOptions& options) {
     }
     if (!options.chrome_trace_path.empty()) {
         std::string name = std::string("pacer-demo ") + backend_name(options.backend);
-        if (options.scenario) name += " " + options.scenario->name.substr(options.scenario->name.find_last_of("/\\") + 1);
+        if (options.scenario) name += " " + options.scenario->file_name();
         chrome_trace_ = std::make_unique<ChromeTraceWriter>(options.chrome_trace_path, name);
         if (!chrome_trace_->ok()) return chrome_trace_->error();
     }

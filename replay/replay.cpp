@@ -356,9 +356,8 @@ ReplayResult recorded_figures(const Recording& recording) {
     }
     auto off_pct = [](std::vector<double> values) {
         if (values.empty()) return -1.0;
-        std::vector<double> sorted = values;
-        std::sort(sorted.begin(), sorted.end());
-        const double median = sorted[sorted.size() / 2];
+        std::sort(values.begin(), values.end());
+        const double median = values[values.size() / 2];
         const auto off = std::count_if(values.begin(), values.end(), [&](double v) { return std::fabs(v - median) > 0.5; });
         return 100.0 * static_cast<double>(off) / static_cast<double>(values.size());
     };

@@ -29,9 +29,8 @@ ScenarioRun::ScenarioRun(const pacer_demo::Scenario& scenario, std::string trace
 // Applies the steps: marks into the trace's markers, settings into
 // settings_ and, once the replay runs, the pacer. "" or "FILE:LINE: problem".
 std::string ScenarioRun::apply_(const std::vector<const pacer_demo::Step*>& steps, pacer::Pacer* pacer) {
-    const std::string file = scenario_.name.substr(scenario_.name.find_last_of("/\\") + 1);
     for (const pacer_demo::Step* step : steps) {
-        const std::string where = pacer_demo::printable(file) + ":" + std::to_string(step->line);
+        const std::string where = pacer_demo::printable(scenario_.file_name()) + ":" + std::to_string(step->line);
         if (!step->mark.empty()) {
             markers_ += (markers_.empty() ? "" : "; ") + where + ": mark " + step->mark;
             continue;
@@ -67,8 +66,7 @@ std::string ScenarioRun::start(ReplayConfig* config) {
     config->wait_point = *settings_.wait_point;
     config->lead_ns = pacer_demo::display_lead_ns(*settings_.display_lead);
     config->hitches_per_1000 = *settings_.hitches_per_1000;
-    if (config->label.empty())
-        config->label = "scenario " + scenario_.name.substr(scenario_.name.find_last_of("/\\") + 1);
+    if (config->label.empty()) config->label = "scenario " + scenario_.file_name();
     if (!trace_path_.empty()) {
         trace_ = std::make_unique<pacer_demo::TraceWriter>(trace_path_);
         if (!trace_->ok()) return trace_->error();

@@ -771,11 +771,12 @@ def make_parser():
 def replay_plan(args):
     """tools/qa.py --replay: (pacer-replay's command up to --scenario, the
     plan as demo_plan's). Bad flags raise UsageError."""
-    given = [flag for flag, default in (("--backends", "sdl2,glfw"), ("--display", "xvfb"),
-                                        ("--demo", None), ("--seat-module", None), ("--bench-csv", None))
-             if getattr(args, flag[2:].replace("-", "_")) != default]
-    if given or args.overlay or args.size != (960, 540):
-        raise UsageError(f"--replay: {(given or ['--overlay or --size'])[0]} is for runs of the demo")
+    defaults = make_parser()
+    given = [flag for flag in ("--backends", "--display", "--demo", "--seat-module", "--bench-csv", "--overlay",
+                               "--size")
+             if getattr(args, flag[2:].replace("-", "_")) != defaults.get_default(flag[2:].replace("-", "_"))]
+    if given:
+        raise UsageError(f"--replay: {given[0]} is for runs of the demo")
     if not os.path.isfile(args.replay):
         raise UsageError(f"--replay: {shown(args.replay)}: no such file")
     binary = os.path.join(os.path.abspath(args.build_dir), "replay", "pacer-replay")

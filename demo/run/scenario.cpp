@@ -260,6 +260,8 @@ const char* comparison_symbol(Comparison comparison) {
     return "?";
 }
 
+std::string Scenario::file_name() const { return name.substr(name.find_last_of("/\\") + 1); }
+
 std::string Step::text() const {
     if (!mark.empty()) return "mark " + mark;
     return "set " + describe(settings);

@@ -73,6 +73,7 @@ struct Expectation {
 
 struct Scenario {
     std::string name;                  // the file's name, or what the caller passed
+    std::string file_name() const;     // the name's last path part: "steady-60.txt"
     std::string title;                 // from "title", else empty
     std::vector<Step> steps;           // in file order
     std::optional<When> end;

@@ -106,6 +106,13 @@ def readers(replay):
             fail(f"{capture}: its layouts chose different processes: {sorted(processes)}")
 
 
+def write_files(folder, files):
+    """Each name's content (text or bytes) into folder."""
+    for name, content in files.items():
+        with open(os.path.join(folder, name), "wb" if isinstance(content, bytes) else "w") as f:
+            f.write(content)
+
+
 def capframex_of(csv_path, json_path, runs=1):
     """A PresentMon 1.x capture's busiest swap chain saved as CapFrameX saves
     a session: Info.ProcessName, and per run CaptureData's columns (NA as 0,
@@ -162,9 +169,7 @@ def capframex(replay, tmp):
             data, GpuActive=[-1.0] + data["GpuActive"][1:])}]}),
         "cfx-nowork.json": json.dumps({"Runs": [{"CaptureData": {"MsBetweenPresents": data["MsBetweenPresents"]}}]}),
     }
-    for name, content in bad.items():
-        with open(os.path.join(tmp, name), "w") as f:
-            f.write(content)
+    write_files(tmp, bad)
     return [
         (["cfx-notjson.json"], "cfx-notjson.json: not a CapFrameX capture: not JSON at byte"),
         (["cfx-noruns.json"], "cfx-noruns.json: not a CapFrameX capture (no \"Runs\" array)"),
@@ -283,10 +288,7 @@ def hostile(replay, tmp, more_cases):
         (["test_case_5.csv", "--scenario", SCENARIO, "--summary-json", "test_case_5.csv"], "is an input"),
     ]
     cases += more_cases
-    for name, content in files.items():
-        mode = "wb" if isinstance(content, bytes) else "w"
-        with open(os.path.join(tmp, name), mode) as f:
-            f.write(content)
+    write_files(tmp, files)
     shutil.copy(os.path.join(DATA, "test_case_5.csv"), tmp)
     shutil.copy(os.path.join(DATA, "demo-weston-vsync.csv"), tmp)
     for args, expected in cases:
