@@ -204,6 +204,12 @@ public:
             last_vsync_k_ = k;
         } else if (last_vsync_k_ >= 0) {
             k = std::max(k, last_vsync_k_ + 1);   // no frame overtakes the vsync queue
+        } else if (rearm_ns > 0 && last_k_ >= 0 && pending_.empty() && k > last_k_ + 1) {
+            // A refresh passed with nothing new: the timer stopped, and this
+            // frame restarts it.
+            k = last_k_ + 1;
+            base_k_ = k;
+            base_ns_ = static_cast<double>(clock_.now_ns() + rearm_ns);
         }
         if (!pending_.empty() && pending_.back().k >= k) {
             // Replaced before its refresh: never shown.
@@ -252,14 +258,20 @@ public:
     int64_t return_ns = 100'000;          // a blocking swap returns this long after its refresh
     int64_t return_late_ns = 0;           // ... and later by up to this much more (a busy machine)
     int64_t jitter_ns = 0;                // reported times off by up to this much either way
-    int outlier_every = 0;                // every n-th report late by outlier_ns (0: none)
+    int64_t rearm_ns = 0;                 // > 0: refreshes run on a timer that stops when one has
+                                          // nothing new (mutter's headless output); the next frame
+                                          // is shown this long after its swap, and the refreshes
+                                          // run on from there
+    uint32_t flags = kPresentedVsync;     // on each report: dated in software, as compositors' are
+    int outlier_every = 0;                // every n-th report late by outlier_ns (0: none; < 0: early)
     int64_t outlier_ns = 0;
     int interval = 0;
     // Observations.
     std::vector<int> requests;
     struct Shown {
         int64_t frame;
-        int64_t k;   // the refresh that showed it
+        int64_t k;            // the refresh that showed it
+        double at_ns = 0;     // when (a later change of period or a re-arm moves refresh_time(k))
     };
     std::vector<Shown> shown;
     int discarded = 0;
@@ -267,8 +279,9 @@ public:
 private:
     void flush() {
         while (!pending_.empty() && refresh_time(pending_.front().k) <= static_cast<double>(clock_.now_ns())) {
-            const Shown s = pending_.front();
+            Shown s = pending_.front();
             pending_.pop_front();
+            s.at_ns = refresh_time(s.k);
             shown.push_back(s);
             Presented p;
             p.frame_index = s.frame;
@@ -281,7 +294,7 @@ private:
             if (outlier_every > 0 && ++reports_ % outlier_every == 0) p.displayed_ns += outlier_ns;
             p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;
             p.seq = report_seq ? static_cast<uint64_t>(s.k + 1000) : 0;
-            p.flags = kPresentedVsync;
+            p.flags = flags;
             ready_.push_back(p);
         }
     }

@@ -92,7 +92,16 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     if (cfg_.strategy == Strategy::Vsync) {
         reason = choose_vsync(index);
     } else if (cfg_.strategy == Strategy::Auto) {
-        reason = can_lock() ? choose_display_lock("auto") : choose_auto(index);
+        const int64_t now = waiter_.clock().now_ns();
+        if (lockable(now)) {
+            reason = choose_display_lock("auto");
+        } else if (can_lock()) {   // barred: the display showed display_lock's frames early
+            set_interval(0);
+            reason = "auto -> timer: " + lock_barred_why_ + "; retry in " +
+                     seconds(sat_sub(lock_barred_until_ns_, now));
+        } else {
+            reason = choose_auto(index);
+        }
     } else if (cfg_.strategy == Strategy::DisplayLock) {
         reason = choose_display_lock("display_lock");
     } else {
@@ -125,6 +134,30 @@ bool Arbiter::can_lock() const {
            present_.display().locked();
 }
 
+// Whether display_lock may pace now: it can, and auto has not barred it.
+bool Arbiter::lockable(int64_t now) const {
+    return can_lock() && !(cfg_.strategy == Strategy::Auto && now < lock_barred_until_ns_);
+}
+
+// Auto under display_lock: a quarter of its last PresentModel::kEarlyWindow
+// shown frames came a quarter refresh or more before the refresh they aimed
+// at. Such a display shows frames as they come (mutter's headless output
+// showed 40-50 % early, weston's 0-1 %): its refresh is no target, and a
+// frame's wait for it only moves the frame. The timer paces, and display_lock
+// is tried again after kMaxBackoffNs, or on a change. True when it left.
+bool Arbiter::check_early_frames(int64_t now, int64_t index) {
+    if (cfg_.strategy != Strategy::Auto || !display_locked_ || !present_.early_window_full()) return false;
+    const int early = present_.early_frames();
+    if (early * 4 < PresentModel::kEarlyWindow) return false;
+    lock_barred_until_ns_ = sat_add(now, kMaxBackoffNs);
+    lock_barred_why_ = "display_lock's frames shown a quarter refresh or more before the refresh they aimed at in " +
+                       std::to_string(early) + " of the last " + std::to_string(PresentModel::kEarlyWindow) +
+                       " (the display shows frames as they come)";
+    present_.clear_early();
+    choose("", index);
+    return true;
+}
+
 // "display says 60 Hz but shows frames every 25.2 ms" where the fitted
 // refresh (shown_hz_) is further from the stated one than a young fit of
 // jittery reports wanders (mutter's: up to 1.4 %), else "".
@@ -154,6 +187,7 @@ std::string Arbiter::choose_display_lock(const char* head) {
     shown_hz_ = hz_of(present_.display().period_ns());
     decided_hz_ = shown_hz_;
     display_refreshes_ = refreshes_per_frame(shown_hz_);
+    if (!display_locked_) present_.clear_early();
     display_locked_ = true;
     const std::string says = display_says();
     const std::string lead = cfg_.display.lead_ns >= 0 ? "a lead of " + ms(static_cast<double>(cfg_.display.lead_ns))
@@ -283,19 +317,21 @@ void Arbiter::check_display(int64_t index) {
     // display_lock begins once the clock locks, and ends when it is lost
     // (the fit restarts after kResetRun reports off it: a changed display).
     const int64_t now = waiter_.clock().now_ns();
-    if (can_lock() != display_locked_) {
+    const bool retry = lock_barred_until_ns_ >= 0 && now >= lock_barred_until_ns_;
+    if (retry) lock_barred_until_ns_ = -1;
+    if (lockable(now) != display_locked_) {
         if (display_locked_) {   // lost: held a while, on the timer at the last step
             if (lost_since_ns_ < 0) lost_since_ns_ = now;
             if (sat_sub(now, lost_since_ns_) < kLostHoldNs) return;
         }
         lost_since_ns_ = -1;
         backoff_ns_ = kFirstBackoffNs;
-        choose(display_locked_ ? "display clock lost" : "", index);
+        choose(display_locked_ ? "display clock lost" : retry ? "retry" : "", index);
         return;
     }
     lost_since_ns_ = -1;
     if (!display.locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
-    if (check_lead_steps(now, index)) return;
+    if (check_lead_steps(now, index) || check_early_frames(now, index)) return;
     const double hz = hz_of(display.period_ns());
     const double off = decided_hz_ > 0 ? std::fabs(hz - decided_hz_) / decided_hz_ : 1.0;
     const bool small = off < kRefreshJump;
@@ -350,6 +386,7 @@ bool Arbiter::refresh_changed(int64_t index) {
     // the reports that follow).
     present_.reset_display();
     backoff_ns_ = kFirstBackoffNs;
+    lock_barred_until_ns_ = -1;
     choose(why, index);
     return true;
 }
@@ -385,6 +422,7 @@ void Arbiter::reconfigured(const Config& old, int64_t index) {
                                  old.tuning.scheduler_period_ns != cfg_.tuning.scheduler_period_ns;
     if (rate_changed || strategy_changed || host_changed) {
         backoff_ns_ = kFirstBackoffNs;
+        lock_barred_until_ns_ = -1;
         choose("", index);
     } else if (sleeper_changed && !strategy_uses_host(cfg_.strategy)) {
         choose("", index);   // the timer's fallback may have changed; auto is not re-probed

@@ -68,6 +68,8 @@ private:
     std::string choose_auto(int64_t index);
     std::string choose_display_lock(const char* head);
     bool can_lock() const;
+    bool lockable(int64_t now) const;
+    bool check_early_frames(int64_t now, int64_t index);
     std::string display_says() const;
     void record(const std::string& reason);
     void watch_vsync(int fast, int slow, int64_t median, int64_t index);
@@ -105,6 +107,8 @@ private:
     int64_t probe_started_index_ = 0;
     double decided_hz_ = 0;   // auto: the refresh its decision rests on (0 none)
     int64_t lost_since_ns_ = -1;          // display_lock's clock has been lost since (-1: it is not)
+    int64_t lock_barred_until_ns_ = -1;   // auto: display_lock not before (-1: not barred) ...
+    std::string lock_barred_why_;         // ... for this reason
     bool aims_later_ = false;             // display_lock: the learned lead is past a frame step (named)
     int64_t lead_change_since_ns_ = -1;   // ... has been crossing that step since (-1: it is not)
     int64_t refresh_off_since_ns_ = -1;   // the fitted refresh has been off decided_hz_ since (-1: it is not)

@@ -28,10 +28,12 @@ constexpr double kOutlierCap = 0.25;        // never looser than a quarter perio
 constexpr double kLockResidual = 0.05;      // rms residual under 5 % of the period to lock
 constexpr int kPhaseReports = 8;            // newest reports behind a fixed clock's phase
 constexpr double kWanderRatio = 3;          // offsets spread this much wider than intervals: a wandering timer
-constexpr double kGapPeriods = 64;          // a silence this long without seq: start over
+constexpr double kGapPeriods = 32;          // a silence this long without seq: a new window
 constexpr double kSeqDoubt = 0.1;           // times this close to whole periods outrank a counter
 constexpr double kLongMinRefreshes = 64;    // the chain's fit replaces the short once it spans this many
 constexpr double kLongAgreement = 0.03;     // a chain's fit further than this from the short: start over
+constexpr double kStatedAgreement = 0.05;   // software-dated reports: a fit this close to the stated refresh is it
+constexpr double kStatedLate = 1.4;         // ... and once taken, one slower than it by less than this
 
 // The largest step of which nearly every interval is a whole multiple: the
 // refresh period as far as the times alone can tell. 0 when none fits.
@@ -97,10 +99,12 @@ void ClockFit::add(const Presented& report, double host_stated_hz) {
     // A stated period no display has (under 100 us or over 1 s, as the
     // Host's rate outside [1, 10000] Hz) is no statement: a 1 ns one would
     // split every step into a 1 ns period.
-    if (report.refresh_ns >= kMinStatedNs && report.refresh_ns <= kMaxStatedNs)
+    const bool states = report.refresh_ns >= kMinStatedNs && report.refresh_ns <= kMaxStatedNs;
+    if (states)
         stated_hz_ = hz_of(static_cast<double>(report.refresh_ns));
     else if (host_stated_hz > 0)
         stated_hz_ = host_stated_hz;
+    reported_period_ = states ? static_cast<double>(report.refresh_ns) : 0;
     if (report.discarded || report.displayed_ns < 0) return;
     hw_clock_ = (report.flags & kPresentedHwClock) != 0;
     if (count_ > 0) {
@@ -108,11 +112,17 @@ void ClockFit::add(const Presented& report, double host_stated_hz) {
         if (report.displayed_ns <= previous.t_ns) return;
         // Across a long silence the number of refreshes is a guess without a counter.
         const bool counted = seq_trusted_ && report.seq != 0 && previous.seq != 0 && report.seq > previous.seq;
+        // A silence: the compositor showed nothing for a while (mutter's
+        // headless output stops for 1.2 s every 6 s or so on the 2-core VM).
+        // The refreshes across it are a guess, so the window starts over
+        // from this report; the period, the chain and the lock (or its
+        // absence) stand while the new window is young, for a changed
+        // display shows in the reports that follow (kResetRun off in a row).
         if (!counted && period_ > 0 &&
             static_cast<double>(report.displayed_ns - previous.t_ns) > kGapPeriods * period_) {
             count_ = 0;
-            locked_ = false;
-            forget_chain();
+            outlier_run_ = 0;
+            resumed_ = true;
         }
     }
     ring_[static_cast<size_t>(head_)] = {report.displayed_ns, report.seq};
@@ -147,6 +157,15 @@ bool ClockFit::bootstrap(double stated_period_ns) {
         }
     }
     double period = by_seq > 0 ? by_seq : by_time;
+    // Software-dated reports whose median interval is the refresh they state
+    // (within kStatedAgreement) are taken at it where their steps give none
+    // (jitter past the step's tolerance: +-1.5 ms at 60 Hz gave none for 7
+    // s) or a finer one (mutter's first frames, 4.2 ms apart, read its 60 Hz
+    // as 240 Hz, every 16.7 ms interval four of its steps).
+    if (!hw_clock_ && reported_period_ > 0 && !(period >= (1 - kStatedAgreement) * reported_period_)) {
+        const double median = median_of(intervals, n);
+        if (std::fabs(median - reported_period_) <= kStatedAgreement * reported_period_) period = reported_period_;
+    }
     if (!(period > 0)) return false;
     if (by_seq <= 0 && stated_period_ns > 0) {
         const double m = std::round(period / stated_period_ns);
@@ -176,6 +195,8 @@ void ClockFit::start_over() {
     count_ = kResetRun;
     period_ = 0;
     locked_ = false;
+    resumed_ = false;
+    uses_stated_ = false;
     outlier_run_ = 0;
     inliers_ = 0;
     rms_ = 0;
@@ -220,7 +241,14 @@ void ClockFit::fit() {
 
     last_inlier_ = n > 1 && inlier[static_cast<size_t>(n - 1)];
     outlier_run_ = last_inlier_ ? 0 : outlier_run_ + 1;
-    if (outlier_run_ >= kResetRun) {
+    // A display that keeps stating the refresh the fit took from it shows a
+    // run of outliers with late frames among them (mutter's after a stall,
+    // and in its slow spells) without having changed: no reason to start
+    // over. A run of frames all coming faster than it refreshes is.
+    const auto last = static_cast<size_t>(n - 1);
+    const bool late = n > 1 && dt[last] > steps[last] * period_;
+    run_has_late_ = outlier_run_ > 0 && (late || (outlier_run_ > 1 && run_has_late_));
+    if (outlier_run_ >= kResetRun && !(uses_stated_ && run_has_late_)) {
         start_over();
         return;
     }
@@ -229,13 +257,36 @@ void ClockFit::fit() {
     // not only the inliers: a late report that moved the grid for good
     // (mutter's slips) is time the display took, and leaving it out read
     // mutter 0.1-0.2 % fast.
-    const auto last = static_cast<size_t>(n - 1);
     const bool chained = n > 1 && std::fabs(dt[last] - steps[last] * period_) <= kOutlierCap * period_;
-    const double period = n > 1 ? long_period(chained ? dt[last] : 0, chained ? steps[last] : 0, short_period)
-                                : short_period;
-
+    double fitted = n > 1 ? long_period(chained ? dt[last] : 0, chained ? steps[last] : 0, short_period)
+                          : short_period;
+    if (resumed_ && n - 1 < kLockSamples) fitted = period_;   // a handful of intervals since a silence
+    const double period = as_stated(fitted);
+    uses_stated_ = !hw_clock_ && reported_period_ > 0 && period == reported_period_;
     place_phase(period, steps, dt, inlier, inliers);
 }
+
+// Reports dated in software (no kPresentedHwClock) by a compositor that
+// paints on its own timer (mutter's headless and virtual outputs) follow
+// the frames: a late one is painted late and moves the grid. A fit of their
+// times reads the pacer's own rate back, up to 2.3 % slow under display_lock
+// (docs/wayland.md), and jitter moves it besides. Where the reports state a
+// refresh (Presented::refresh_ns) within kStatedAgreement of the fit, that
+// timer's period is the refresh; further off (weston's headless states 60 Hz
+// and shows 39.7) the fit stands, and so it does where the display dates
+// its own reports.
+double ClockFit::as_stated(double fitted) const {
+    if (hw_clock_ || !(reported_period_ > 0)) return fitted;
+    const double ratio = fitted / reported_period_;
+    // Once taken, it holds while frames come later than it, as a compositor
+    // that shows them as they come reads up to 1.2 times slower for seconds
+    // (mutter, its buffers held: the fit ran away from 60 Hz to 50 under
+    // display_lock); a fit kStatedLate times slower or more is a display
+    // that shows frames less often than it says (weston's 1.51 times).
+    const bool held = uses_stated_ && ratio > 1 && ratio < kStatedLate;
+    return std::fabs(ratio - 1) <= kStatedAgreement || held ? reported_period_ : fitted;
+}
+
 
 // The phase: each report's offset from the period's grid. On a fixed clock
 // they scatter round one value (the median of the newest few is the phase);
@@ -269,7 +320,19 @@ void ClockFit::place_phase(double period, const Steps& steps, const Steps& dt, c
     refresh_at_ = sat_add(at(0).t_ns, sat_from_double(std::round(offset + k * period)));
     inliers_ = inliers;
     rms_ = interval_rms / std::sqrt(2.0);   // per report, where each interval carries two reports' jitter
-    locked_ = inliers_ >= kLockSamples && inliers_ * 4 >= (n - 1) * 3 && rms_ <= kLockResidual * period_;
+    // Hysteresis: a lock holds until the fit is clearly worse than it took
+    // to lock: under half the intervals inliers (or half kLockSamples), or
+    // twice the residual. mutter's software-dated reports hover about 5 % of
+    // a period: without it the lock came and went every few frames, and
+    // display_lock with it.
+    const int share = locked_ ? 2 : 3;   // quarters of the intervals that must be inliers
+    const double jitter_limit = locked_ ? 2 * kLockResidual : kLockResidual;
+    const bool calm = inliers_ * 4 >= (n - 1) * share && rms_ <= jitter_limit * period_;
+    // After a silence the lock holds while the window refills (mutter shows
+    // the frames after one as they come for a while, 19-23 ms apart).
+    if (resumed_ && n - 1 < kLockSamples) return;
+    resumed_ = false;
+    locked_ = inliers_ >= (locked_ ? kLockSamples / 2 : kLockSamples) && calm;
 }
 
 // Adds the newest interval (0, 0 for none) to the chain and returns

@@ -30,16 +30,24 @@
 //     slope of the chain's time on its refreshes, over a point every
 //     kChainStep reports, kChainPoints of them (512 reports, 8.5 s at 60 Hz):
 //     within 0.05 % of the display's mean on such reports (docs/wayland.md
-//     has the mutter runs).
+//     has the mutter runs). But such a compositor paints on its own timer
+//     and a frame that comes late is painted late, so under display_lock the
+//     reports read the pacer's own rate back (mutter's fit drifted 2.3 %
+//     slow): where they state a refresh (Presented::refresh_ns) within 5 %
+//     of the fit, the period is the stated one.
 //   - phase: on a fixed clock the reports' offsets from the period's grid
 //     scatter round one value, taken as the median of the newest few; on a
 //     compositor whose refresh is a timer armed from the previous one
 //     (weston headless) a late refresh moves all later ones, the offsets
 //     wander, and the newest report is the phase.
 //   - locked: at least kLockSamples inlier intervals, three quarters of the
-//     window, and an rms jitter under 5 % of the period.
+//     window, and an rms jitter under 5 % of the period; it holds while half
+//     of them (8 at least) are inliers and the jitter stays under 10 %.
 // Discarded frames carry no time and are not fitted. Drift is followed by the
-// window itself: 64 reports are about a second at 60 Hz.
+// window itself: 64 reports are about a second at 60 Hz. A silence of
+// 32 periods without a counter (mutter's headless output stops for a second
+// or so) restarts the window; the period and the lock stand while the new
+// reports keep to it.
 #pragma once
 
 #include <pacer/pacer.h>
@@ -87,6 +95,7 @@ private:
     void place_phase(double period, const Steps& steps, const Steps& dt, const std::array<bool, kWindow>& inlier,
                      int inliers);
     double long_period(double dt_ns, double refreshes, double short_period);
+    double as_stated(double fitted) const;
     void forget_chain() { chain_ = Point{}, points_count_ = 0, points_head_ = 0, since_point_ = 0; }
 
     std::array<Sample, kWindow> ring_{};
@@ -109,6 +118,10 @@ private:
     std::array<Point, kChainPoints> points_{};
     int points_count_ = 0, points_head_ = 0, since_point_ = 0;
     bool hw_clock_ = false;   // the newest report was dated by the display's own clock
+    double reported_period_ = 0;   // ns: the refresh the newest report stated; 0 none
+    bool resumed_ = false;         // the window restarted after a silence: period and lock held
+    bool uses_stated_ = false;     // the period is reported_period_ (as_stated)
+    bool run_has_late_ = false;    // the current run of outliers holds a late frame
 };
 
 }  // namespace pacer::detail

@@ -3,6 +3,8 @@
 
 #include "base/saturate.h"
 
+#include <pacer/status.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cmath>
@@ -86,8 +88,10 @@ void PresentModel::judge(const Presented& report, bool swap_follows_wait) {
     if (!report.discarded && report.displayed_ns < 0) return;
     wake->judged = true;
     const int64_t late_ns = report.discarded ? DisplayLead::kDiscarded : report.displayed_ns - wake->aim_ns;
+    const int64_t refresh_ns = std::llround(display_.period_ns());
+    if (!report.discarded) early_.push(late_ns < -late_after_ns(refresh_ns) ? 1 : 0);
     const bool swapped = wake->swap_ns >= 0;
-    lead_.judge(late_ns, std::llround(display_.period_ns()), wake->lead_ns,
+    lead_.judge(late_ns, refresh_ns, wake->lead_ns,
                 swapped ? wake->aim_ns - wake->swap_ns : DisplayLead::kUnknown,
                 swapped ? wake->swap_ns - wake->wake_ns : DisplayLead::kUnknown);
 }
