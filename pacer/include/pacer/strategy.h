@@ -16,9 +16,11 @@ enum class Strategy : int {
     Timer,          // "timer": high-resolution timer to deadline - adaptive margin, then spin
     Vsync,          // "vsync": the swap blocks (Host); without a Host, as timer
     Auto,           // "auto": display_lock where the Host reports shown frames and their clock
-                    // locks; else vsync when the Host proves it paces (by shown frames where it
-                    // reports them); else timer. Re-decides when the refresh changes, and
-                    // re-probes vsync with a backoff; docs/design.md says when and why
+                    // locks, while the display shows frames at the refresh they aim at (not
+                    // before: a display that shows them as they come gets the timer); else vsync
+                    // when the Host proves it paces (by shown frames where it reports them); else
+                    // timer. Re-decides when the refresh changes, and retries with a backoff;
+                    // docs/design.md says when and why
     DisplayLock,    // "display_lock": the timer on the display's own clock (Host::take_presented):
                     // swap interval 0, one frame every n refreshes (the fewest that keep the
                     // rate near target_hz), each deadline display.lead_ns before its refresh, so

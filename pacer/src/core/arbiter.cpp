@@ -10,9 +10,10 @@
 // of what paces, or why, becomes a new Decision.
 //
 // Where the host reports what the display showed, auto decides on the fitted
-// refresh (present_model.h), re-decides when it moves, and its probe trusts
-// vsync only on shown frames that keep cadence. docs/design.md has the rules
-// and bounds.
+// refresh (present_model.h), re-decides when it moves, its probe trusts
+// vsync only on shown frames that keep cadence, and it leaves display_lock
+// for a while where the display shows its frames before the refresh they
+// were timed for. docs/design.md has the rules and bounds.
 #include "core/arbiter.h"
 
 #include "core/arbiter_rules.h"
