@@ -263,8 +263,8 @@ public:
                                           // is shown this long after its swap, and the refreshes
                                           // run on from there
     uint32_t flags = kPresentedVsync;     // on each report: dated in software, as compositors' are
-    int outlier_every = 0;                // every n-th report late by outlier_ns (0: none; < 0: early)
-    int64_t outlier_ns = 0;
+    int outlier_every = 0;                // every n-th report late by outlier_ns (0: none)
+    int64_t outlier_ns = 0;               // ... or early, where negative
     int interval = 0;
     // Observations.
     std::vector<int> requests;

@@ -287,7 +287,6 @@ double ClockFit::as_stated(double fitted) const {
     return std::fabs(ratio - 1) <= kStatedAgreement || held ? reported_period_ : fitted;
 }
 
-
 // The phase: each report's offset from the period's grid. On a fixed clock
 // they scatter round one value (the median of the newest few is the phase);
 // on a timer dated from its last tick they wander, and only the newest says
