@@ -2,6 +2,8 @@
 # INTERFACE targets that each first-party target links PRIVATE:
 #   pacer_warnings    -Wall -Wextra (/W4 on MSVC); -Werror (/WX) with PACER_WERROR
 #   pacer_sanitizers  -fsanitize=<PACER_SANITIZE> at compile and link time
+# and, for the programs that open a window (the demo, the examples):
+#   pacer_leak_check  under AddressSanitizer, leak_check.cpp; else nothing
 # Neither reaches a consumer: the library links them through
 # $<BUILD_INTERFACE:...>, so the installed package does not carry them.
 # CMakePresets.json turns the two switches on; nothing sets CMAKE_CXX_FLAGS.
@@ -27,4 +29,9 @@ if(PACER_SANITIZE)
   target_compile_options(pacer_sanitizers INTERFACE
     -fsanitize=${PACER_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
   target_link_options(pacer_sanitizers INTERFACE -fsanitize=${PACER_SANITIZE})
+endif()
+
+add_library(pacer_leak_check INTERFACE)
+if(PACER_SANITIZE MATCHES "address")
+  target_sources(pacer_leak_check INTERFACE ${CMAKE_CURRENT_LIST_DIR}/leak_check.cpp)
 endif()

@@ -25,7 +25,6 @@
 #include <pacer/metrics.h>
 
 #include "controls.h"
-#include "leak_check.h"
 #include "run/atomic_file.h"
 #include "run/files.h"
 #include "motion.h"
@@ -276,7 +275,6 @@ int run_app(const AppOptions& given) {
     if (!window) return fail(error);
     Renderer renderer;
     if (!renderer.init(gl_proc_address, window.get(), &error)) return fail(error);
-    keep_libraries_for_leak_check();   // the GL driver is loaded now
     std::optional<ImGuiLayer> imgui;
     Overlay overlay;
     options.overlay = options.overlay && overlay_possible(*window);

@@ -143,8 +143,10 @@ ctest_release() {
   ctest --preset release --rerun-failed -j1
 }
 
-# Debug with AddressSanitizer and UndefinedBehaviorSanitizer, library and unit
-# tests only (the demo and bench add build time, not library coverage). Both
+# Debug with AddressSanitizer and UndefinedBehaviorSanitizer: the library, its
+# unit tests, and the two examples run under Xvfb, whose exit is
+# LeakSanitizer's verdict on a whole windowed program (the demo and bench add
+# build time, not library coverage). Both
 # sanitizer presets keep line tables only (-g1): a report names the file and
 # line of every frame, and the builds take about a tenth less time than -g.
 asan() {
