@@ -22,6 +22,8 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
                   rule, pacer::shown_late, a quarter refresh)
   a refresh late  half a refresh or more after the one aimed at
   off             latency as late above the run's median
+  hitches / 1,000 the summary's display_hitches_per_1000: frames shown after
+                  the refresh they aimed at, per 1,000 refreshes
   lead            the lead in force at the end (the summary's display_lead_ms)
   room            latency p50 less work p50: what the lead adds to the work
 and each run ends with a verdict against these bounds:
@@ -35,7 +37,8 @@ and each run ends with a verdict against these bounds:
 
   tools/display_lock.py [--backends sdl2,glfw] [--work-ms 3,8] [--runs 3]
                         [--frames 600] [--sweep-frames 200] [--step-ms 1]
-                        [--keep DIR | --replay DIR] [--out docs/bench/display_lock.md]
+                        [--wait-point frame_start] [--size 320x240] [--output 320x240]
+                        [--overlay] [--keep DIR | --replay DIR] [--out docs/bench/display_lock.md]
   --step-ms 0: no sweep (ctest's wayland_display_lock_*, with looser bounds:
   --vsync-ratio, --latency-slack-ms, --max-discarded).
 
@@ -140,6 +143,7 @@ def figures(trace_path, summary_path, strategy, settle_s):
         "off_pct": 100.0 * off / len(shown) if shown else 100.0,
         "shown_every": number(change[1]) if len(change) == 3 else float("nan"),
         "lead": run.get("display_lead_ms", "off"),
+        "hitches": number(run.get("display_hitches_per_1000")),
         "window": min(to_screen) if to_screen else float("nan"),
         "decision": decisions[-1] if decisions else "",
     }
@@ -154,7 +158,7 @@ class Weston:
         self.env = {}
         if self.args.replay:
             return self
-        start = [self.args.wayland_sh, "start", self.args.compositor, "--name", self.name, "--size", "320x240",
+        start = [self.args.wayland_sh, "start", self.args.compositor, "--name", self.name, "--size", self.args.output,
                  "--hz", "60"]
         if self.args.compositor == "weston":
             start += ["--seat-module", self.args.seat_module]
@@ -190,14 +194,26 @@ def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, sett
                                             + "-".join(a.lstrip("-") for a in extra))
             os.makedirs(where)
         trace, summary = os.path.join(where, "trace.csv"), os.path.join(where, "summary.json")
+        width, height = args.size.split("x")
         cmd = wayland_session.priority_prefix() + [
-            args.demo, "--backend", backend, "--hz", "60", "--wait-point", "frame_start", "--work-ms", f"{work_ms:g}",
-            "--frames", str(frames), "--no-overlay", "--width", "320", "--height", "240",
-            "--trace", trace, "--summary-json", summary] + extra
+            args.demo, "--backend", backend, "--hz", "60", "--wait-point", args.wait_point, "--work-ms", f"{work_ms:g}",
+            "--frames", str(frames), "--width", width, "--height", height,
+            "--trace", trace, "--summary-json", summary] + ([] if args.overlay else ["--no-overlay"]) + extra
         done = wayland_session.run(cmd, env=env, timeout=120)
         if done.returncode != 0:
             sys.exit(f"display_lock: {' '.join(cmd)} exited {done.returncode}:\n{done.stdout}")
         return figures(trace, summary, strategy_shown, settle_s)
+
+
+def fewest_hitches(sweep, auto):
+    """'; fewest hitches of a fixed lead: ...', the sweep's best against
+    auto's: whether any lead met a hitch budget in the same run."""
+    known = [(f["hitches"], lead) for lead, f in sweep if f["hitches"] is not None]
+    if not known:
+        return ""
+    hitches, lead = min(known)
+    mine = "–" if auto["hitches"] is None else f"{auto['hitches']:.2f}"
+    return f"; fewest hitches of a fixed lead: {hitches:.2f} per 1,000 refreshes at {lead:g} ms (auto's {mine})"
 
 
 def ratio(a, b):
@@ -261,10 +277,11 @@ def room(f):
 
 
 def row(label, f):
+    hitches = "–" if f["hitches"] is None else f"{f['hitches']:.2f}"
     return (f"| {label} | {f['latency_p50']:.1f} | {f['work_p50']:.1f} | {f['latency_p50'] - f['work_p50']:.1f} | "
             f"{f['shown_every']:.1f} | "
             f"{f['discarded']} of {f['judged']} ({f['discarded_all']}) | {f['missed']} ({f['missed_pct']:.2f} %) | "
-            f"{f['refresh_late']} ({f['refresh_late_pct']:.2f} %) | {f['off']} | {f['lead']} |")
+            f"{hitches} | {f['refresh_late']} ({f['refresh_late_pct']:.2f} %) | {f['off']} | {f['lead']} |")
 
 
 def positive_list(flag, text, most):
@@ -345,6 +362,10 @@ def run_main():
     p.add_argument("--window-ms", type=float, default=0,
                    help="weston's window, from taking a frame to showing it; 0: measured, the shortest swap "
                         "return to shown of auto's run")
+    p.add_argument("--wait-point", choices=["frame_start", "before_present"], default="frame_start")
+    p.add_argument("--size", default="320x240", help="the demo's window, WxH")
+    p.add_argument("--output", default="320x240", help="the compositor's output, WxH")
+    p.add_argument("--overlay", action="store_true", help="the demo's overlay on (off by default)")
     p.add_argument("--demo", default=os.path.join(ROOT, "build", "demo", "pacer-demo"))
     p.add_argument("--wayland-sh", default=os.path.join(ROOT, "tools", "wayland.sh"))
     p.add_argument("--seat-module", default=os.path.join(ROOT, "build", "tests", "wayland", "pacer-weston-seat.so"))
@@ -354,6 +375,9 @@ def run_main():
                                                  "arguments, instead of running the demo")
     args = p.parse_args()
     works = positive_list("--work-ms", args.work_ms, 1000)
+    for flag, size in (("--size", args.size), ("--output", args.output)):
+        if not re.fullmatch(r"[1-9][0-9]{0,4}x[1-9][0-9]{0,4}", size):
+            raise InputError(f"--{flag.lstrip('-')}: '{size[:40]}' is not WIDTHxHEIGHT in pixels")
     check_counts(args)
     check_paths(args)
     if args.keep:
@@ -369,7 +393,8 @@ def run_main():
 
     lines = [f"# display_lock on headless {args.compositor} ({datetime.date.today()}, `tools/display_lock.py "
              f"--compositor {args.compositor} --backends {args.backends} --work-ms {args.work_ms} --runs {args.runs} --frames {args.frames} "
-             f"--sweep-frames {args.sweep_frames} --step-ms {args.step_ms:g}`)", ""]
+             f"--sweep-frames {args.sweep_frames} --step-ms {args.step_ms:g} --wait-point {args.wait_point} "
+             f"--size {args.size} --output {args.output}{' --overlay' if args.overlay else ''}`)", ""]
     failures = 0
     for backend in backends:
         for work in works:
@@ -392,8 +417,8 @@ def run_main():
                 failures += sum(1 for ok in checks.values() if ok is False)
                 lines += [f"## {backend}, {work:g} ms of work, run {n}", "",
                           "| run | latency p50 (ms) | work p50 (ms) | room (ms) | shown every (ms) | discarded (all) | missed "
-                          "| a refresh late | off | lead (ms) |",
-                          "|---|---|---|---|---|---|---|---|---|---|",
+                          "| hitches / 1,000 | a refresh late | off | lead (ms) |",
+                          "|---|---|---|---|---|---|---|---|---|---|---|",
                           row("vsync", vsync), row("auto (display_lock)", auto)]
                 lines += [row(f"fixed {lead:g} ms", f) for lead, f in sweep]
                 lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms, "
@@ -402,7 +427,7 @@ def run_main():
                           + f"vsync / auto latency: {ratio(vsync['latency_p50'], auto['latency_p50'])}; "
                           + f"latency bound {auto['work_tail']:.1f} (work tail) + {window:.1f} + "
                           + f"{args.latency_slack_ms:g} = {auto['work_tail'] + window + args.latency_slack_ms:.1f} ms; "
-                          + f"auto's decision: \"{auto['decision']}\"", "",
+                          + f"auto's decision: \"{auto['decision']}\"" + fewest_hitches(sweep, auto), "",
                           "verdict: " + ", ".join(f"{k} {verdict_word(ok, floor_pct)}" for k, ok in checks.items()),
                           ""]
                 print("\n".join(lines[-(len(sweep) + 9):]), flush=True)

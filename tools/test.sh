@@ -338,7 +338,7 @@ if ((quick)); then
   skip "thread sanitizer (build-tsan/)" "--quick"
   skip "fuzz the scenario parser and the library (build-fuzz/)" "--quick"
 else
-  section "sanitizers (build-asan/, ASan+UBSan, unit tests)" asan
+  section "sanitizers (build-asan/, ASan+UBSan, unit tests, examples)" asan
   section "thread sanitizer (build-tsan/, TSan, unit tests)" tsan
   section "fuzz the scenario parser and the library (build-fuzz/, libFuzzer, 2 x 20 s side by side)" fuzz
 fi
