@@ -22,6 +22,8 @@ trace, over the frames paced by display_lock (or, for vsync, all of them):
                   rule, pacer::shown_late, a quarter refresh)
   a refresh late  half a refresh or more after the one aimed at
   off             latency as late above the run's median
+  display slips   shown intervals as late above the run's median interval:
+                  the display's own delays, which no lead avoids
   hitches / 1,000 the summary's display_hitches_per_1000: frames shown after
                   the refresh they aimed at, per 1,000 refreshes
   lead            the lead in force at the end (the summary's display_lead_ms)
@@ -36,7 +38,7 @@ and each run ends with a verdict against these bounds:
   least room whose frames all showed, <= 1 % off).
 
   tools/display_lock.py [--backends sdl2,glfw] [--work-ms 3,8] [--runs 3]
-                        [--frames 600] [--sweep-frames 200] [--step-ms 1]
+                        [--frames 600] [--sweep-frames 200] [--step-ms 1 | --leads-ms 22,24,26]
                         [--wait-point frame_start] [--size 320x240] [--output 320x240]
                         [--overlay] [--keep DIR | --replay DIR] [--out docs/bench/display_lock.md]
   --step-ms 0: no sweep (ctest's wayland_display_lock_*, with looser bounds:
@@ -118,6 +120,12 @@ def figures(trace_path, summary_path, strategy, settle_s):
     # about 10 ms late: missed, not a refresh late.
     refresh_late = sum(1 for e in errors if period_ms > 0 and e >= period_ms / 2)
     off = sum(1 for v in latency if late_ms > 0 and v - p50 > late_ms)
+    # The display's own slips: a shown interval longer than the run's
+    # median by the late line (weston's repaint clock, late by ~10 ms on a
+    # busy machine, shows every frame aimed past it late, whatever the lead).
+    changes = [v for v in (number(r.get("MsBetweenDisplayChange")) for r in shown) if v is not None]
+    change_p50 = statistics.median(changes) if changes else 0.0
+    slips = sum(1 for v in changes if late_ms > 0 and v - change_p50 > late_ms)
     # The compositor's window as this run saw it: the shortest time from a
     # swap's return to its frame on screen (weston headless: its 16 ms frame
     # timer plus its repaint; a swap returns just after its commit, so this
@@ -141,6 +149,7 @@ def figures(trace_path, summary_path, strategy, settle_s):
         "refresh_late_pct": 100.0 * refresh_late / len(shown) if shown else 100.0,
         "off": off,
         "off_pct": 100.0 * off / len(shown) if shown else 100.0,
+        "slips": slips,
         "shown_every": number(change[1]) if len(change) == 3 else float("nan"),
         "lead": run.get("display_lead_ms", "off"),
         "hitches": number(run.get("display_hitches_per_1000")),
@@ -203,6 +212,14 @@ def run_demo(args, weston, backend, work_ms, frames, extra, strategy_shown, sett
         if done.returncode != 0:
             sys.exit(f"display_lock: {' '.join(cmd)} exited {done.returncode}:\n{done.stdout}")
         return figures(trace, summary, strategy_shown, settle_s)
+
+
+def sweep_leads(auto, step_ms):
+    """The fixed leads from 0 to one frame step (auto's shown interval, or
+    25 ms) in step_ms steps; none where step_ms is 0."""
+    frame_step = auto["shown_every"] if auto["shown_every"] == auto["shown_every"] else 25.0
+    count = int(frame_step / step_ms + 1e-9) + 1 if step_ms > 0 else 0
+    return [round(i * step_ms, 6) for i in range(count)]
 
 
 def fewest_hitches(sweep, auto):
@@ -281,19 +298,20 @@ def row(label, f):
     return (f"| {label} | {f['latency_p50']:.1f} | {f['work_p50']:.1f} | {f['latency_p50'] - f['work_p50']:.1f} | "
             f"{f['shown_every']:.1f} | "
             f"{f['discarded']} of {f['judged']} ({f['discarded_all']}) | {f['missed']} ({f['missed_pct']:.2f} %) | "
-            f"{hitches} | {f['refresh_late']} ({f['refresh_late_pct']:.2f} %) | {f['off']} | {f['lead']} |")
+            f"{hitches} | {f['refresh_late']} ({f['refresh_late_pct']:.2f} %) | {f['off']} | {f['slips']} | {f['lead']} |")
 
 
-def positive_list(flag, text, most):
-    """'3,8' as floats, each in (0, most]; InputError naming the flag otherwise."""
+def work_list(flag, text, most):
+    """'0,3,8' as floats, each in [0, most] (0: the demo's own rendering
+    alone); InputError naming the flag otherwise."""
     values = []
     for part in text.split(","):
         try:
             value = float(part)
         except ValueError:
             raise InputError(f"{flag}: '{part[:40]}' is not a number") from None
-        if not (0 < value <= most):
-            raise InputError(f"{flag}: {part[:40]} is out of range (0, {most:g}]")
+        if not (0 <= value <= most):
+            raise InputError(f"{flag}: {part[:40]} is out of range [0, {most:g}]")
         values.append(value)
     return values
 
@@ -352,6 +370,7 @@ def run_main():
     p.add_argument("--frames", type=int, default=600)
     p.add_argument("--sweep-frames", type=int, default=200)
     p.add_argument("--step-ms", type=float, default=1.0)
+    p.add_argument("--leads-ms", default="", help="the sweep's fixed leads, comma-separated (instead of --step-ms's)")
     p.add_argument("--max-off-pct", type=float, default=1.0, help="the oracle's fixed leads: off frames, at most")
     p.add_argument("--vsync-ratio", type=float, default=3.0, help="vsync's latency p50 over auto's, at least")
     p.add_argument("--latency-slack-ms", type=float, default=3.0,
@@ -374,7 +393,8 @@ def run_main():
     p.add_argument("--replay", default="", help="judge the runs a --keep folder holds again, with the same "
                                                  "arguments, instead of running the demo")
     args = p.parse_args()
-    works = positive_list("--work-ms", args.work_ms, 1000)
+    works = work_list("--work-ms", args.work_ms, 1000)
+    leads = work_list("--leads-ms", args.leads_ms, 1000) if args.leads_ms else []
     for flag, size in (("--size", args.size), ("--output", args.output)):
         if not re.fullmatch(r"[1-9][0-9]{0,4}x[1-9][0-9]{0,4}", size):
             raise InputError(f"--{flag.lstrip('-')}: '{size[:40]}' is not WIDTHxHEIGHT in pixels")
@@ -393,7 +413,8 @@ def run_main():
 
     lines = [f"# display_lock on headless {args.compositor} ({datetime.date.today()}, `tools/display_lock.py "
              f"--compositor {args.compositor} --backends {args.backends} --work-ms {args.work_ms} --runs {args.runs} --frames {args.frames} "
-             f"--sweep-frames {args.sweep_frames} --step-ms {args.step_ms:g} --wait-point {args.wait_point} "
+             f"--sweep-frames {args.sweep_frames} "
+             f"{'--leads-ms ' + args.leads_ms if leads else '--step-ms ' + format(args.step_ms, 'g')} --wait-point {args.wait_point} "
              f"--size {args.size} --output {args.output}{' --overlay' if args.overlay else ''}`)", ""]
     failures = 0
     for backend in backends:
@@ -404,21 +425,18 @@ def run_main():
                                      ["--strategy", "vsync"], "vsync")
                     auto = run_demo(args, weston, backend, work, args.frames, ["--strategy", "auto"], "display_lock",
                                     args.settle_s)
-                    step_ms = auto["shown_every"] if auto["shown_every"] == auto["shown_every"] else 25.0
-                    sweep, lead = [], 0.0
-                    while args.step_ms > 0 and lead <= step_ms + 1e-9:
-                        sweep.append((lead, run_demo(args, weston, backend, work, args.sweep_frames,
-                                                     ["--strategy", "display_lock", "--display-lead", f"{lead:g}"],
-                                                     "display_lock", 1.0)))
-                        lead += args.step_ms
+                    sweep = [(lead, run_demo(args, weston, backend, work, args.sweep_frames,
+                                             ["--strategy", "display_lock", "--display-lead", f"{lead:g}"],
+                                             "display_lock", 1.0))
+                             for lead in leads or sweep_leads(auto, args.step_ms)]
                 best_lead, best = oracle(sweep, args.max_off_pct)
                 window = args.window_ms or auto["window"]
                 checks, floor_pct = judge(vsync, auto, window, args, sweep, best)
                 failures += sum(1 for ok in checks.values() if ok is False)
                 lines += [f"## {backend}, {work:g} ms of work, run {n}", "",
                           "| run | latency p50 (ms) | work p50 (ms) | room (ms) | shown every (ms) | discarded (all) | missed "
-                          "| hitches / 1,000 | a refresh late | off | lead (ms) |",
-                          "|---|---|---|---|---|---|---|---|---|---|---|",
+                          "| hitches / 1,000 | a refresh late | off | display slips | lead (ms) |",
+                          "|---|---|---|---|---|---|---|---|---|---|---|---|",
                           row("vsync", vsync), row("auto (display_lock)", auto)]
                 lines += [row(f"fixed {lead:g} ms", f) for lead, f in sweep]
                 lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms, "
