@@ -378,15 +378,24 @@ ReplayResult recorded_figures(const Recording& recording) {
 }
 
 int64_t fitted_latch_ns(const Recording& recording) {
-    int64_t least = -1;
+    const double period_ms = recording.refresh_hz > 0 ? pacer::ms_of(pacer::period_ns_of(recording.refresh_hz)) : 0;
+    int64_t made = -1, missed = -1;
+    const RecordedFrame* ahead = nullptr;   // the frame shown before this one
     for (const RecordedFrame& frame : recording.frames) {
-        if (frame.shown_at_ms < 0 || frame.swapped_at_ms < 0 || frame.swap_blocked ||
-            frame.shown_at_ms < frame.swapped_at_ms)
-            continue;
-        const int64_t latch = std::llround(pacer::ns_of_ms(frame.shown_at_ms - frame.swapped_at_ms));
-        least = least < 0 ? latch : std::min(least, latch);
+        if (frame.shown_at_ms < 0) continue;
+        const bool dated = frame.swapped_at_ms >= 0 && !frame.swap_blocked && frame.shown_at_ms >= frame.swapped_at_ms;
+        if (dated) {
+            const int64_t room = std::llround(pacer::ns_of_ms(frame.shown_at_ms - frame.swapped_at_ms));
+            made = made < 0 ? room : std::min(made, room);
+            const bool next_refresh = ahead != nullptr && period_ms > 0 &&
+                                      std::fabs(frame.shown_at_ms - ahead->shown_at_ms - period_ms) <= period_ms / 4;
+            if (next_refresh && frame.swapped_at_ms < ahead->shown_at_ms)
+                missed = std::max<int64_t>(missed, std::llround(pacer::ns_of_ms(ahead->shown_at_ms - frame.swapped_at_ms)));
+        }
+        ahead = &frame;
     }
-    return least;
+    if (made < 0) return -1;
+    return missed >= 0 && missed < made ? missed + (made - missed) / 2 : made;
 }
 
 std::vector<ReplayConfig> default_configs(double target_hz, double refresh_hz) {

@@ -167,9 +167,16 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config, Obse
 ReplayResult recorded_figures(const Recording& recording);
 
 // The recording's own display's latch: how long before the time it reports
-// a frame must have been swapped, the least of shown - swap call over its
-// frames whose swap did not wait (a queued frame's says nothing of it). -1
-// without such frames.
+// a frame must have been swapped. Each frame shown bounds it from above (it
+// made its refresh with that room, shown - swap call); one swapped before
+// the refresh that showed the frame ahead of it, and shown itself a refresh
+// later, from below (it missed that refresh with that room: with the swap
+// interval at 0 it would have replaced the frame ahead). A queued frame's
+// (its swap waited) says nothing. Every latch between the most room a frame
+// missed with and the least one made it with agrees with every frame; the
+// latch is the middle of that span, off by at most half of it (weston's:
+// 15.1-15.5 to 19.2-19.5 ms, docs/bench/replay.md), else the least room a
+// frame made it with. -1 without such frames.
 int64_t fitted_latch_ns(const Recording& recording);
 
 // The default set: timer, vsync and display_lock at target_hz on a display
