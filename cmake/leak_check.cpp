@@ -3,7 +3,7 @@
 // LeakSanitizer's verdict at exit is about them (pacer_warnings.cmake).
 //
 // Two things of other projects' would otherwise end a clean run with its exit
-// 1 (Xvfb, Mesa 22.3, SDL 2.26, GLFW 3.3; docs/hostile.md):
+// 1 (measured under Xvfb, Mesa 22.3, SDL 2.26, GLFW 3.3; demo/README.md):
 // - Mesa unloads its GL driver (swrast_dri.so) as the window closes while
 //   the driver's globals still hold heap blocks. LeakSanitizer looks for
 //   pointers in the globals of the libraries loaded when it runs, so those

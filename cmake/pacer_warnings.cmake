@@ -4,7 +4,7 @@
 #   pacer_sanitizers  -fsanitize=<PACER_SANITIZE> at compile and link time
 # and, for the programs that open a window (the demo, the examples):
 #   pacer_leak_check  under AddressSanitizer, leak_check.cpp; else nothing
-# Neither reaches a consumer: the library links them through
+# None reaches a consumer: the library links them through
 # $<BUILD_INTERFACE:...>, so the installed package does not carry them.
 # CMakePresets.json turns the two switches on; nothing sets CMAKE_CXX_FLAGS.
 include_guard(GLOBAL)

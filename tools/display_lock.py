@@ -301,9 +301,9 @@ def row(label, f):
             f"{hitches} | {f['refresh_late']} ({f['refresh_late_pct']:.2f} %) | {f['off']} | {f['slips']} | {f['lead']} |")
 
 
-def work_list(flag, text, most):
-    """'0,3,8' as floats, each in [0, most] (0: the demo's own rendering
-    alone); InputError naming the flag otherwise."""
+def ms_list(flag, text, most):
+    """'0,3,8' as floats, each in [0, most] (work 0: the demo's own
+    rendering alone); InputError naming the flag otherwise."""
     values = []
     for part in text.split(","):
         try:
@@ -393,8 +393,8 @@ def run_main():
     p.add_argument("--replay", default="", help="judge the runs a --keep folder holds again, with the same "
                                                  "arguments, instead of running the demo")
     args = p.parse_args()
-    works = work_list("--work-ms", args.work_ms, 1000)
-    leads = work_list("--leads-ms", args.leads_ms, 1000) if args.leads_ms else []
+    works = ms_list("--work-ms", args.work_ms, 1000)
+    leads = ms_list("--leads-ms", args.leads_ms, 1000) if args.leads_ms else []
     for flag, size in (("--size", args.size), ("--output", args.output)):
         if not re.fullmatch(r"[1-9][0-9]{0,4}x[1-9][0-9]{0,4}", size):
             raise InputError(f"--{flag.lstrip('-')}: '{size[:40]}' is not WIDTHxHEIGHT in pixels")

@@ -146,9 +146,9 @@ ctest_release() {
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer: the library, its
 # unit tests, and the two examples run under Xvfb, whose exit is
 # LeakSanitizer's verdict on a whole windowed program (the demo and bench add
-# build time, not library coverage). Both
-# sanitizer presets keep line tables only (-g1): a report names the file and
-# line of every frame, and the builds take about a tenth less time than -g.
+# build time, not library coverage). Both sanitizer presets keep line tables
+# only (-g1): a report names the file and line of every frame, and the builds
+# take about a tenth less time than -g.
 asan() {
   cmake --preset asan-ubsan
   cmake --build --preset asan-ubsan
