@@ -336,6 +336,35 @@ TEST(DisplayLock, AutoLeavesItWhereFramesAreShownBeforeTheirRefresh) {
     }
 }
 
+// The retry comes while the display's clock is unlocked (its reports
+// jitter by 6 ms for a while): display_lock waits for the clock, and the
+// decision that starts it still says it is the retry.
+TEST(DisplayLock, ARetryThatFindsTheClockUnlockedSaysSoOnceItLocks) {
+    Rig rig(k60, 60, 60);
+    rig.display.latch_ns = 2 * kNsPerMs;
+    rig.run_for(3 * kNsPerSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    rig.display.outlier_every = 3;
+    rig.display.outlier_ns = -12 * kNsPerMs;
+    const int32_t locked_seq = rig.decision().seq;
+    const int64_t give_up = rig.clock.now_ns() + 5 * kNsPerSecond;
+    while (rig.clock.now_ns() < give_up && rig.decision().seq == locked_seq) rig.frame();
+    ASSERT_EQ(rig.decision().in_force, Strategy::Timer) << rig.decision().reason;
+    const int64_t barred_at = rig.clock.now_ns();   // display_lock barred for 64 s from here
+    rig.display.outlier_every = 0;
+    rig.run_for(60 * kNsPerSecond);
+    rig.display.jitter_ns = 6 * kNsPerMs;
+    while (rig.clock.now_ns() < barred_at + 68 * kNsPerSecond) rig.frame();
+    const int32_t seq = rig.decision().seq;
+    EXPECT_EQ(rig.decision().in_force, Strategy::Timer) << rig.decision().reason;
+    EXPECT_FALSE(rig.pacer->display().locked);
+    rig.display.jitter_ns = 0;
+    const int64_t end = rig.clock.now_ns() + 10 * kNsPerSecond;
+    while (rig.clock.now_ns() < end && rig.decision().seq == seq) rig.frame();
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    EXPECT_TRUE(contains(rig.decision().reason, "retry: auto -> display_lock: 60 Hz / 1")) << rig.decision().reason;
+}
+
 TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
     Rig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
     rig.display.latch_ns = 4 * kNsPerMs;

@@ -318,8 +318,10 @@ void Arbiter::check_display(int64_t index) {
     // display_lock begins once the clock locks, and ends when it is lost
     // (the fit restarts after kResetRun reports off it: a changed display).
     const int64_t now = waiter_.clock().now_ns();
+    // A bar that has run out is kept until display_lock starts again: where
+    // the clock is unlocked then, the decision that starts it once it locks
+    // is still the retry.
     const bool retry = lock_barred_until_ns_ >= 0 && now >= lock_barred_until_ns_;
-    if (retry) lock_barred_until_ns_ = -1;
     if (lockable(now) != display_locked_) {
         if (display_locked_) {   // lost: held a while, on the timer at the last step
             if (lost_since_ns_ < 0) lost_since_ns_ = now;
@@ -327,6 +329,7 @@ void Arbiter::check_display(int64_t index) {
         }
         lost_since_ns_ = -1;
         backoff_ns_ = kFirstBackoffNs;
+        if (retry) lock_barred_until_ns_ = -1;
         choose(display_locked_ ? "display clock lost" : retry ? "retry" : "", index);
         return;
     }
