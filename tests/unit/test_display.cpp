@@ -392,10 +392,10 @@ TEST(ClockFit, AFirstFewFramesDoNotMakeAFinerRefreshThanTheStatedOne) {
 }
 
 // First frames off every grid and off the stated refresh too (their
-// median 13.3 ms): a CI run under load gave mutter's 60 Hz a step of 3.33
-// ms, a fifth, and made four decisions on it. Each interval is a whole
-// number of such steps, but no report came that fast and the display does
-// not say so: the fit waits for frames that keep a grid.
+// median 13.3 ms), as mutter's can be under load: each interval is a whole
+// number of 3.33 ms steps, a fifth of its 60 Hz, which the fit took and kept.
+// No report came that fast and the display does not say so: the fit waits
+// for frames that keep a grid.
 TEST(ClockFit, FirstFramesOffTheStatedRefreshDoNotMakeAFinerOne) {
     expect_no_finer_refresh({6.65, 9.98, 13.30, 16.63, 19.95, 9.98, 13.30, 23.28});
     expect_no_finer_refresh({9.98, 13.30, 6.65, 13.30, 19.95, 9.98});
