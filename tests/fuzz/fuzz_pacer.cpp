@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // The fake's own refresh clock stays sane (it is not under test); what it
     // states, which the library reads, is anything.
     const double real_period_ns = 1e6 + static_cast<double>(in.take<uint32_t>() % 100'000'000u);
-    FakeCompositor compositor(clock, real_period_ns, in.or_default(1e9 / real_period_ns));
+    FakeCompositor compositor(clock, real_period_ns, in.or_default(hz_of(real_period_ns)));
     compositor.accepts = in.flag();
     compositor.blocks = in.flag();
     compositor.jitter_ns = in.take<uint16_t>() * int64_t{100};

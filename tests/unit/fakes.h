@@ -35,9 +35,11 @@ std::string reconfigure_with(Pacer& pacer, Change change) {
     return pacer.reconfigure(config);
 }
 
+inline constexpr int64_t kStartNs = kNsPerSecond;   // FakeClock's first reading
+
 class FakeClock final : public Clock {
 public:
-    explicit FakeClock(int64_t start_ns = kNsPerSecond) : now_(start_ns) {}
+    explicit FakeClock(int64_t start_ns = kStartNs) : now_(start_ns) {}
 
     int64_t now_ns() override { return now_; }
     // -1 when told to act as a platform without thread CPU time.
@@ -292,7 +294,7 @@ private:
             }
             p.displayed_ns = std::llround(refresh_time(s.k)) + noise();
             if (outlier_every > 0 && ++reports_ % outlier_every == 0) p.displayed_ns += outlier_ns;
-            p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;
+            p.refresh_ns = stated_hz > 0 ? std::llround(period_ns_of(stated_hz)) : 0;
             p.seq = report_seq ? static_cast<uint64_t>(s.k + 1000) : 0;
             p.flags = flags;
             ready_.push_back(p);
@@ -325,6 +327,17 @@ private:
 };
 
 // A zero config wired to the fakes, at target_hz with strategy.
+// The periods of the refreshes the tests' displays run at, ns.
+inline constexpr double kPeriod60_ns = period_ns_of(60);
+inline constexpr double kPeriod120_ns = period_ns_of(120);
+inline constexpr double kPeriod144_ns = period_ns_of(144);
+inline constexpr double kPeriod240_ns = period_ns_of(240);
+
+// True when text holds part: a decision's reason, a description.
+inline bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
 inline Config fake_config(FakeClock& clock, FakeSleeper& sleeper, double target_hz = 60,
                           Strategy strategy = Strategy::Timer) {
     Config config{};

@@ -18,6 +18,7 @@ using namespace pacer;
 using pacer::testing::FakeClock;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
+using pacer::testing::contains;
 
 namespace {
 
@@ -46,7 +47,7 @@ public:
         if (interval > 0 && blocks && refresh > 0) {
             // The first vblank at or after now, and n vblanks (less half a
             // period, for rounding) after the last present.
-            const double vblank_ns = 1e9 / (actual_hz > 0 ? actual_hz : refresh);
+            const double vblank_ns = period_ns_of(actual_hz > 0 ? actual_hz : refresh);
             double earliest = static_cast<double>(clock_.now_ns());
             if (last_present_ns >= 0)
                 earliest = std::max(earliest, static_cast<double>(last_present_ns) + (interval - 0.5) * vblank_ns);
@@ -87,14 +88,14 @@ private:
     int queued_ = 0;
 };
 
-struct Rig {
+struct AutoRig {
     FakeClock clock;
     FakeSleeper sleeper{clock};
     FakeDisplay display;
     std::unique_ptr<Pacer> pacer;
 
     // accepts and blocks: the display's answers from the start.
-    Rig(double refresh_hz, double target_hz, Strategy strategy = Strategy::Auto, bool accepts = true,
+    AutoRig(double refresh_hz, double target_hz, Strategy strategy = Strategy::Auto, bool accepts = true,
         bool blocks = true)
         : display(clock, refresh_hz) {
         display.accepts = accepts;
@@ -122,12 +123,10 @@ struct Rig {
     const Decision& decision() const { return pacer->decision(); }
 };
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 }  // namespace
 
 TEST(AutoProbe, VsyncThatWorksIsConfirmedAndKept) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     EXPECT_EQ(rig.display.requests, Intervals{1});
     EXPECT_TRUE(rig.decision().probing);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
@@ -149,7 +148,7 @@ TEST(AutoProbe, VsyncThatWorksIsConfirmedAndKept) {
 }
 
 TEST(AutoProbe, HalfTheRefreshUsesIntervalTwo) {
-    Rig rig(120, 60);
+    AutoRig rig(120, 60);
     EXPECT_EQ(rig.display.requests, Intervals{2});
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (120 Hz / 2), 32 of 32 within 0.5 ms of their median");
@@ -160,7 +159,7 @@ TEST(AutoProbe, HalfTheRefreshUsesIntervalTwo) {
 // not be. Nothing reports shown frames: auto judges the presents, takes the
 // timer, saying how uneven they were, and does not try again for 64 s.
 TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.display.return_late_ns = 3 * kNsPerMs;
     int probed = 0;   // frames until the probe ended: 8 uneven of 32 end it early
     while (rig.decision().in_force == Strategy::Vsync && probed < kProbe) rig.frame(), ++probed;
@@ -177,7 +176,7 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
     EXPECT_EQ(rig.display.requests, (Intervals{1, 0}));
     // Steady through the probe, uneven later: left once a second, wholly
     // new watch window holds 8 uneven presents too (a burst is one window).
-    Rig later(60, 60);
+    AutoRig later(60, 60);
     later.frames(kProbe);
     ASSERT_EQ(later.decision().in_force, Strategy::Vsync);
     later.display.return_late_ns = 3 * kNsPerMs;
@@ -188,7 +187,7 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
     EXPECT_TRUE(contains(later.decision().reason, "vsync presents off their median")) << later.decision().reason;
     // Swaps that return within a few hundred us of their vblank (sway's
     // headless output) are steady: vsync is kept, for good.
-    Rig steady(60, 60);
+    AutoRig steady(60, 60);
     steady.display.return_late_ns = 300'000;
     steady.frames(kProbe);
     EXPECT_EQ(steady.decision().in_force, Strategy::Vsync) << steady.decision().reason;
@@ -202,19 +201,19 @@ TEST(AutoProbe, BlockingSwapsThatReturnUnevenlyLeaveVsyncForTheTimer) {
 // The probe looks further, and vsync is confirmed in one probe (2 decisions;
 // it was left, retried 2 s later, and made 4).
 TEST(AutoProbe, AQueueThatFillsFirstDoesNotEndTheProbe) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.display.queue_frames = 5;
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync) << rig.decision().reason;
     EXPECT_EQ(rig.decision().seq, 2);
     // A swap that never blocks still ends the probe at 8 intervals.
-    Rig never(60, 60, Strategy::Auto, true, /*blocks=*/false);
+    AutoRig never(60, 60, Strategy::Auto, true, /*blocks=*/false);
     never.frames(10);
     EXPECT_EQ(never.decision().in_force, Strategy::Timer);
 }
 
 TEST(AutoProbe, VsyncRefusedMeansTimerWithoutRetries) {
-    Rig rig(60, 60, Strategy::Auto, /*accepts=*/false);
+    AutoRig rig(60, 60, Strategy::Auto, /*accepts=*/false);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: swap interval 1 refused");
     rig.run_for(100 * kNsPerSecond);
@@ -225,7 +224,7 @@ TEST(AutoProbe, VsyncRefusedMeansTimerWithoutRetries) {
 }
 
 TEST(AutoProbe, AcceptedButNeverBlockingFallsBackToTimerAndRetriesWithBackoff) {
-    Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);   // Xvfb: accepted, swaps return at once
+    AutoRig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);   // Xvfb: accepted, swaps return at once
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().swap_interval, 0);
@@ -245,7 +244,7 @@ TEST(AutoProbe, AcceptedButNeverBlockingFallsBackToTimerAndRetriesWithBackoff) {
 TEST(AutoProbe, SwapsThatCostTheWorkOnlyAreNotVsync) {
     // The measured interval is work + swap: 2 + 2.1 ms. Even a slow non-blocking
     // swap that happens to land near the period is judged by its median.
-    Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
+    AutoRig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
     rig.display.nonblocking_ns = 3 * kNsPerMs;
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
@@ -253,7 +252,7 @@ TEST(AutoProbe, SwapsThatCostTheWorkOnlyAreNotVsync) {
 }
 
 TEST(AutoProbe, UnknownRefreshMeansTimerUntilItIsKnown) {
-    Rig rig(0, 60);   // Xvfb reports 0 Hz
+    AutoRig rig(0, 60);   // Xvfb reports 0 Hz
     EXPECT_TRUE(rig.display.requests.empty());
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: refresh rate unknown");
@@ -272,7 +271,7 @@ TEST(AutoProbe, UnknownRefreshMeansTimerUntilItIsKnown) {
 }
 
 TEST(AutoProbe, TargetThatIsNotADivisorMeansTimer) {
-    Rig rig(144, 100);
+    AutoRig rig(144, 100);
     EXPECT_TRUE(rig.display.requests.empty());
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason, "auto -> timer: 100 Hz is not 144 Hz / n");
@@ -284,7 +283,7 @@ TEST(AutoProbe, TargetThatIsNotADivisorMeansTimer) {
 }
 
 TEST(AutoProbe, RefreshChangeMidRunRenegotiates) {
-    Rig rig(120, 60);
+    AutoRig rig(120, 60);
     rig.frames(kProbe);
     ASSERT_EQ(rig.decision().reason, "auto -> vsync: presents every 16.7 ms (120 Hz / 2), 32 of 32 within 0.5 ms of their median");
     // The window moves to a 60 Hz display: interval 2 now presents at 30 Hz
@@ -304,7 +303,7 @@ TEST(AutoProbe, RefreshChangeMidRunRenegotiates) {
 }
 
 TEST(AutoWatch, IntermittentMissesDoNotFlap) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.frames(kProbe);
     const int32_t seq = rig.decision().seq;
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
@@ -316,7 +315,7 @@ TEST(AutoWatch, IntermittentMissesDoNotFlap) {
 }
 
 TEST(AutoWatch, RepeatedMissesSwitchToTimer) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.frames(kProbe);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     // Every other frame misses: a quarter of the window is reached in 16 frames.
@@ -327,7 +326,7 @@ TEST(AutoWatch, RepeatedMissesSwitchToTimer) {
 }
 
 TEST(AutoWatch, VsyncThatStopsBlockingIsLeftAndFoundAgainWhenItRecovers) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.frames(kProbe);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     rig.display.blocks = false;   // e.g. the window got occluded and the driver stopped waiting
@@ -347,7 +346,7 @@ TEST(AutoWatch, VsyncThatStopsBlockingIsLeftAndFoundAgainWhenItRecovers) {
 // SDL2 on Wayland keeps stating 60 Hz after the output went faster: the swaps
 // still block, at 10 ms, neither under half nor over 1.5 vsync periods.
 TEST(AutoWatch, SwapsAtAnotherRateThanStatedAreLeft) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.frames(kProbe);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     rig.display.actual_hz = 100;
@@ -365,7 +364,7 @@ TEST(AutoWatch, SwapsAtAnotherRateThanStatedAreLeft) {
 }
 
 TEST(AutoWatch, WithoutMarkPresentTheWakesAreTheEvidence) {
-    Rig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
+    AutoRig rig(60, 60, Strategy::Auto, true, /*blocks=*/false);
     for (int i = 0; i < 10; ++i) {   // no mark_present
         rig.pacer->wait();
         rig.clock.advance_busy(2 * kNsPerMs);
@@ -376,7 +375,7 @@ TEST(AutoWatch, WithoutMarkPresentTheWakesAreTheEvidence) {
 }
 
 TEST(Decisions, EachFrameCarriesTheDecisionInForce) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     std::vector<int32_t> seqs;
     for (int i = 0; i < kProbe + 2; ++i) seqs.push_back(rig.frame().decision_seq);
     EXPECT_EQ(seqs.front(), 1);   // probing
@@ -392,7 +391,7 @@ TEST(Decisions, EachFrameCarriesTheDecisionInForce) {
 }
 
 TEST(Decisions, SettingTheSameValuesAgainDoesNotReprobe) {
-    Rig rig(60, 60);
+    AutoRig rig(60, 60);
     rig.frames(kProbe);
     ASSERT_FALSE(rig.decision().probing);
     const int32_t seq = rig.decision().seq;
@@ -407,7 +406,7 @@ TEST(Decisions, SettingTheSameValuesAgainDoesNotReprobe) {
 }
 
 TEST(Decisions, SwitchingToAutoReadsTheRefreshAfresh) {
-    Rig rig(60, 60, Strategy::Timer);
+    AutoRig rig(60, 60, Strategy::Timer);
     rig.run_for(3 * kNsPerSecond);
     rig.display.refresh = 120;   // not read while timer was asked for
     EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.strategy = Strategy::Auto; }), "");
@@ -425,7 +424,7 @@ TEST(Decisions, TheTimerFallbackIsSaid) {
 }
 
 TEST(ExplicitVsync, NonBlockingSwapsAreReportedButVsyncStays) {
-    Rig rig(60, 60, Strategy::Vsync);
+    AutoRig rig(60, 60, Strategy::Vsync);
     EXPECT_EQ(rig.decision().reason, "vsync: swap interval 1 at 60 Hz");
     rig.frames(kProbe);
     EXPECT_EQ(rig.decision().seq, 1);   // healthy: nothing new to say
@@ -445,7 +444,7 @@ TEST(ExplicitVsync, NonBlockingSwapsAreReportedButVsyncStays) {
 }
 
 TEST(ExplicitVsync, SwapsAtAnotherRateThanStatedAreReported) {
-    Rig rig(60, 60, Strategy::Vsync);
+    AutoRig rig(60, 60, Strategy::Vsync);
     rig.frames(40);
     rig.display.actual_hz = 100;
     rig.frames(40);
@@ -459,7 +458,7 @@ TEST(ExplicitVsync, SwapsAtAnotherRateThanStatedAreReported) {
 }
 
 TEST(ExplicitVsync, RefusedOrHostlessSaysWhy) {
-    Rig refused(60, 60, Strategy::Vsync, /*accepts=*/false);
+    AutoRig refused(60, 60, Strategy::Vsync, /*accepts=*/false);
     EXPECT_EQ(refused.decision().reason, "vsync -> timer: swap interval 1 refused");
     FakeClock clock;
     FakeSleeper sleeper(clock);

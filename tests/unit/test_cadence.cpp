@@ -1,5 +1,7 @@
 // test_cadence.cpp: Summary::presents and ::shown, what reached the screen,
 // in the Stats window and in RunMetrics: the pair rules and the off count.
+#include "fakes.h"
+
 #include <pacer/metrics.h>
 
 #include <gtest/gtest.h>
@@ -10,7 +12,7 @@ namespace pacer {
 namespace {
 
 constexpr int64_t kPeriodNs = 10'000'000;   // 100 Hz
-constexpr int64_t kStartNs = 1'000'000'000;
+using testing::kStartNs;   // a run's first wake
 
 // Wakes exactly on the grid; each frame's swap returned present_after_ns[i]
 // after its wake (reported with the next frame, as wait() does), and frame i

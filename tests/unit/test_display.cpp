@@ -20,14 +20,13 @@ using pacer::testing::FakeClock;
 using pacer::testing::FakeCompositor;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
+using pacer::testing::contains;
+using pacer::testing::kPeriod60_ns;
+using pacer::testing::kPeriod144_ns;
 
 namespace {
 
-constexpr double k60 = 1e9 / 60;
-constexpr double k5994 = 1e9 / (60 / 1.001);   // 16.683 ms
-constexpr double k144 = 1e9 / 144;
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+constexpr double k5994 = period_ns_of(60 / 1.001);   // 16.683 ms
 
 // ---- the model alone -------------------------------------------------------
 
@@ -35,7 +34,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // frame `every` refreshes after the last, with a scripted noise source.
 struct Feed {
     double period_ns;
-    double phase_ns = 1e9;
+    double phase_ns = kNsPerSecond;
     int64_t stated_ns = 16'666'667;   // Presented::refresh_ns
     uint64_t state = 99;
     double uniform() {   // [0, 1)
@@ -105,10 +104,10 @@ TEST(ClockFit, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
     // period is 8.3 ms. Without a counter the times alone cannot tell; the
     // stated refresh, a whole divisor, can.
     detail::ClockFit model;
-    Feed feed{1e9 / 120};
+    Feed feed{period_ns_of(120)};
     feed.stated_ns = 8'333'333;
     for (int64_t k = 2; k <= 80; k += 2) model.add(feed.at(k, 50 * kNsPerUs, false), 120);
-    EXPECT_NEAR(model.period_ns(), 1e9 / 120, 1e9 / 120 * 0.001);
+    EXPECT_NEAR(model.period_ns(), period_ns_of(120), period_ns_of(120) * 0.001);
     // A stated rate that is no divisor is ignored (weston's 60 against 25.2 ms).
     detail::ClockFit lied_to;
     Feed slow{25.2e6};
@@ -124,7 +123,7 @@ void feed_pattern(detail::ClockFit& model, double period_ns, const std::vector<i
     for (int i = 0; i < reports; ++i) {
         k += pattern[static_cast<size_t>(i) % pattern.size()];
         Presented p = feed.at(k, 30 * kNsPerUs, false);
-        p.refresh_ns = stated_hz > 0 ? std::llround(1e9 / stated_hz) : 0;
+        p.refresh_ns = stated_hz > 0 ? std::llround(period_ns_of(stated_hz)) : 0;
         model.add(p, stated_hz);
     }
 }
@@ -149,19 +148,19 @@ TEST(ClockFit, HalfAStepLateIsNoRefreshOfItsOwn) {
 // three (60 fps at 144 Hz, 24 fps at 60 Hz): the stated rate says so.
 TEST(ClockFit, TwoAndThreeRefreshesAFrameFindTheStatedRefresh) {
     detail::ClockFit at144;
-    feed_pattern(at144, 1e9 / 144, {2, 3}, 144, 200);
+    feed_pattern(at144, period_ns_of(144), {2, 3}, 144, 200);
     EXPECT_TRUE(at144.locked());
-    EXPECT_NEAR(at144.period_ns(), 1e9 / 144, 1e9 / 144 * 0.005);
+    EXPECT_NEAR(at144.period_ns(), period_ns_of(144), period_ns_of(144) * 0.005);
     detail::ClockFit at60;
-    feed_pattern(at60, 1e9 / 60, {2, 3}, 60, 200);
+    feed_pattern(at60, period_ns_of(60), {2, 3}, 60, 200);
     EXPECT_TRUE(at60.locked());
-    EXPECT_NEAR(at60.period_ns(), 1e9 / 60, 1e9 / 60 * 0.005);
+    EXPECT_NEAR(at60.period_ns(), period_ns_of(60), period_ns_of(60) * 0.005);
     // Unstated, the times alone: the lowest interval explains only half, so
     // the fraction is taken.
     detail::ClockFit unstated;
-    feed_pattern(unstated, 1e9 / 60, {2, 3}, 0, 200);
+    feed_pattern(unstated, period_ns_of(60), {2, 3}, 0, 200);
     EXPECT_TRUE(unstated.locked());
-    EXPECT_NEAR(unstated.period_ns(), 1e9 / 60, 1e9 / 60 * 0.005);
+    EXPECT_NEAR(unstated.period_ns(), period_ns_of(60), period_ns_of(60) * 0.005);
 }
 
 TEST(ClockFit, FollowsATimerThatDatesEachRefreshFromTheLast) {
@@ -172,7 +171,7 @@ TEST(ClockFit, FollowsATimerThatDatesEachRefreshFromTheLast) {
     // refresh after each report is predicted within 1 ms.
     detail::ClockFit model;
     Feed noise{25.2e6};
-    double t = 1e9;
+    double t = kNsPerSecond;
     std::vector<double> intervals;
     int predicted = 0, close = 0, unlocked = 0;
     for (int i = 0; i < 600; ++i) {
@@ -213,14 +212,14 @@ struct Worst {
 };
 Worst jittery_display(int slip_every, int64_t stated_ns) {
     detail::ClockFit model;
-    Feed noise{k60};
+    Feed noise{kPeriod60_ns};
     double phase = 0, slipped = 0;
     Worst worst;
     std::vector<double> predicted;
     for (int64_t k = 1; k <= 1800; ++k) {
         phase = 0.98 * phase + (2 * noise.uniform() - 1) * 0.3 * kNsPerMs;
         if (slip_every > 0 && k % slip_every == 0) slipped += 3 * kNsPerMs;
-        const double grid = 1e9 + static_cast<double>(k) * k60 + slipped;
+        const double grid = kNsPerSecond + static_cast<double>(k) * kPeriod60_ns + slipped;
         if (k >= 120) predicted.push_back(std::fabs(static_cast<double>(model.nearest_refresh(std::llround(grid))) - grid));
         Presented p;
         p.displayed_ns = std::llround(grid + phase + (2 * noise.uniform() - 1) * 0.75 * kNsPerMs);
@@ -228,7 +227,7 @@ Worst jittery_display(int slip_every, int64_t stated_ns) {
         p.refresh_ns = stated_ns;
         p.flags = kPresentedHwCompletion;
         model.add(p, 60);
-        const double off = std::fabs(model.period_ns() / k60 - 1);
+        const double off = std::fabs(model.period_ns() / kPeriod60_ns - 1);
         if (k >= 120 && k < 600) worst.early = std::max(worst.early, off);
         if (k >= 600) worst.late = std::max(worst.late, off);
         if (k >= 120 && !model.locked()) worst.always_locked = false;
@@ -278,7 +277,7 @@ TEST(ClockFit, SoftwareDatedReportsTakeTheRefreshTheyState) {
                 p.flags = flags;
                 model.add(p, 60);
             }
-            const bool stated = flags == 0 && real_ns < 1.05 * k60;
+            const bool stated = flags == 0 && real_ns < 1.05 * kPeriod60_ns;
             EXPECT_NEAR(model.period_ns(), stated ? 16'666'667 : real_ns, real_ns * 0.0005) << real_ns << " " << flags;
         }
     }
@@ -293,12 +292,12 @@ TEST(ClockFit, SoftwareDatedReportsTakeTheRefreshTheyState) {
 // one, neither ends it nor starts it over.
 TEST(ClockFit, JitterAtTheLockLimitAndLateRunsKeepTheLock) {
     detail::ClockFit model;
-    Feed feed{k60};
+    Feed feed{kPeriod60_ns};
     int unlocked = 0;
-    double t = 1e9;
+    double t = kNsPerSecond;
     for (int i = 0; i < 1200; ++i) {
         const bool late_run = i >= 600 && i < 612;
-        t += late_run ? 21.5 * kNsPerMs + 3 * kNsPerMs * feed.uniform() : k60;
+        t += late_run ? 21.5 * kNsPerMs + 3 * kNsPerMs * feed.uniform() : kPeriod60_ns;
         Presented p;
         p.displayed_ns = std::llround(t + (late_run ? 0 : (2 * feed.uniform() - 1) * 1.45 * kNsPerMs));
         p.refresh_ns = 16'666'667;
@@ -315,18 +314,18 @@ TEST(ClockFit, JitterAtTheLockLimitAndLateRunsKeepTheLock) {
 // the reports after it. A display that comes back at another rate still
 // starts over.
 TEST(ClockFit, ASilenceKeepsTheClock) {
-    for (const double after_ns : {k60, k144}) {
+    for (const double after_ns : {kPeriod60_ns, kPeriod144_ns}) {
         detail::ClockFit model;
-        double t = 1e9;
+        double t = kNsPerSecond;
         for (int i = 0; i < 300; ++i) {
-            t += k60;
+            t += kPeriod60_ns;
             Presented p;
             p.displayed_ns = std::llround(t);
             p.flags = kPresentedHwClock;
             model.add(p, 60);
         }
         ASSERT_TRUE(model.locked());
-        t += 1.2e9 + 0.37 * k60;   // the grid comes back at another phase
+        t += 1.2e9 + 0.37 * kPeriod60_ns;   // the grid comes back at another phase
         int unlocked = 0, reports = 0;
         for (; reports < 100; ++reports) {
             t += after_ns;
@@ -335,12 +334,12 @@ TEST(ClockFit, ASilenceKeepsTheClock) {
             p.flags = kPresentedHwClock;
             model.add(p, 60);
             unlocked += !model.locked();
-            if (after_ns != k60 && model.locked() && std::fabs(model.period_ns() - k144) < k144 * 0.001) break;
+            if (after_ns != kPeriod60_ns && model.locked() && std::fabs(model.period_ns() - kPeriod144_ns) < kPeriod144_ns * 0.001) break;
         }
-        if (after_ns == k60) {
+        if (after_ns == kPeriod60_ns) {
             EXPECT_EQ(unlocked, 0);
-            EXPECT_NEAR(model.period_ns(), k60, k60 * 1e-4);
-            EXPECT_NEAR(static_cast<double>(model.next_refresh(std::llround(t) + 1)), t + k60, 50 * kNsPerUs);
+            EXPECT_NEAR(model.period_ns(), kPeriod60_ns, kPeriod60_ns * 1e-4);
+            EXPECT_NEAR(static_cast<double>(model.next_refresh(std::llround(t) + 1)), t + kPeriod60_ns, 50 * kNsPerUs);
         } else {
             EXPECT_LE(reports, detail::ClockFit::kResetRun + detail::ClockFit::kLockSamples);
         }
@@ -353,18 +352,18 @@ TEST(ClockFit, ASilenceKeepsTheClock) {
 // ends locked at 60 Hz.
 void expect_no_finer_refresh(const std::vector<double>& first_ms) {
     detail::ClockFit model;
-    Feed noise{k60};
-    double t = 1e9;
+    Feed noise{kPeriod60_ns};
+    double t = kNsPerSecond;
     for (size_t i = 0; i < 400; ++i) {
         if (i > 0 && i <= first_ms.size()) t += first_ms[i - 1] * kNsPerMs;
-        if (i > first_ms.size()) t += k60 + (2 * noise.uniform() - 1) * 0.5 * kNsPerMs;
+        if (i > first_ms.size()) t += kPeriod60_ns + (2 * noise.uniform() - 1) * 0.5 * kNsPerMs;
         Presented p;
         p.displayed_ns = std::llround(t);
         p.refresh_ns = 16'666'667;
         p.flags = kPresentedHwCompletion;
         model.add(p, 60);
         if (model.period_ns() > 0) {
-            EXPECT_GT(model.period_ns(), 0.75 * k60) << "report " << i;
+            EXPECT_GT(model.period_ns(), 0.75 * kPeriod60_ns) << "report " << i;
         }
     }
     EXPECT_TRUE(model.locked());
@@ -408,7 +407,7 @@ TEST(ClockFit, FirstFramesOffTheStatedRefreshDoNotMakeAFinerOne) {
 // machine), it must be dropped, not the lock.
 TEST(ClockFit, ACounterOfRepaintsIsDroppedOnceFramesMissRefreshes) {
     detail::ClockFit model;
-    Feed feed{k60};
+    Feed feed{kPeriod60_ns};
     int64_t k = 0;
     uint64_t repaints = 0;
     int unlocked = 0;
@@ -421,7 +420,7 @@ TEST(ClockFit, ACounterOfRepaintsIsDroppedOnceFramesMissRefreshes) {
         if (i >= 100 && !model.locked()) ++unlocked;
     }
     EXPECT_EQ(unlocked, 0);
-    EXPECT_NEAR(model.period_ns(), k60, k60 * 0.0005);
+    EXPECT_NEAR(model.period_ns(), kPeriod60_ns, kPeriod60_ns * 0.0005);
 }
 
 TEST(ClockFit, FollowsDriftAndRelocksAfterARefreshChange) {
@@ -430,10 +429,10 @@ TEST(ClockFit, FollowsDriftAndRelocksAfterARefreshChange) {
     // long sums (8.5 s) lag by about half their span, within 0.06 %.
     for (const uint32_t flags : {kPresentedHwClock, 0u}) {
         detail::ClockFit drifting;
-        double t = 1e9, period = k60;
+        double t = kNsPerSecond, period = kPeriod60_ns;
         uint64_t seq = 1;
         for (int i = 0; i < 1200; ++i) {
-            period = k60 * (1 + 0.002 * i / 1200.0);
+            period = kPeriod60_ns * (1 + 0.002 * i / 1200.0);
             t += period;
             Presented p;
             p.displayed_ns = std::llround(t);
@@ -445,10 +444,10 @@ TEST(ClockFit, FollowsDriftAndRelocksAfterARefreshChange) {
         EXPECT_NEAR(drifting.period_ns(), period, period * (flags != 0 ? 0.0002 : 0.0006)) << flags;
     }
     detail::ClockFit model;
-    double t = 1e9;
+    double t = kNsPerSecond;
     uint64_t seq = 1;
     for (int i = 0; i < 1200; ++i) {
-        t += k60;
+        t += kPeriod60_ns;
         Presented p;
         p.displayed_ns = std::llround(t);
         p.seq = ++seq;
@@ -458,13 +457,13 @@ TEST(ClockFit, FollowsDriftAndRelocksAfterARefreshChange) {
     // locks again 16 reports later (the reset keeps the 8).
     int reports = 0;
     while (reports < 100) {
-        t += k144;
+        t += kPeriod144_ns;
         Presented p;
         p.displayed_ns = std::llround(t);
         p.seq = ++seq;
         model.add(p, 60);
         ++reports;
-        if (model.locked() && std::fabs(model.period_ns() - k144) < k144 * 0.001) break;
+        if (model.locked() && std::fabs(model.period_ns() - kPeriod144_ns) < kPeriod144_ns * 0.001) break;
     }
     EXPECT_LE(reports, detail::ClockFit::kResetRun + detail::ClockFit::kLockSamples);
 }
@@ -477,7 +476,7 @@ TEST(ClockFit, IgnoresWhatCannotBeFitted) {
     EXPECT_EQ(model.clock().period_ns, 0);
     EXPECT_EQ(model.clock().refresh_at_ns, -1);
     EXPECT_EQ(model.nearest_refresh(123), 123);
-    Feed feed{k60};
+    Feed feed{kPeriod60_ns};
     for (int64_t k = 1; k <= 30; ++k) model.add(feed.at(k, 0, true), 60);
     const DisplayClock before = model.clock();
     Presented backwards = feed.at(3, 0, true);   // not after the previous one
@@ -490,14 +489,14 @@ TEST(ClockFit, IgnoresWhatCannotBeFitted) {
 
 // The engine's loop as the demo runs it: wait, swap the frame built last
 // turn, mark the present, build the next one.
-struct Rig {
+struct DisplayRig {
     FakeClock clock;
     FakeSleeper sleeper{clock};
     FakeCompositor display;
     std::unique_ptr<Pacer> pacer;
     int64_t built = -1;   // the frame awaiting its swap
 
-    Rig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy, int64_t lead_ns = -1)
+    DisplayRig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy, int64_t lead_ns = -1)
         : display(clock, real_period_ns, stated_hz) {
         Config c = fake_config(clock, sleeper, target_hz, strategy);
         c.host = &display;
@@ -524,7 +523,7 @@ struct Rig {
 };
 
 TEST(DisplayAuto, AnHonestDisplayConfirmsVsyncByWhatItShows) {
-    Rig rig(k60, 60, 60, Strategy::Auto);
+    DisplayRig rig(kPeriod60_ns, 60, 60, Strategy::Auto);
     rig.display.jitter_ns = 200 * kNsPerUs;
     EXPECT_EQ(rig.decision().reason, "auto -> vsync (probing): 60 Hz / 1, measuring presents");
     rig.run_for(1 * kNsPerSecond);
@@ -539,7 +538,7 @@ TEST(DisplayAuto, AnHonestDisplayConfirmsVsyncByWhatItShows) {
 }
 
 TEST(DisplayAuto, ClaimedVsyncWhoseSwapsDoNotBlockIsCaught) {
-    Rig rig(k60, 60, 60, Strategy::Auto);
+    DisplayRig rig(kPeriod60_ns, 60, 60, Strategy::Auto);
     rig.display.blocks = false;   // accepts interval 1, returns at once
     rig.run_for(1 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
@@ -550,7 +549,7 @@ TEST(DisplayAuto, ClaimedVsyncWhoseSwapsDoNotBlockIsCaught) {
 
 TEST(DisplayAuto, ADisplayThatLiesAboutItsRefreshIsCaught) {
     // weston headless: says 60 Hz, shows a frame every 25.2 ms.
-    Rig rig(25.2e6, 60, 60, Strategy::Auto);
+    DisplayRig rig(25.2e6, 60, 60, Strategy::Auto);
     rig.display.report_seq = false;
     rig.display.jitter_ns = 300 * kNsPerUs;
     rig.run_for(2 * kNsPerSecond);
@@ -566,7 +565,7 @@ TEST(DisplayAuto, ADisplayThatLiesAboutItsRefreshIsCaught) {
 }
 
 TEST(DisplayAuto, AnUnstatedRefreshIsLearntFromTheDisplay) {
-    Rig rig(k60, 0, 60, Strategy::Auto);   // states nothing, reports presents
+    DisplayRig rig(kPeriod60_ns, 0, 60, Strategy::Auto);   // states nothing, reports presents
     EXPECT_EQ(rig.decision().reason, "auto -> timer: refresh rate unknown");
     rig.run_for(2 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
@@ -575,24 +574,24 @@ TEST(DisplayAuto, AnUnstatedRefreshIsLearntFromTheDisplay) {
 
 TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
     // 60 -> 144 Hz while the host keeps saying 60: only the display tells.
-    Rig rig(k60, 60, 60, Strategy::Auto);
+    DisplayRig rig(kPeriod60_ns, 60, 60, Strategy::Auto);
     rig.run_for(1 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
-    rig.display.change_period(k144);
+    rig.display.change_period(kPeriod144_ns);
     const int64_t changed = rig.clock.now_ns();
     const int32_t seq = rig.decision().seq;
     while (rig.clock.now_ns() - changed < 2 * kNsPerSecond && !contains(rig.decision().reason, "display refresh")) rig.frame();
     // The bound in pacer.h: 8 + 16 displayed frames, plus the frames in flight.
-    EXPECT_LE(rig.clock.now_ns() - changed, 30 * std::llround(k144) + 2 * std::llround(k60));
+    EXPECT_LE(rig.clock.now_ns() - changed, 30 * std::llround(kPeriod144_ns) + 2 * std::llround(kPeriod60_ns));
     EXPECT_GT(rig.decision().seq, seq);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_EQ(rig.decision().reason,
               "display refresh 60 Hz -> 144 Hz: auto -> timer: display says 60 Hz but shows frames every 6.9 ms");
     // Stated and real both change (the ordinary case): the stated rate is read within a second.
-    Rig both(k60, 60, 72, Strategy::Auto);
+    DisplayRig both(kPeriod60_ns, 60, 72, Strategy::Auto);
     both.run_for(1 * kNsPerSecond);
     ASSERT_EQ(both.decision().in_force, Strategy::Timer);   // 72 is not 60 / n
-    both.display.change_period(k144);
+    both.display.change_period(kPeriod144_ns);
     both.display.stated_hz = 144;
     const int64_t at = both.clock.now_ns();
     while (both.clock.now_ns() - at < 3 * kNsPerSecond && both.decision().in_force != Strategy::Vsync) both.frame();
@@ -606,7 +605,7 @@ TEST(DisplayAuto, ARefreshChangeIsReDecidedWithinTheBound) {
 TEST(DisplayAuto, DiscardsAloneLeaveTheJudgingToSwapReturns) {
     // sway 1.7 reports no shown frame, only discards: nothing to fit, and
     // discards alone are no evidence against vsync.
-    Rig rig(k60, 60, 60, Strategy::Auto);
+    DisplayRig rig(kPeriod60_ns, 60, 60, Strategy::Auto);
     rig.display.report_shown = false;
     rig.run_for(1 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync);
@@ -620,7 +619,7 @@ TEST(DisplayAuto, DiscardsAloneLeaveTheJudgingToSwapReturns) {
 TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
     // Swaps block on a steady 60 Hz, but the reported times scatter over
     // +-8 ms: the display clock never locks, and the probe gives up.
-    Rig rig(k60, 60, 60, Strategy::Auto);
+    DisplayRig rig(kPeriod60_ns, 60, 60, Strategy::Auto);
     rig.display.jitter_ns = 8 * kNsPerMs;
     rig.run_for(5 * kNsPerSecond);
     EXPECT_FALSE(rig.pacer->display().locked);
@@ -631,7 +630,7 @@ TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
 }
 
 TEST(DisplayAuto, ShownFramesOffCadenceLeaveVsync) {
-    Rig rig(k60, 60, 60, Strategy::Auto);
+    DisplayRig rig(kPeriod60_ns, 60, 60, Strategy::Auto);
     rig.run_for(1 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::Vsync);
     // The compositor starts to show a frame only every other refresh, though
@@ -667,12 +666,12 @@ TEST(DisplayHost, ARunawayHostCannotHoldAWait) {
 }
 
 TEST(DisplayHost, ANewHostForgetsTheOldDisplay) {
-    Rig rig(25.2e6, 60, 60, Strategy::Timer);
+    DisplayRig rig(25.2e6, 60, 60, Strategy::Timer);
     int reported = 0;   // frames whose wait took a report (not all: 60 Hz on 39.7 Hz)
     for (const Frame& f : rig.run_for(2 * kNsPerSecond)) reported += f.displayed_index >= 0 && f.displayed_ns > 0;
     EXPECT_TRUE(rig.pacer->display().locked);
     EXPECT_GE(reported, 60);
-    FakeCompositor other(rig.clock, k60, 60);
+    FakeCompositor other(rig.clock, kPeriod60_ns, 60);
     EXPECT_EQ(pacer::testing::reconfigure_with(*rig.pacer, [&](Config& c) { c.host = &other; }), "");
     EXPECT_FALSE(rig.pacer->display().locked);
     EXPECT_EQ(rig.pacer->display().period_ns, 0);
@@ -689,7 +688,7 @@ TEST(DisplayHost, ANewHostForgetsTheOldDisplay) {
 struct Predictions {
     int compared = 0, close = 0;
 };
-Predictions predictions(const Rig& rig, const std::vector<Frame>& frames) {
+Predictions predictions(const DisplayRig& rig, const std::vector<Frame>& frames) {
     std::vector<int64_t> shown_at(static_cast<size_t>(frames.back().index + 1), -1);
     for (const FakeCompositor::Shown& s : rig.display.shown)
         if (s.frame >= 0 && s.frame < static_cast<int64_t>(shown_at.size()))
@@ -707,7 +706,7 @@ Predictions predictions(const Rig& rig, const std::vector<Frame>& frames) {
 TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
     // Explicit vsync on weston's lying display: swaps return every 25.2 ms.
     // Stated-refresh snapping would give 2 * 16.7 = 33.3 ms; the display says 25.2.
-    Rig rig(25.2e6, 60, 60, Strategy::Vsync);
+    DisplayRig rig(25.2e6, 60, 60, Strategy::Vsync);
     rig.display.jitter_ns = 300 * kNsPerUs;
     rig.run_for(2 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
@@ -732,7 +731,7 @@ TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
 // with it by a whole refresh; counting from the refresh before the returns'
 // usual phase does not.
 TEST(DisplayVsync, PredictionHoldsWhenSwapsReturnLateInTheirRefresh) {
-    Rig rig(25.2e6, 60, 60, Strategy::Vsync);
+    DisplayRig rig(25.2e6, 60, 60, Strategy::Vsync);
     rig.display.return_ns = 10 * kNsPerMs;
     rig.display.return_late_ns = 5 * kNsPerMs;   // 10-15 ms: either side of the half-refresh (12.6 ms)
     rig.run_for(2 * kNsPerSecond);
@@ -749,7 +748,7 @@ TEST(DisplayVsync, PredictionHoldsWhenSwapsReturnLateInTheirRefresh) {
 // prediction follows within a few frames, where the most common count of the
 // last 16 took about ten.
 TEST(DisplayVsync, PredictionFollowsAQueueThatGrows) {
-    Rig rig(16.7e6, 60, 60, Strategy::Vsync);
+    DisplayRig rig(16.7e6, 60, 60, Strategy::Vsync);
     rig.run_for(2 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
     rig.display.queue_refreshes = 1;
@@ -773,7 +772,7 @@ struct BiasRun {
 };
 
 BiasRun run_bias(int64_t lead_ns) {
-    Rig rig(k5994, 60, 60, Strategy::Timer, lead_ns);
+    DisplayRig rig(k5994, 60, 60, Strategy::Timer, lead_ns);
     rig.display.flags = kPresentedVsync | kPresentedHwClock;   // else the stated 60 Hz is taken
     rig.display.latch_ns = 1 * kNsPerMs;
     rig.display.jitter_ns = 100 * kNsPerUs;
@@ -823,12 +822,12 @@ TEST(DelayBias, WithItEveryFrameLandsInItsIntendedRefresh) {
 }
 
 TEST(DelayBias, SlidesIntoPlaceWithoutAHitch) {
-    Rig rig(k5994, 60, 60, Strategy::Timer, 4 * kNsPerMs);
+    DisplayRig rig(k5994, 60, 60, Strategy::Timer, 4 * kNsPerMs);
     rig.display.flags = kPresentedVsync | kPresentedHwClock;
     const std::vector<Frame> frames = rig.run_for(4 * kNsPerSecond);
     for (size_t i = 1; i < frames.size(); ++i) {
         const int64_t step = frames[i].deadline_ns - frames[i - 1].deadline_ns;
-        EXPECT_NEAR(static_cast<double>(step), k60, 0.021 * k5994 + 20 * kNsPerUs) << i;
+        EXPECT_NEAR(static_cast<double>(step), kPeriod60_ns, 0.021 * k5994 + 20 * kNsPerUs) << i;
         EXPECT_EQ(frames[i].missed, 0);
     }
     // In place: each deadline 4 ms before a refresh.
@@ -840,7 +839,7 @@ TEST(DelayBias, SlidesIntoPlaceWithoutAHitch) {
 }
 
 TEST(DelayBias, OffWhenTheTargetIsNoDivisorOfTheDisplay) {
-    Rig rig(25.2e6, 60, 60, Strategy::Timer, 4 * kNsPerMs);   // 39.7 Hz real: 60 does not fit
+    DisplayRig rig(25.2e6, 60, 60, Strategy::Timer, 4 * kNsPerMs);   // 39.7 Hz real: 60 does not fit
     const std::vector<Frame> frames = rig.run_for(3 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
     EXPECT_EQ(frames.back().period_ns, 16'666'667);

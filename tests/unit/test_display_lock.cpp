@@ -20,16 +20,15 @@ using pacer::testing::FakeClock;
 using pacer::testing::FakeCompositor;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
+using pacer::testing::contains;
+using pacer::testing::kPeriod60_ns;
 
 namespace {
 
-constexpr double k60 = 1e9 / 60;
 constexpr double kWeston = 25.2e6;   // weston headless: says 60 Hz, repaints every 25.2 ms
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
 // The engine's loop waiting at the frame start: wait, work, swap, mark.
-struct Rig {
+struct LockRig {
     FakeClock clock;
     FakeSleeper sleeper{clock};
     FakeCompositor display;
@@ -37,7 +36,7 @@ struct Rig {
     int64_t work_ns = 3 * kNsPerMs;
     std::vector<Frame> frames;   // every frame since the rig began
 
-    Rig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy = Strategy::Auto,
+    LockRig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy = Strategy::Auto,
         int64_t lead_ns = kLeadAuto, WaitPoint wait_point = WaitPoint::FrameStart)
         : display(clock, real_period_ns, stated_hz) {
         display.nonblocking_ns = 100 * kNsPerUs;   // a swap that does not block returns at once
@@ -85,7 +84,7 @@ struct Fates {
     }
 };
 
-Fates fates_since(const Rig& rig, int64_t first) {
+Fates fates_since(const LockRig& rig, int64_t first) {
     Fates out;
     std::vector<int64_t> shown_at(rig.frames.size(), -1);
     for (const FakeCompositor::Shown& s : rig.display.shown)
@@ -107,7 +106,7 @@ Fates fates_since(const Rig& rig, int64_t first) {
 }
 
 // The first frame paced by display_lock.
-int64_t first_locked(const Rig& rig) {
+int64_t first_locked(const LockRig& rig) {
     for (const Frame& f : rig.frames)
         if (f.strategy == Strategy::DisplayLock) return f.index;
     return -1;
@@ -116,7 +115,7 @@ int64_t first_locked(const Rig& rig) {
 }  // namespace
 
 TEST(DisplayLock, AutoPicksItOnALyingDisplayAndShowsEveryFrameJustInTime) {
-    Rig rig(kWeston, 60, 60);
+    LockRig rig(kWeston, 60, 60);
     rig.display.latch_ns = 7 * kNsPerMs;   // weston's repaint window
     rig.display.jitter_ns = 300 * kNsPerUs;
     rig.run_for(3 * kNsPerSecond);
@@ -158,12 +157,12 @@ TEST(DisplayLock, PacesAtTheFewestRefreshesThatDoNotExceedTheTarget) {
         double real_period_ns, target_hz;
         int n;
     };
-    for (const Case c : {Case{1e9 / 144, 60, 3}, Case{k60, 30, 2}, Case{k60, 60, 1}, Case{kWeston, 144, 1},
-                         Case{k60, 50, 2},
+    for (const Case c : {Case{period_ns_of(144), 60, 3}, Case{kPeriod60_ns, 30, 2}, Case{kPeriod60_ns, 60, 1}, Case{kWeston, 144, 1},
+                         Case{kPeriod60_ns, 50, 2},
                          // A refresh that equals the target is never halved, though fitted
                          // above it (a jittery clock's 60.3 Hz) or a little below.
-                         Case{1e9 / 60.3, 60, 1}, Case{1e9 / 62, 60, 1}, Case{1e9 / 59.7, 60, 1}}) {
-        Rig rig(c.real_period_ns, 60, c.target_hz);
+                         Case{period_ns_of(60.3), 60, 1}, Case{period_ns_of(62), 60, 1}, Case{period_ns_of(59.7), 60, 1}}) {
+        LockRig rig(c.real_period_ns, 60, c.target_hz);
         // Dated by the display's own clock: its fit, not the stated 60 Hz,
         // is the refresh (software-dated reports within 5 % of a stated
         // refresh take it: ADisplayThatFollowsLateFramesKeepsItsRefresh).
@@ -179,7 +178,7 @@ TEST(DisplayLock, PacesAtTheFewestRefreshesThatDoNotExceedTheTarget) {
 }
 
 TEST(DisplayLock, TheLeadFollowsAStepInTheWorkWithinTwoSeconds) {
-    Rig rig(k60, 60, 60);
+    LockRig rig(kPeriod60_ns, 60, 60);
     rig.display.latch_ns = 3 * kNsPerMs;
     rig.work_ns = 2 * kNsPerMs;
     rig.run_for(4 * kNsPerSecond);
@@ -206,7 +205,7 @@ TEST(DisplayLock, JitteredReportsAndADriftingRefreshStayLocked) {
     // 59.94 Hz real against 60 stated; reports up to 1 ms off either way,
     // dated by the display's own clock (dated in software, the stated 60 Hz
     // would be taken: ADisplayThatFollowsLateFramesKeepsItsRefresh).
-    Rig rig(1e9 / (60 / 1.001), 60, 60);
+    LockRig rig(period_ns_of(60 / 1.001), 60, 60);
     rig.display.flags = kPresentedVsync | kPresentedHwClock;
     rig.display.latch_ns = 2 * kNsPerMs;
     rig.display.jitter_ns = 1 * kNsPerMs;
@@ -220,7 +219,7 @@ TEST(DisplayLock, JitteredReportsAndADriftingRefreshStayLocked) {
     EXPECT_LE(after.discarded + after.late, after.frames / 100);   // at most 1 %
     // The grid runs at the display's rate, so frames do not beat against it
     // (the fit's period, from reports +-1 ms off, to within 0.2 %).
-    EXPECT_NEAR(static_cast<double>(rig.frames.back().dt_ns), 1e9 / (60 / 1.001), 0.002 * 1e9 / 60);
+    EXPECT_NEAR(static_cast<double>(rig.frames.back().dt_ns), period_ns_of(60 / 1.001), 0.002 * period_ns_of(60));
 }
 
 namespace {
@@ -231,12 +230,12 @@ namespace {
 struct Seen {
     double hz = 0, repeated = 0;
 };
-Seen seen_since(const Rig& rig, size_t first_shown, double period_ns) {
+Seen seen_since(const LockRig& rig, size_t first_shown, double period_ns) {
     const auto& all = rig.display.shown;
     Seen out;
     if (all.size() < first_shown + 2) return out;
     const double span = all.back().at_ns - all[first_shown].at_ns;
-    out.hz = static_cast<double>(all.size() - 1 - first_shown) / (span / 1e9);
+    out.hz = static_cast<double>(all.size() - 1 - first_shown) / seconds_of(span);
     double lost = 0;
     for (size_t i = first_shown + 1; i < all.size(); ++i)
         lost += std::max(0.0, std::round((all[i].at_ns - all[i - 1].at_ns) / period_ns) - 1);
@@ -248,7 +247,7 @@ Seen seen_since(const Rig& rig, size_t first_shown, double period_ns) {
 // stops when a refresh has nothing new, and the next frame shown 3.5 ms
 // after its swap, the timer running on from there; reports dated in
 // software, up to 0.75 ms off, and stating 60 Hz.
-void like_mutter(Rig& rig) {
+void like_mutter(LockRig& rig) {
     rig.display.rearm_ns = 3'500'000;
     rig.display.jitter_ns = 750 * kNsPerUs;
     rig.display.latch_ns = 1 * kNsPerMs;
@@ -261,7 +260,7 @@ void like_mutter(Rig& rig) {
 // followed it; this fake's moves less). display_lock paces at the stated
 // refresh, and the display shows 60 frames a second.
 TEST(DisplayLock, ADisplayThatFollowsLateFramesKeepsItsRefresh) {
-    Rig rig(k60, 60, 60);
+    LockRig rig(kPeriod60_ns, 60, 60);
     like_mutter(rig);
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -269,8 +268,8 @@ TEST(DisplayLock, ADisplayThatFollowsLateFramesKeepsItsRefresh) {
     const size_t from = rig.display.shown.size();
     rig.run_for(30 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
-    EXPECT_EQ(rig.pacer->display().period_ns, std::llround(k60));
-    const Seen seen = seen_since(rig, from, k60);
+    EXPECT_EQ(rig.pacer->display().period_ns, std::llround(kPeriod60_ns));
+    const Seen seen = seen_since(rig, from, kPeriod60_ns);
     EXPECT_NEAR(seen.hz, 60, 0.06);   // the display's own rate, within 0.1 %
     EXPECT_LE(seen.repeated, 0.002) << seen.hz;
 }
@@ -279,7 +278,7 @@ TEST(DisplayLock, ADisplayThatFollowsLateFramesKeepsItsRefresh) {
 // the clock holds through each silence and display_lock stays, with nothing
 // new to say.
 TEST(DisplayLock, ADisplayThatStopsForASecondKeepsItsClock) {
-    Rig rig(k60, 60, 60);
+    LockRig rig(kPeriod60_ns, 60, 60);
     like_mutter(rig);
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -295,7 +294,7 @@ TEST(DisplayLock, ADisplayThatStopsForASecondKeepsItsClock) {
     rig.run_for(5 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
-    EXPECT_NEAR(seen_since(rig, from, k60).hz, 60, 0.06);
+    EXPECT_NEAR(seen_since(rig, from, kPeriod60_ns).hz, 60, 0.06);
 }
 
 // Reports that put a third of display_lock's frames 12 ms before the
@@ -305,7 +304,7 @@ TEST(DisplayLock, ADisplayThatStopsForASecondKeepsItsClock) {
 // frame in eight early is under the bar.
 TEST(DisplayLock, AutoLeavesItWhereFramesAreShownBeforeTheirRefresh) {
     for (const int every : {3, 8}) {
-        Rig rig(k60, 60, 60);
+        LockRig rig(kPeriod60_ns, 60, 60);
         rig.display.latch_ns = 2 * kNsPerMs;
         rig.run_for(3 * kNsPerSecond);
         ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -340,7 +339,7 @@ TEST(DisplayLock, AutoLeavesItWhereFramesAreShownBeforeTheirRefresh) {
 // jitter by 6 ms for a while): display_lock waits for the clock, and the
 // decision that starts it still says it is the retry.
 TEST(DisplayLock, ARetryThatFindsTheClockUnlockedSaysSoOnceItLocks) {
-    Rig rig(k60, 60, 60);
+    LockRig rig(kPeriod60_ns, 60, 60);
     rig.display.latch_ns = 2 * kNsPerMs;
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -366,7 +365,7 @@ TEST(DisplayLock, ARetryThatFindsTheClockUnlockedSaysSoOnceItLocks) {
 }
 
 TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
-    Rig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
+    LockRig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
     rig.display.latch_ns = 4 * kNsPerMs;
     EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the host to report shown frames");
     rig.run_for(3 * kNsPerSecond);
@@ -380,12 +379,12 @@ TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
 }
 
 TEST(DisplayLock, ALostClockReDecidesWithinTheHeadersBound) {
-    Rig rig(kWeston, 60, 60);
+    LockRig rig(kWeston, 60, 60);
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     // The display changes rate under the pacer: its old clock no longer
     // holds, and display_lock waits as timer until the new one locks.
-    rig.display.change_period(k60);
+    rig.display.change_period(kPeriod60_ns);
     const int64_t changed = rig.clock.now_ns();
     const size_t at = rig.frames.size();
     const int32_t seq = rig.decision().seq;
@@ -406,12 +405,12 @@ TEST(DisplayLock, ALostClockReDecidesWithinTheHeadersBound) {
 
 TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
     // sway 1.7: discards only, nothing to fit: auto judges vsync by swaps.
-    Rig rig(k60, 60, 60);
+    LockRig rig(kPeriod60_ns, 60, 60);
     rig.display.report_shown = false;
     rig.run_for(2 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync) << rig.decision().reason;
     // And with the lead off, auto never locks, feedback or not.
-    Rig off(kWeston, 60, 60, Strategy::Auto, kLeadOff);
+    LockRig off(kWeston, 60, 60, Strategy::Auto, kLeadOff);
     off.run_for(3 * kNsPerSecond);
     EXPECT_EQ(off.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(off.decision().reason, "display says 60 Hz but shows frames every 25.2 ms"))
@@ -425,7 +424,7 @@ TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
 }
 
 TEST(DisplayLock, AFitThatWobblesOrDriftsStaysPutAndTheGridFollowsIt) {
-    Rig rig(kWeston, 60, 60);
+    LockRig rig(kWeston, 60, 60);
     rig.display.latch_ns = 7 * kNsPerMs;
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -451,7 +450,7 @@ TEST(DisplayLock, ASmallChangeThatChangesTheRefreshesPerFrameReDecides) {
     // (4.7 %, under a jump) two would run at 30.9 Hz, 3 % over the target
     // (over the slack a frame may run fast): three a frame, a decision of
     // its own.
-    Rig rig(1e9 / 59.0, 60, 30);
+    LockRig rig(period_ns_of(59.0), 60, 30);
     rig.display.flags = kPresentedVsync | kPresentedHwClock;   // the fit, not the stated 60 Hz
     rig.display.latch_ns = 7 * kNsPerMs;
     rig.display.report_seq = true;   // frames two refreshes apart: the fit counts refreshes
@@ -459,7 +458,7 @@ TEST(DisplayLock, ASmallChangeThatChangesTheRefreshesPerFrameReDecides) {
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
     ASSERT_TRUE(contains(rig.decision().reason, " / 2,")) << rig.decision().reason;
     const int32_t seq = rig.decision().seq;
-    rig.display.change_period(1e9 / 61.8);
+    rig.display.change_period(period_ns_of(61.8));
     rig.run_for(4 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq + 1) << rig.decision().reason;
     EXPECT_TRUE(contains(rig.decision().reason, "display refresh 59 Hz -> 61.8 Hz")) << rig.decision().reason;
@@ -504,7 +503,7 @@ TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
 }
 
 TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
-    Rig rig(kWeston, 60, 60);
+    LockRig rig(kWeston, 60, 60);
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     const int32_t seq = rig.decision().seq;
@@ -526,7 +525,7 @@ TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
 // That one swap is no work: it must not become the tail of the few frames
 // known, put the lead past a step, and step display_lock down for seconds.
 TEST(DisplayLock, TheSwapThatLeavesVsyncIsNotWork) {
-    Rig rig(25.2 * kNsPerMs, 60, 60);   // weston: says 60 Hz, shows every 25.2 ms
+    LockRig rig(25.2 * kNsPerMs, 60, 60);   // weston: says 60 Hz, shows every 25.2 ms
     rig.work_ns = 300 * kNsPerUs;
     bool entered = false;
     while (rig.clock.now_ns() < 6 * kNsPerSecond) {
@@ -555,7 +554,7 @@ TEST(DisplayLock, TheSwapThatLeavesVsyncIsNotWork) {
 TEST(DisplayLock, EnteringAimsPastTheFramesVsyncQueued) {
     for (const WaitPoint point : {WaitPoint::FrameStart, WaitPoint::BeforePresent}) {
     SCOPED_TRACE(point == WaitPoint::FrameStart ? "frame_start" : "before_present");
-    Rig rig(kWeston, 60, 60, Strategy::Auto, kLeadAuto, point);
+    LockRig rig(kWeston, 60, 60, Strategy::Auto, kLeadAuto, point);
     rig.display.queue_refreshes = 2;
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -581,7 +580,7 @@ TEST(DisplayLock, EnteringAimsPastTheFramesVsyncQueued) {
 
 TEST(DisplayLock, NoLeadWithinAStepStepsDownAndSaysSoAndComesBack) {
     // 144 Hz, a 1 ms latch: 3 ms of work fits a 6.94 ms step with room.
-    Rig rig(1e9 / 144, 144, 144);
+    LockRig rig(period_ns_of(144), 144, 144);
     rig.display.latch_ns = 1 * kNsPerMs;
     rig.work_ns = 3 * kNsPerMs;
     rig.run_for(3 * kNsPerSecond);

@@ -18,6 +18,10 @@ using pacer::testing::FakeClock;
 using pacer::testing::FakeCompositor;
 using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
+using pacer::testing::kPeriod60_ns;
+using pacer::testing::kPeriod120_ns;
+using pacer::testing::kPeriod144_ns;
+using pacer::testing::kPeriod240_ns;
 
 namespace {
 
@@ -75,7 +79,7 @@ Outcome run(double period_ns, double target_hz, const Work& work, int frames, in
     // Coarse spin turns keep the runs fast; with the fake's 50 ns turns every
     // case's repeats and latencies, auto's and the oracle's, were the same.
     sleeper.pause_ns = 1 * kNsPerUs;
-    FakeCompositor display(clock, period_ns, 1e9 / period_ns);
+    FakeCompositor display(clock, period_ns, hz_of(period_ns));
     display.nonblocking_ns = 100 * kNsPerUs;
     display.report_seq = false;
     display.latch_ns = 1 * kNsPerMs;
@@ -146,18 +150,18 @@ Outcome oracle(double period_ns, double target_hz, const Work& work, int frames,
 // Frames a case runs: 50,000, fewer under the sanitizers (the same code
 // paths, ten times slower).
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int kFrames = 5'000;
+constexpr int kBudgetFrames = 5'000;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-constexpr int kFrames = 5'000;
+constexpr int kBudgetFrames = 5'000;
 #else
-constexpr int kFrames = 50'000;
+constexpr int kBudgetFrames = 50'000;
 #endif
 #else
-constexpr int kFrames = 50'000;
+constexpr int kBudgetFrames = 50'000;
 #endif
 
-struct Case {
+struct BudgetCase {
     const char* name;
     double period_ns, target_hz;
     Work work;
@@ -165,10 +169,10 @@ struct Case {
 
 // Runs a case at a budget; the budget plus 1 in 2,000 repeats, and the
 // oracle's latency plus 0.5 ms.
-void expect_within_budget(const Case& c, double hitches_per_1000) {
-    const Outcome a = run(c.period_ns, c.target_hz, c.work, kFrames, kLeadAuto, hitches_per_1000);
-    const Outcome o = oracle(c.period_ns, c.target_hz, c.work, kFrames, hitches_per_1000);
-    ASSERT_GT(a.judged, kFrames / 2) << c.name << ": display_lock paced too few frames";
+void expect_within_budget(const BudgetCase& c, double hitches_per_1000) {
+    const Outcome a = run(c.period_ns, c.target_hz, c.work, kBudgetFrames, kLeadAuto, hitches_per_1000);
+    const Outcome o = oracle(c.period_ns, c.target_hz, c.work, kBudgetFrames, hitches_per_1000);
+    ASSERT_GT(a.judged, kBudgetFrames / 2) << c.name << ": display_lock paced too few frames";
     EXPECT_LE(a.per_1000(), hitches_per_1000 + 0.5)
         << c.name << ": " << a.repeated << " of " << a.refreshes << " refreshes repeated a frame";
     EXPECT_LE(a.latency_p50_ns, o.latency_p50_ns + 500 * kNsPerUs)
@@ -176,29 +180,27 @@ void expect_within_budget(const Case& c, double hitches_per_1000) {
         << " ns (" << o.per_1000() << " per 1000)";
 }
 
-constexpr double k60 = 1e9 / 60, k120 = 1e9 / 120, k144 = 1e9 / 144, k240 = 1e9 / 240;
-
 }  // namespace
 
 TEST(HitchBudget, SteadyWorkLandsJustInTime) {
-    for (const Case& c : {Case{"60 Hz, 3 ms", k60, 60, {3 * kNsPerMs}}, Case{"144 Hz, 2 ms", k144, 144, {2 * kNsPerMs}}})
+    for (const BudgetCase& c : {BudgetCase{"60 Hz, 3 ms", kPeriod60_ns, 60, {3 * kNsPerMs}}, BudgetCase{"144 Hz, 2 ms", kPeriod144_ns, 144, {2 * kNsPerMs}}})
         expect_within_budget(c, 1);
 }
 
 TEST(HitchBudget, GaussianJitterStaysWithinTheBudget) {
     // Jitter of 5 to 15 % of the work's mean, 60 to 240 Hz.
-    for (const Case& c : {Case{"60 Hz, 8 ms +-1 (12 %)", k60, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 11}},
-                          Case{"144 Hz, 4 ms +-0.6 (15 %)", k144, 144, {4 * kNsPerMs, 600 * kNsPerUs, 0, 0, 12}},
-                          Case{"120 Hz, 5 ms +-0.25 (5 %)", k120, 120, {5 * kNsPerMs, 250 * kNsPerUs, 0, 0, 13}},
-                          Case{"240 Hz, 2 ms +-0.2 (10 %)", k240, 240, {2 * kNsPerMs, 200 * kNsPerUs, 0, 0, 14}}})
+    for (const BudgetCase& c : {BudgetCase{"60 Hz, 8 ms +-1 (12 %)", kPeriod60_ns, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 11}},
+                          BudgetCase{"144 Hz, 4 ms +-0.6 (15 %)", kPeriod144_ns, 144, {4 * kNsPerMs, 600 * kNsPerUs, 0, 0, 12}},
+                          BudgetCase{"120 Hz, 5 ms +-0.25 (5 %)", kPeriod120_ns, 120, {5 * kNsPerMs, 250 * kNsPerUs, 0, 0, 13}},
+                          BudgetCase{"240 Hz, 2 ms +-0.2 (10 %)", kPeriod240_ns, 240, {2 * kNsPerMs, 200 * kNsPerUs, 0, 0, 14}}})
         expect_within_budget(c, 1);
 }
 
 TEST(HitchBudget, RareSpikesAreCoveredOrBudgeted) {
     // +50 to +200 % at 0.5 to 3 % of frames.
-    for (const Case& c : {Case{"60 Hz, 3 ms, 2 % +200 %", k60, 60, {3 * kNsPerMs, 0, 0.02, 6 * kNsPerMs, 21}},
-                          Case{"60 Hz, 4 ms, 0.5 % +50 %", k60, 60, {4 * kNsPerMs, 200 * kNsPerUs, 0.005, 2 * kNsPerMs, 22}},
-                          Case{"144 Hz, 2 ms, 3 % +100 %", k144, 144, {2 * kNsPerMs, 100 * kNsPerUs, 0.03, 2 * kNsPerMs, 23}}})
+    for (const BudgetCase& c : {BudgetCase{"60 Hz, 3 ms, 2 % +200 %", kPeriod60_ns, 60, {3 * kNsPerMs, 0, 0.02, 6 * kNsPerMs, 21}},
+                          BudgetCase{"60 Hz, 4 ms, 0.5 % +50 %", kPeriod60_ns, 60, {4 * kNsPerMs, 200 * kNsPerUs, 0.005, 2 * kNsPerMs, 22}},
+                          BudgetCase{"144 Hz, 2 ms, 3 % +100 %", kPeriod144_ns, 144, {2 * kNsPerMs, 100 * kNsPerUs, 0.03, 2 * kNsPerMs, 23}}})
         expect_within_budget(c, 1);
 }
 
@@ -208,27 +210,27 @@ TEST(HitchBudget, WorkThatRisesSlowlyIsFollowed) {
     // level: 37 repeats (1.35 per 1,000 refreshes). The lead follows the
     // level, within the budget itself here.
     const Work rising{4 * kNsPerMs, 500 * kNsPerUs, 0, 0, 61, 400 * kNsPerUs};
-    const Outcome a = run(k60, 60, rising, std::min(kFrames, 27'500), kLeadAuto, 1);
-    ASSERT_GT(a.judged, std::min(kFrames, 27'500) / 2);
+    const Outcome a = run(kPeriod60_ns, 60, rising, std::min(kBudgetFrames, 27'500), kLeadAuto, 1);
+    ASSERT_GT(a.judged, std::min(kBudgetFrames, 27'500) / 2);
     EXPECT_LE(a.per_1000(), 1.0) << a.repeated << " of " << a.refreshes << " refreshes repeated a frame";
 }
 
 TEST(HitchBudget, TwoRefreshesAFrame) {
     // 60 fps on a 120 Hz display: the budget is per refresh, a frame spans two.
-    expect_within_budget(Case{"120 Hz display, 60 fps, 10 ms +-1", k120, 60, {10 * kNsPerMs, 1 * kNsPerMs, 0, 0, 31}}, 1);
+    expect_within_budget(BudgetCase{"120 Hz display, 60 fps, 10 ms +-1", kPeriod120_ns, 60, {10 * kNsPerMs, 1 * kNsPerMs, 0, 0, 31}}, 1);
 }
 
 TEST(HitchBudget, ManySeeds) {
     for (uint64_t seed = 41; seed < 45; ++seed)
-        expect_within_budget(Case{"60 Hz, 8 ms +-0.8, seeded", k60, 60, {8 * kNsPerMs, 800 * kNsPerUs, 0.01, 4 * kNsPerMs, seed}}, 1);
+        expect_within_budget(BudgetCase{"60 Hz, 8 ms +-0.8, seeded", kPeriod60_ns, 60, {8 * kNsPerMs, 800 * kNsPerUs, 0.01, 4 * kNsPerMs, seed}}, 1);
 }
 
 TEST(HitchBudget, ALatencyFirstBudgetTradesHitchesForLatency) {
     // 1 in 100: a shorter lead, and the oracle's latency for that budget.
-    const Case c{"60 Hz, 8 ms +-1", k60, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 51}};
+    const BudgetCase c{"60 Hz, 8 ms +-1", kPeriod60_ns, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 51}};
     expect_within_budget(c, 10);
-    const Outcome smooth = run(c.period_ns, c.target_hz, c.work, kFrames, kLeadAuto, 1);
-    const Outcome fast = run(c.period_ns, c.target_hz, c.work, kFrames, kLeadAuto, 10);
+    const Outcome smooth = run(c.period_ns, c.target_hz, c.work, kBudgetFrames, kLeadAuto, 1);
+    const Outcome fast = run(c.period_ns, c.target_hz, c.work, kBudgetFrames, kLeadAuto, 10);
     EXPECT_LT(fast.latency_p50_ns, smooth.latency_p50_ns);
     EXPECT_GT(fast.repeated, smooth.repeated);
 }

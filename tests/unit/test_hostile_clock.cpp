@@ -201,7 +201,7 @@ TEST(HostileHost, ARefreshNoDisplayHasIsNoStatement) {
     // any display has. The clock is fitted from the shown frames alone.
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    pacer::testing::FakeCompositor display(clock, 1e9 / 60, 1e9);
+    pacer::testing::FakeCompositor display(clock, period_ns_of(60), 1e9);
     display.nonblocking_ns = 100'000;
     Config config = fake_config(clock, sleeper, 60, Strategy::Auto);
     config.host = &display;
@@ -215,7 +215,7 @@ TEST(HostileHost, ARefreshNoDisplayHasIsNoStatement) {
     }
     const DisplayClock fitted = pacer.display();
     ASSERT_TRUE(fitted.locked);
-    EXPECT_NEAR(static_cast<double>(fitted.period_ns), 1e9 / 60, 1e3);
+    EXPECT_NEAR(static_cast<double>(fitted.period_ns), period_ns_of(60), 1e3);
     EXPECT_EQ(pacer.decision().in_force, Strategy::DisplayLock) << pacer.decision().reason;
     EXPECT_NE(pacer.decision().reason.find("display states no refresh rate but shows frames every 16.7 ms"),
               std::string::npos)
@@ -253,7 +253,7 @@ TEST(HostileClock, DisplayLockAtTheInt64LimitSaturates) {
     // and grid step saturates there (the sanitizer build aborts on overflow).
     FakeClock clock(std::numeric_limits<int64_t>::max() - 5 * kNsPerSecond);
     FakeSleeper sleeper(clock);
-    pacer::testing::FakeCompositor display(clock, 1e9 / 60, 60);
+    pacer::testing::FakeCompositor display(clock, period_ns_of(60), 60);
     display.nonblocking_ns = 100 * kNsPerUs;
     Config config = fake_config(clock, sleeper, 60, Strategy::DisplayLock);
     config.host = &display;
@@ -275,7 +275,7 @@ TEST(HostileHost, AReportPassedOnThriceIsJudgedOnce) {
     auto judged_and_missed = [](int times) {
         FakeClock clock;
         FakeSleeper sleeper(clock);
-        pacer::testing::FakeCompositor display(clock, 1e9 / 60, 60);
+        pacer::testing::FakeCompositor display(clock, period_ns_of(60), 60);
         display.nonblocking_ns = 100 * kNsPerUs;
         display.latch_ns = 2 * kNsPerMs;
         RepeatingHost host(display, times);

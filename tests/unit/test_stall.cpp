@@ -16,12 +16,12 @@ using testing::FakeSleeper;
 using pacer::kNsPerMs;
 
 constexpr int64_t kStallNs = 2'000 * kNsPerMs;   // a SIGSTOP of 2 s
-constexpr int kFrames = 40;
+constexpr int kStallFrames = 40;
 constexpr int kStallFrame = 20;             // the wait of this frame (or the work before it) stalls
 
 enum class Where { Work, Wait };
 
-// Runs kFrames frames at 100 Hz with 3 ms of work; one stall of kStallNs
+// Runs kStallFrames frames at 100 Hz with 3 ms of work; one stall of kStallNs
 // before frame kStallFrame's wait (Work) or inside it (Wait).
 std::vector<Frame> run_with_stall(Strategy strategy, Where where, int64_t stall_ns = kStallNs) {
     FakeClock clock;
@@ -29,7 +29,7 @@ std::vector<Frame> run_with_stall(Strategy strategy, Where where, int64_t stall_
     sleeper.period_ns = 1 * kNsPerMs;
     Pacer pacer(testing::fake_config(clock, sleeper, 100, strategy));
     std::vector<Frame> frames;
-    for (int i = 0; i < kFrames; ++i) {
+    for (int i = 0; i < kStallFrames; ++i) {
         if (i == kStallFrame) {
             if (where == Where::Work) {
                 clock.advance(stall_ns);

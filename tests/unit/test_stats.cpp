@@ -12,7 +12,7 @@
 namespace pacer {
 namespace {
 
-constexpr int64_t kStartNs = 1'000'000'000;
+using testing::kStartNs;   // a run's first wake
 constexpr int64_t kPeriodUs = 10'000;   // 100 Hz
 
 // One frame of a scripted run, in microseconds from the start.

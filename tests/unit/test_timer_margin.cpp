@@ -46,7 +46,7 @@ GridRun run_grid(double hz, int warmup, int frames, double work_fraction,
     config.sleeper = &sleeper;
     config.tuning.timer.last_sleep_ns = 0;   // one sleep: lateness(i) is the margin's wake's
     Waiter waiter(config);
-    const int64_t period_ns = static_cast<int64_t>(1e9 / hz);
+    const int64_t period_ns = static_cast<int64_t>(period_ns_of(hz));
     const int64_t work_ns = static_cast<int64_t>(work_fraction * static_cast<double>(period_ns));
     const int64_t start_ns = clock.now_ns();
     GridRun run;

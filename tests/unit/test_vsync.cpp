@@ -15,9 +15,9 @@ using pacer::testing::fake_config;
 
 namespace {
 
-class FakeHost final : public Host {
+class VsyncHost final : public Host {
 public:
-    FakeHost(double refresh_hz, bool accept) : refresh(refresh_hz), accepts(accept) {}
+    VsyncHost(double refresh_hz, bool accept) : refresh(refresh_hz), accepts(accept) {}
     bool set_swap_interval(int interval) override {
         requests.push_back(interval);
         return accepts;
@@ -31,7 +31,7 @@ public:
 
 using Intervals = std::vector<int>;
 
-struct Rig {
+struct VsyncRig {
     FakeClock clock;
     FakeSleeper sleeper{clock};
     Config config(double hz, Strategy strategy, Host* host) {
@@ -44,8 +44,8 @@ struct Rig {
 }  // namespace
 
 TEST(Vsync, AcceptedSetsTheIntervalAndDoesNotSleep) {
-    Rig rig;
-    FakeHost host(120, true);
+    VsyncRig rig;
+    VsyncHost host(120, true);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(host.requests, Intervals{2});   // 120 Hz display, 60 Hz target: every 2nd refresh
     EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
@@ -66,16 +66,16 @@ TEST(Vsync, AcceptedSetsTheIntervalAndDoesNotSleep) {
 }
 
 TEST(Vsync, UnknownRefreshAsksForEveryRefresh) {
-    Rig rig;
-    FakeHost host(0, true);   // Xvfb reports 0
+    VsyncRig rig;
+    VsyncHost host(0, true);   // Xvfb reports 0
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(host.requests, Intervals{1});
     EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
 }
 
 TEST(Vsync, RefusedWaitsAsTimer) {
-    Rig rig;
-    FakeHost host(60, false);
+    VsyncRig rig;
+    VsyncHost host(60, false);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(host.requests, Intervals{1});
     EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
@@ -88,7 +88,7 @@ TEST(Vsync, RefusedWaitsAsTimer) {
 }
 
 TEST(Vsync, NoHostWaitsAsTimer) {
-    Rig rig;
+    VsyncRig rig;
     Pacer pacer(rig.config(60, Strategy::Vsync, nullptr));
     EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
     pacer.wait();
@@ -96,8 +96,8 @@ TEST(Vsync, NoHostWaitsAsTimer) {
 }
 
 TEST(Vsync, LeavingVsyncTurnsTheSwapIntervalOff) {
-    Rig rig;
-    FakeHost host(60, true);
+    VsyncRig rig;
+    VsyncHost host(60, true);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     pacer.wait();
     rig.clock.advance(16 * kNsPerMs);
@@ -111,8 +111,8 @@ TEST(Vsync, LeavingVsyncTurnsTheSwapIntervalOff) {
 }
 
 TEST(Vsync, RateChangeRenegotiatesTheInterval) {
-    Rig rig;
-    FakeHost host(120, true);
+    VsyncRig rig;
+    VsyncHost host(120, true);
     Pacer pacer(rig.config(60, Strategy::Vsync, &host));
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 120; }), "");
     EXPECT_EQ(pacer::testing::reconfigure_with(pacer, [&](Config& c) { c.target_hz = 40; }), "");
@@ -120,15 +120,15 @@ TEST(Vsync, RateChangeRenegotiatesTheInterval) {
 }
 
 TEST(Vsync, DestroyingThePacerTurnsTheSwapIntervalOff) {
-    Rig rig;
-    FakeHost host(60, true);
+    VsyncRig rig;
+    VsyncHost host(60, true);
     { Pacer pacer(rig.config(60, Strategy::Vsync, &host)); }
     EXPECT_EQ(host.requests, (Intervals{1, 0}));
 }
 
 TEST(Auto, ChoosesVsyncWhenTheTargetIsAWholeDivisorOfTheRefresh) {
-    Rig rig;
-    FakeHost host(144, true);
+    VsyncRig rig;
+    VsyncHost host(144, true);
     Pacer pacer(rig.config(72, Strategy::Auto, &host));
     EXPECT_EQ(host.requests, Intervals{2});
     EXPECT_EQ(pacer.status().strategy, Strategy::Vsync);
@@ -138,19 +138,19 @@ TEST(Auto, ChoosesVsyncWhenTheTargetIsAWholeDivisorOfTheRefresh) {
 }
 
 TEST(Auto, ToleratesHalfAPercent) {
-    Rig rig;
-    FakeHost ntsc(59.94, true);   // 0.1 % under 60
+    VsyncRig rig;
+    VsyncHost ntsc(59.94, true);   // 0.1 % under 60
     EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &ntsc)).status().strategy, Strategy::Vsync);
-    FakeHost near(143.5, true);   // 0.35 % under 144
+    VsyncHost near(143.5, true);   // 0.35 % under 144
     EXPECT_EQ(Pacer(rig.config(144, Strategy::Auto, &near)).status().strategy, Strategy::Vsync);
-    FakeHost far(140, true);      // 2.8 % under 144
+    VsyncHost far(140, true);      // 2.8 % under 144
     EXPECT_EQ(Pacer(rig.config(144, Strategy::Auto, &far)).status().strategy, Strategy::Timer);
     EXPECT_TRUE(far.requests.empty());
 }
 
 TEST(Auto, TimerWhenTheRateDoesNotFit) {
-    Rig rig;
-    FakeHost host(144, true);
+    VsyncRig rig;
+    VsyncHost host(144, true);
     Pacer pacer(rig.config(100, Strategy::Auto, &host));   // 144 / 100: not whole
     EXPECT_TRUE(host.requests.empty());
     EXPECT_EQ(pacer.status().strategy, Strategy::Timer);
@@ -163,11 +163,11 @@ TEST(Auto, TimerWhenTheRateDoesNotFit) {
 }
 
 TEST(Auto, TimerWhenRefreshUnknownRefusedOrNoHost) {
-    Rig rig;
-    FakeHost unknown(0, true);
+    VsyncRig rig;
+    VsyncHost unknown(0, true);
     EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &unknown)).status().strategy, Strategy::Timer);
     EXPECT_TRUE(unknown.requests.empty());
-    FakeHost refusing(60, false);
+    VsyncHost refusing(60, false);
     EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, &refusing)).status().strategy, Strategy::Timer);
     EXPECT_EQ(refusing.requests, Intervals{1});
     EXPECT_EQ(Pacer(rig.config(60, Strategy::Auto, nullptr)).status().strategy, Strategy::Timer);

@@ -6,6 +6,8 @@
 #include <pacer/units.h>
 
 #include <gtest/gtest.h>
+
+#include "temp_files.h"
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -24,22 +26,8 @@ using pacer::kNsPerUs;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Whether a writer's temporary file (".pacer-XXXXXX") is left beside path,
-// which temp_path gives a folder of its own.
-bool has_temp(const std::string& path) {
-    const fs::path p(path);
-    const std::string prefix = ".pacer-";
-    for (const auto& entry : fs::directory_iterator(p.parent_path()))
-        if (entry.path().filename().string().rfind(prefix, 0) == 0) return true;
-    return false;
-}
-
-std::string temp_path(const std::string& name) {
-    const std::string folder = ::testing::TempDir() + "pacer_chrome_" + name;
-    fs::remove_all(folder);
-    fs::create_directories(folder);
-    return folder + "/out";
-}
+using test_files::has_temp;
+using test_files::temp_path;
 
 json read_json(const std::string& path) {
     std::ifstream file(path);

@@ -10,7 +10,7 @@ namespace {
 
 using pacer::kNsPerMs;
 
-pacer::Frame frame_at(int64_t index, int64_t wake_ns) {
+pacer::Frame woken_at(int64_t index, int64_t wake_ns) {
     pacer::Frame f{};
     f.index = index;
     f.wake_ns = wake_ns;
@@ -31,7 +31,7 @@ namespace pacer_demo {
 
 TEST(DisplayFigures, JoinsReportsToTheirFrames) {
     std::vector<pacer::Frame> frames;
-    for (int64_t i = 0; i < 5; ++i) frames.push_back(frame_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs));
+    for (int64_t i = 0; i < 5; ++i) frames.push_back(woken_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs));
     const std::vector<int64_t> motion(5, 16 * kNsPerMs);
     pacer::Presented dropped;
     dropped.frame_index = 1;
@@ -51,7 +51,7 @@ TEST(DisplayFigures, JoinsReportsToTheirFrames) {
 }
 
 TEST(DisplayFigures, NoReportsNoFigures) {
-    const std::vector<pacer::Frame> frames = {frame_at(0, 0), frame_at(1, 16 * kNsPerMs)};
+    const std::vector<pacer::Frame> frames = {woken_at(0, 0), woken_at(1, 16 * kNsPerMs)};
     const DisplayFigures d = display_figures(frames, {}, {});
     EXPECT_EQ(d.shown, 0);
     EXPECT_TRUE(d.latency_ns.empty());

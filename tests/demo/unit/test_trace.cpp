@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "temp_files.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,22 +22,8 @@ using pacer::kNsPerMs;
 
 namespace fs = std::filesystem;
 
-// Whether a writer's temporary file (".pacer-XXXXXX") is left beside path,
-// which temp_path gives a folder of its own.
-bool has_temp(const std::string& path) {
-    const fs::path p(path);
-    const std::string prefix = ".pacer-";
-    for (const auto& entry : fs::directory_iterator(p.parent_path()))
-        if (entry.path().filename().string().rfind(prefix, 0) == 0) return true;
-    return false;
-}
-
-std::string temp_path(const std::string& name) {
-    const std::string folder = ::testing::TempDir() + "pacer_trace_" + name;
-    fs::remove_all(folder);
-    fs::create_directories(folder);
-    return folder + "/out";
-}
+using test_files::has_temp;
+using test_files::temp_path;
 
 // Splits one CSV record (RFC 4180 quoting, no embedded newlines needed here).
 std::vector<std::string> split_csv(const std::string& line) {
