@@ -32,6 +32,13 @@ public:
         for (int i = 0; i < count_; ++i) n += keep(at(i)) ? 1 : 0;
         return n;
     }
+    // How many of the newest `newest` values (at most count()) pass `keep`.
+    template <typename Keep>
+    int count_where_last(int newest, Keep keep) const {
+        int n = 0;
+        for (int i = 1; i <= newest; ++i) n += keep(ring_[slot_back(i)]) ? 1 : 0;
+        return n;
+    }
     int64_t sum() const {
         int64_t total = 0;
         for (int i = 0; i < count_; ++i) total += at(i);

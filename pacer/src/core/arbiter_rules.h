@@ -15,9 +15,10 @@ namespace pacer::detail::arbiter_rules {
 
 inline constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
 // Where nothing reports shown frames, the probe also needs vsync's presents
-// steady: over kSteadyFrames intervals, fewer than kWatchTrip off their
-// median by more than kSteadyNs (the statistics' own "off"); the probe ends
-// as soon as kWatchTrip are, from half the window on. Only a swap that never
+// steady: over kSteadyFrames intervals (less those that filled the queue),
+// fewer than kWatchTrip off their median by more than kSteadyNs (the
+// statistics' own "off"); the probe ends as soon as kWatchTrip are, from
+// half the window on. Only a swap that never
 // blocks (three quarters of the first kProbeFrames under half the period)
 // is judged on those alone. Auto applies the rule for the whole stay on
 // vsync, over the watch window of 32. A compositor whose swaps block but

@@ -49,22 +49,32 @@ void Arbiter::judge_probe(int64_t index) {
     std::string steady;   // how steady, where the presents are all there is to judge by
     if (!never_blocks && !present_.feedback_seen()) {
         // Nothing says what was shown: the swaps must also be steady (KWin's
-        // alternate 32, 7, 0.5 and 16 ms, whose median of 8 is luck). Uneven
-        // ones end the probe once there are kWatchTrip of them in half the
-        // window or more (fewer are no median to judge by while a queue
-        // fills), else the whole window is judged.
-        const int64_t around = watched_.median_of_last(watched_.count());
-        const int off = watched_.count_where([&](int64_t x) { return sat_abs_diff(x, around) > kSteadyNs; });
-        const bool early = off >= kWatchTrip && watched_.count() >= kSteadyFrames / 2;
+        // alternate 32, 7, 0.5 and 16 ms, whose median of 8 is luck). Not
+        // the first ones, though: as vsync comes on, the swaps that fill the
+        // driver's queue return before a refresh could have passed and the
+        // one after them waits part of one (sway's under GLFW: 2.9, 5.7 and
+        // 15.1 ms, then 16.2-16.4), which is how a queue starts, not how
+        // the swaps go. Uneven ones after those end the probe once there are
+        // kWatchTrip of them in half the window or more (fewer are no
+        // median to judge by), else the whole window is judged.
+        int filling = 0;
+        while (filling < watched_.count() &&
+               static_cast<double>(watched_.newest(watched_.count() - filling)) < (1 - kProbeTolerance) * period)
+            ++filling;
+        if (filling > 0 && filling < watched_.count()) ++filling;
+        const int judged = watched_.count() - filling;
+        const int64_t around = watched_.median_of_last(judged);
+        const int off = watched_.count_where_last(judged, [&](int64_t x) { return sat_abs_diff(x, around) > kSteadyNs; });
+        const bool early = off >= kWatchTrip && judged >= kSteadyFrames / 2;
         if (!early && watched_.count() < kSteadyFrames) return;
-        const std::string count = " of " + std::to_string(watched_.count());
+        const std::string count = " of " + std::to_string(judged);
         if (off >= kWatchTrip) {
             backoff_ns_ = kMaxBackoffNs;
             leave_vsync("vsync presents off their median (" + ms(static_cast<double>(around)) + ") by > " +
                         ms(kSteadyNs) + " in " + std::to_string(off) + count);
             return;
         }
-        steady = ", " + std::to_string(watched_.count() - off) + count + " within " + ms(kSteadyNs) + " of their median";
+        steady = ", " + std::to_string(judged - off) + count + " within " + ms(kSteadyNs) + " of their median";
     }
     if (std::fabs(m - period) <= kProbeTolerance * period) {
         probing_ = false;
