@@ -326,7 +326,6 @@ private:
     int reports_ = 0;
 };
 
-// A zero config wired to the fakes, at target_hz with strategy.
 // The periods of the refreshes the tests' displays run at, ns.
 inline constexpr double kPeriod60_ns = period_ns_of(60);
 inline constexpr double kPeriod120_ns = period_ns_of(120);
@@ -338,6 +337,7 @@ inline bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
+// A zero config wired to the fakes, at target_hz with strategy.
 inline Config fake_config(FakeClock& clock, FakeSleeper& sleeper, double target_hz = 60,
                           Strategy strategy = Strategy::Timer) {
     Config config{};

@@ -96,7 +96,7 @@ struct AutoRig {
 
     // accepts and blocks: the display's answers from the start.
     AutoRig(double refresh_hz, double target_hz, Strategy strategy = Strategy::Auto, bool accepts = true,
-        bool blocks = true)
+            bool blocks = true)
         : display(clock, refresh_hz) {
         display.accepts = accepts;
         display.blocks = blocks;

@@ -37,7 +37,7 @@ struct LockRig {
     std::vector<Frame> frames;   // every frame since the rig began
 
     LockRig(double real_period_ns, double stated_hz, double target_hz, Strategy strategy = Strategy::Auto,
-        int64_t lead_ns = kLeadAuto, WaitPoint wait_point = WaitPoint::FrameStart)
+            int64_t lead_ns = kLeadAuto, WaitPoint wait_point = WaitPoint::FrameStart)
         : display(clock, real_period_ns, stated_hz) {
         display.nonblocking_ns = 100 * kNsPerUs;   // a swap that does not block returns at once
         display.report_seq = false;

@@ -190,17 +190,17 @@ TEST(HitchBudget, SteadyWorkLandsJustInTime) {
 TEST(HitchBudget, GaussianJitterStaysWithinTheBudget) {
     // Jitter of 5 to 15 % of the work's mean, 60 to 240 Hz.
     for (const BudgetCase& c : {BudgetCase{"60 Hz, 8 ms +-1 (12 %)", kPeriod60_ns, 60, {8 * kNsPerMs, 1 * kNsPerMs, 0, 0, 11}},
-                          BudgetCase{"144 Hz, 4 ms +-0.6 (15 %)", kPeriod144_ns, 144, {4 * kNsPerMs, 600 * kNsPerUs, 0, 0, 12}},
-                          BudgetCase{"120 Hz, 5 ms +-0.25 (5 %)", kPeriod120_ns, 120, {5 * kNsPerMs, 250 * kNsPerUs, 0, 0, 13}},
-                          BudgetCase{"240 Hz, 2 ms +-0.2 (10 %)", kPeriod240_ns, 240, {2 * kNsPerMs, 200 * kNsPerUs, 0, 0, 14}}})
+                                BudgetCase{"144 Hz, 4 ms +-0.6 (15 %)", kPeriod144_ns, 144, {4 * kNsPerMs, 600 * kNsPerUs, 0, 0, 12}},
+                                BudgetCase{"120 Hz, 5 ms +-0.25 (5 %)", kPeriod120_ns, 120, {5 * kNsPerMs, 250 * kNsPerUs, 0, 0, 13}},
+                                BudgetCase{"240 Hz, 2 ms +-0.2 (10 %)", kPeriod240_ns, 240, {2 * kNsPerMs, 200 * kNsPerUs, 0, 0, 14}}})
         expect_within_budget(c, 1);
 }
 
 TEST(HitchBudget, RareSpikesAreCoveredOrBudgeted) {
     // +50 to +200 % at 0.5 to 3 % of frames.
     for (const BudgetCase& c : {BudgetCase{"60 Hz, 3 ms, 2 % +200 %", kPeriod60_ns, 60, {3 * kNsPerMs, 0, 0.02, 6 * kNsPerMs, 21}},
-                          BudgetCase{"60 Hz, 4 ms, 0.5 % +50 %", kPeriod60_ns, 60, {4 * kNsPerMs, 200 * kNsPerUs, 0.005, 2 * kNsPerMs, 22}},
-                          BudgetCase{"144 Hz, 2 ms, 3 % +100 %", kPeriod144_ns, 144, {2 * kNsPerMs, 100 * kNsPerUs, 0.03, 2 * kNsPerMs, 23}}})
+                                BudgetCase{"60 Hz, 4 ms, 0.5 % +50 %", kPeriod60_ns, 60, {4 * kNsPerMs, 200 * kNsPerUs, 0.005, 2 * kNsPerMs, 22}},
+                                BudgetCase{"144 Hz, 2 ms, 3 % +100 %", kPeriod144_ns, 144, {2 * kNsPerMs, 100 * kNsPerUs, 0.03, 2 * kNsPerMs, 23}}})
         expect_within_budget(c, 1);
 }
 

@@ -18,13 +18,12 @@ inline constexpr int kProbeFrames = 8;                  // intervals measured be
 // steady: over kSteadyFrames intervals (less those that filled the queue),
 // fewer than kWatchTrip off their median by more than kSteadyNs (the
 // statistics' own "off"); the probe ends as soon as kWatchTrip are, from
-// half the window on. Only a swap that never
-// blocks (three quarters of the first kProbeFrames under half the period)
-// is judged on those alone. Auto applies the rule for the whole stay on
-// vsync, over the watch window of 32. A compositor whose swaps block but
-// return unevenly (KWin's virtual output: 41-72 % of each 32 off; sway's:
-// 0-12 %) fails, and the timer paces; it is tried again only after
-// kMaxBackoffNs, or on a change.
+// half the window on. Only a swap that never blocks (three quarters of the
+// first kProbeFrames under half the period) is judged on those alone. Auto
+// applies the rule for the whole stay on vsync, over the watch window of
+// 32. A compositor whose swaps block but return unevenly (KWin's virtual
+// output: 41-72 % of each 32 off; sway's: 0-12 %) fails, and the timer
+// paces; it is tried again only after kMaxBackoffNs, or on a change.
 inline constexpr int kSteadyFrames = 32;
 inline constexpr int64_t kSteadyNs = kNsPerMs / 2;
 // For the whole stay the bar is twice as wide: sway's swaps, steady on
