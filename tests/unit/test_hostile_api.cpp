@@ -212,7 +212,7 @@ const Case kCases[] = {
                  EXPECT_GE(host.last_interval, 0);
                  EXPECT_LE(host.last_interval, 1);   // unknown refresh: every refresh, or off
                  if (strategy == Strategy::Auto) {
-                     EXPECT_NE(pacer.decision().reason.find("unknown"), std::string::npos)
+                     EXPECT_TRUE(pacer::testing::contains(pacer.decision().reason, "unknown"))
                          << refresh << ": " << pacer.decision().reason;
                  }
              }

@@ -123,7 +123,7 @@ TEST(OsSleeper, PeriodFromOptionsElseTheOsElseOneMillisecond) {
     EXPECT_EQ(OsSleeper(options).scheduler_period_ns(), 4 * kNsPerMs);
     const int64_t stated = os::scheduler_period_ns();
     EXPECT_EQ(OsSleeper().scheduler_period_ns(), stated > 0 ? stated : 1 * kNsPerMs);
-    EXPECT_NE(OsSleeper().describe().find("period"), std::string::npos);
+    EXPECT_TRUE(pacer::testing::contains(OsSleeper().describe(), "period")) << OsSleeper().describe();
 }
 
 TEST(OsTimerSlack, SetThenReadBackWhereSupported) {

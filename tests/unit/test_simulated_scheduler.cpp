@@ -181,7 +181,7 @@ TEST(SimulatedScheduler, BadConfigThrowsNamingTheField) {
             SimulatedScheduler sim(inner, clock, sim_config(1 * kNsPerMs, q));
             ADD_FAILURE() << "q = " << q << " accepted";
         } catch (const std::invalid_argument& e) {
-            EXPECT_NE(std::string(e.what()).find("preempt_probability"), std::string::npos) << e.what();
+            EXPECT_TRUE(pacer::testing::contains(std::string(e.what()), "preempt_probability")) << e.what();
         }
     }
     EXPECT_THROW(SimulatedScheduler(inner, clock, sim_config(-1)), std::invalid_argument);

@@ -6,6 +6,7 @@
 #include <pacer/platform.h>
 #include <pacer/thread_timing.h>
 
+#include "fakes.h"
 #include "wait/waiter.h"
 
 #include <gtest/gtest.h>
@@ -240,11 +241,11 @@ TEST(OsSleeperWaitSettings, LinuxSlackAndSliceHoldUntilTheSleeperGoes) {
     EXPECT_EQ(waiting.woken_slack_ns, 1);
     EXPECT_EQ(waiting.after_slack_ns, waiting.before_slack_ns);
     EXPECT_EQ(waiting.after_slice_ns, waiting.before_slice_ns);
-    EXPECT_NE(waiting.description.find("waits with slack 1 ns"), std::string::npos) << waiting.description;
+    EXPECT_TRUE(pacer::testing::contains(waiting.description, "waits with slack 1 ns")) << waiting.description;
     if (slices) {
         EXPECT_EQ(during.slice_ns, 100'000);
         EXPECT_EQ(waiting.woken_slice_ns, 100'000);
-        EXPECT_NE(waiting.description.find("slice 100 us"), std::string::npos) << waiting.description;
+        EXPECT_TRUE(pacer::testing::contains(waiting.description, "slice 100 us")) << waiting.description;
     }
 }
 
@@ -253,7 +254,7 @@ TEST(OsSleeperWaitSettings, LinuxSlackAndSliceHoldUntilTheSleeperGoes) {
 TEST(OsSleeperWaitSettings, LinuxSaysWhatWasAskedBeforeTheFirstWait) {
     OsSleeper sleeper(OsSleeper::Options{});
     if (!sleeper.has_high_res_timer()) GTEST_SKIP() << "no high-resolution timer: no timer waits";
-    EXPECT_NE(sleeper.describe().find("waits with slack 1 ns asked (no timer wait yet)"), std::string::npos)
+    EXPECT_TRUE(pacer::testing::contains(sleeper.describe(), "waits with slack 1 ns asked (no timer wait yet)"))
         << sleeper.describe();
 }
 
@@ -283,7 +284,7 @@ TEST(OsSleeperWaitSettings, LinuxMinusOneLeavesTheThreadsOwn) {
     waiting.finish();
     EXPECT_EQ(during.slack_ns, waiting.before_slack_ns);
     EXPECT_EQ(during.slice_ns, waiting.before_slice_ns);
-    EXPECT_EQ(waiting.description.find("waits with"), std::string::npos) << waiting.description;
+    EXPECT_FALSE(pacer::testing::contains(waiting.description, "waits with")) << waiting.description;
 }
 
 // Nothing the pacer changes outlives it: a pacer that waited on one thread and

@@ -494,7 +494,7 @@ TEST(Waiter, InvalidConfigThrowsNamingTheField) {
         Waiter waiter(config);
         FAIL() << "no exception";
     } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("target_hz"), std::string::npos) << e.what();
+        EXPECT_TRUE(pacer::testing::contains(std::string(e.what()), "target_hz")) << e.what();
     }
 }
 

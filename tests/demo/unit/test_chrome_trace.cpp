@@ -6,9 +6,9 @@
 #include <pacer/units.h>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "temp_files.h"
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <filesystem>
