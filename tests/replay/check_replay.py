@@ -15,8 +15,9 @@
     per 1,000, latency p50 within 1 ms, the same decisions);
   - three demo runs recorded under weston with display_lock, replayed with
     the config they ran with on their own display, make the same decisions
-    as they did live (their hitches and latency are printed beside the
-    live ones: docs/bench/replay.md says how near they come, and why);
+    as they did live, with hitches within 1 per 1,000 and latency p50
+    within 1 ms of the live run's, but for the two figures
+    docs/bench/replay.md explains (held to how near they come today);
   - a truncated, binary, empty, half-NA or foreign file, and bad flags, get
     one line on stderr naming what and where, exit 2, and no traceback;
   - 100,000 frames (a synthetic capture of 8 ms +- 1 ms of work with a spike
@@ -234,6 +235,16 @@ def table_rows(text):
             ([c.strip() for c in line.strip("|").split("|")] for line in lines[1:])}
 
 
+# How near a replay of a live run must come to it: the bounds, 1
+# hitch per 1,000 refreshes and 1 ms of latency p50, except where
+# docs/bench/replay.md says the model cannot (weston's latch moves with each
+# repaint, which the trace does not date): there, no further than it comes
+# today (1.7 hitches, 2.1 ms), so that a change to the model or the lead that
+# moves a replay away from its live run fails here, not only as new bytes.
+FAITHFUL_HITCHES = {"demo-weston-lock-8ms": 2.0}
+FAITHFUL_LATENCY_MS = {"demo-weston-lock-spikes": 2.5}
+
+
 def faithful(replay):
     for name in FAITHFUL:
         proc = run(replay, [name + ".csv"] + AS_RECORDED, DATA)
@@ -245,6 +256,12 @@ def faithful(replay):
         (label, again), = rows.items()
         if live["decisions"] != again["decisions"]:
             fail(f"{name}: {live['decisions']} decisions live, {again['decisions']} in the replay")
+        hitches = abs(float(live["hitches / 1,000"]) - float(again["hitches / 1,000"]))
+        if hitches > FAITHFUL_HITCHES.get(name, 1.0):
+            fail(f"{name}: hitches per 1,000 {again['hitches / 1,000']} replayed, {live['hitches / 1,000']} live")
+        latency = abs(float(live["latency p50 ms"]) - float(again["latency p50 ms"]))
+        if latency > FAITHFUL_LATENCY_MS.get(name, 1.0):
+            fail(f"{name}: latency p50 {again['latency p50 ms']} ms replayed, {live['latency p50 ms']} ms live")
         print(f"check_replay: {name}: live / replayed: hitches per 1,000 {live['hitches / 1,000']} / "
               f"{again['hitches / 1,000']}, latency p50 {live['latency p50 ms']} / {again['latency p50 ms']} ms, "
               f"decisions {live['decisions']} / {again['decisions']}")
