@@ -178,6 +178,23 @@ void date_frames(std::vector<Kept>& rows) {
     }
 }
 
+// The demo's trace writes a frame's work on the row after it: row i's
+// MsCPUBusy (pacer::Frame::work_ns of wait i) is the turn from wake i - 1 to
+// wait i, which rendered frame i - 1, while the row's display columns are
+// frame i's. Each frame takes its work from the row after; the last frame's
+// work was never written (the run ended at the next wait) and it is left
+// out. (Taken from its own row, every frame replayed the work of the one
+// before: the demo's 50 ms first frame fell a turn late, and a replay of a
+// replay moved it one more.)
+void own_work(std::vector<Kept>& rows) {
+    for (std::size_t i = 0; i + 1 < rows.size(); ++i) {
+        rows[i].has_work = rows[i + 1].has_work;
+        rows[i].frame.cpu_work_ns = rows[i + 1].frame.cpu_work_ns;
+        rows[i].frame.gpu_work_ns = rows[i + 1].frame.gpu_work_ns;
+    }
+    if (!rows.empty()) rows.pop_back();
+}
+
 // The demo's MsCPUBusy runs from the previous wake to this wait: waiting
 // before present, the swap right after that wake (MsWakeToPresent of the row
 // before) is in it, and under vsync it blocks for a refresh: no work.
@@ -310,6 +327,7 @@ std::string read_recording(const std::string& path, const Selection& selection, 
     recording.chain = chosen->first;
     recording.chains = static_cast<int>(chains.size());
     if (layout == &kDemo && reader.has("mswaketopresent") && reader.has("msdisplaylatency")) date_frames(rows);
+    if (layout == &kDemo) own_work(rows);
     std::vector<double> display_ms, target_ms;
     int decisions = 0;
     for (const Kept& row : rows) {

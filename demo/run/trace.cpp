@@ -3,6 +3,7 @@
 
 #include <pacer/status.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -109,14 +110,21 @@ void TraceWriter::displayed(int64_t frame_index, bool discarded, int64_t display
 }
 
 // Writes the held rows whose fate is known, in order; a row older than
-// kHoldRows goes out without one (NA), as do all on close().
+// kHoldRows goes out without one (NA), as do all on close(). Frames reach
+// the screen in commit order, so a later frame shown means none will come
+// for this one; a discard does not: the compositor discards a frame when a
+// newer one replaces it, which can be before the frame ahead of it, already
+// taken for a refresh, is shown (weston under display_lock, aiming a
+// refresh later: one frame in 1,200 was written NA so, docs/bench/replay.md).
 void TraceWriter::flush_(bool all) {
     while (!held_.empty()) {
         const int64_t index = held_.front().index;
         // Reports for frames already written (or never traced) are dropped.
-        while (!fates_.empty() && fates_.front().index < index) fates_.pop_front();
-        // Reports come in commit order: one for a later frame means none for this.
-        const bool settled = !fates_.empty() && fates_.front().index >= index;
+        fates_.erase(std::remove_if(fates_.begin(), fates_.end(), [&](const Fate& f) { return f.index < index; }),
+                     fates_.end());
+        const bool settled = std::any_of(fates_.begin(), fates_.end(), [&](const Fate& f) {
+            return f.index == index || (f.index > index && !f.discarded);
+        });
         if (!settled && !all && held_.size() <= kHoldRows) return;
         put_row_(held_.front());
         held_.pop_front();
@@ -126,13 +134,13 @@ void TraceWriter::flush_(bool all) {
 void TraceWriter::put_row_(const Held& row) {
     std::FILE* const file = out_.get();
     std::string text = row.text;
-    const bool known = !fates_.empty() && fates_.front().index == row.index;
+    const auto found = std::find_if(fates_.begin(), fates_.end(), [&](const Fate& f) { return f.index == row.index; });
     if (row.motion_dt_ns >= 0) advance_since_shown_ns_ += row.motion_dt_ns;
-    if (!known) {
+    if (found == fates_.end()) {
         text += ",NA,NA,NA,NA,NA";
     } else {
-        const Fate fate = fates_.front();
-        fates_.pop_front();
+        const Fate fate = *found;
+        fates_.erase(found);
         if (fate.discarded || fate.displayed_ns < 0) {
             text += fate.discarded ? ",0,NA,NA,NA,NA" : ",1,NA,NA,NA,NA";
         } else {

@@ -210,6 +210,34 @@ TEST(TraceWriter, DisplayReportsJoinTheirRows) {
     EXPECT_EQ(tail(5), (std::vector<std::string>{"1", "32.0000", "41.0000", "0.0000", "1.0000"}));
 }
 
+// A discard can come before the report of the frame ahead of it: that frame
+// was taken for a refresh when the discarded one, aimed at the next, was
+// replaced. Each report still finds its own row.
+TEST(TraceWriter, ADiscardAheadOfAnEarlierFramesReportWaitsForIt) {
+    const std::string path = temp_path("discard-first.csv");
+    {
+        TraceWriter trace(path);
+        ASSERT_TRUE(trace.ok());
+        for (int64_t i = 0; i < 4; ++i) {
+            pacer::Frame f = frame_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs, i == 0 ? 0 : 16 * kNsPerMs);
+            f.predicted_present_ns = f.wake_ns + 40 * kNsPerMs;
+            trace.write(f, TraceExtra{"", ""});
+        }
+        trace.displayed(0, false, 1'040 * kNsPerMs);
+        trace.displayed(2, true, 0);                    // replaced by frame 3 ...
+        trace.displayed(1, false, 1'057 * kNsPerMs);    // ... while frame 1 waited for its refresh
+        trace.displayed(3, false, 1'090 * kNsPerMs);
+        EXPECT_EQ(trace.close(), "");
+    }
+    const auto rows = read_csv(path);
+    ASSERT_EQ(rows.size(), 5u);
+    auto tail = [&](std::size_t row) { return std::vector<std::string>(rows[row].begin() + 26, rows[row].end()); };
+    EXPECT_EQ(tail(2)[0], "1");
+    EXPECT_EQ(tail(2)[1], "17.0000");   // after frame 0
+    EXPECT_EQ(tail(3), (std::vector<std::string>{"0", "NA", "NA", "NA", "NA"}));
+    EXPECT_EQ(tail(4)[1], "33.0000");   // after frame 1
+}
+
 TEST(TraceWriter, AbandonedTraceLeavesNothing) {
     const std::string path = temp_path("abandoned.csv");
     {
