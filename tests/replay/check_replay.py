@@ -15,9 +15,9 @@
     per 1,000, latency p50 within 1 ms, the same decisions);
   - three demo runs recorded under weston with display_lock, replayed with
     the config they ran with on their own display, do each frame's work in
-    its own turn (their traces' MsCPUBusy row for row) and come as near their live
-    figures (hitches, latency p50, decisions) as nine such runs showed the
-    replay does (docs/bench/replay.md);
+    its own turn (their traces' MsCPUBusy row for row) and come as near
+    their live figures (hitches, latency p50, decisions) as nine such runs
+    showed the replay does (docs/bench/replay.md);
   - a truncated, binary, empty, half-NA or foreign file, and bad flags, get
     one line on stderr naming what and where, exit 2, and no traceback;
   - 100,000 frames (a synthetic capture of 8 ms +- 1 ms of work with a spike
