@@ -174,6 +174,18 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
                                                "1.5000", "10.0000", "1", "NA", "NA", "NA", "NA", "NA"}));
 }
 
+// Frames 0..count-1 woken 16 ms apart from 1,000 ms, each predicted on
+// screen 40 ms after its wake and moving the scene by 16 ms.
+void write_frames(TraceWriter& trace, int64_t count) {
+    for (int64_t i = 0; i < count; ++i) {
+        pacer::Frame f = frame_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs, i == 0 ? 0 : 16 * kNsPerMs);
+        f.predicted_present_ns = f.wake_ns + 40 * kNsPerMs;
+        TraceExtra extra{"", ""};
+        extra.motion_dt_ns = 16 * kNsPerMs;
+        trace.write(f, extra);
+    }
+}
+
 // The display's reports join their frames' rows, which wait for them: shown
 // frames get the time since the previous shown one, the latency from their
 // wake, the animation error (the scene's advance since the previous shown
@@ -184,13 +196,7 @@ TEST(TraceWriter, DisplayReportsJoinTheirRows) {
     {
         TraceWriter trace(path);
         ASSERT_TRUE(trace.ok());
-        for (int64_t i = 0; i < 5; ++i) {
-            pacer::Frame f = frame_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs, i == 0 ? 0 : 16 * kNsPerMs);
-            f.predicted_present_ns = f.wake_ns + 40 * kNsPerMs;
-            TraceExtra extra{"", ""};
-            extra.motion_dt_ns = 16 * kNsPerMs;
-            trace.write(f, extra);
-        }
+        write_frames(trace, 5);
         trace.displayed(0, false, 1'040 * kNsPerMs);                    // wake 1000
         trace.displayed(1, true, 0);                               // discarded
         trace.displayed(2, false, 1'073 * kNsPerMs);                    // wake 1032: 33 ms after frame 0
@@ -218,11 +224,7 @@ TEST(TraceWriter, ADiscardAheadOfAnEarlierFramesReportWaitsForIt) {
     {
         TraceWriter trace(path);
         ASSERT_TRUE(trace.ok());
-        for (int64_t i = 0; i < 4; ++i) {
-            pacer::Frame f = frame_at(i, 1'000 * kNsPerMs + i * 16 * kNsPerMs, i == 0 ? 0 : 16 * kNsPerMs);
-            f.predicted_present_ns = f.wake_ns + 40 * kNsPerMs;
-            trace.write(f, TraceExtra{"", ""});
-        }
+        write_frames(trace, 4);
         trace.displayed(0, false, 1'040 * kNsPerMs);
         trace.displayed(2, true, 0);                    // replaced by frame 3 ...
         trace.displayed(1, false, 1'057 * kNsPerMs);    // ... while frame 1 waited for its refresh
