@@ -331,6 +331,8 @@ inline constexpr double kPeriod60_ns = period_ns_of(60);
 inline constexpr double kPeriod120_ns = period_ns_of(120);
 inline constexpr double kPeriod144_ns = period_ns_of(144);
 inline constexpr double kPeriod240_ns = period_ns_of(240);
+// weston's headless output: states 60 Hz, repaints every 25.2 ms (39.7 Hz).
+inline constexpr double kWeston_ns = 25.2 * kNsPerMs;
 
 // True when text holds part: a decision's reason, a description.
 inline bool contains(const std::string& text, const std::string& part) {

@@ -37,13 +37,13 @@ std::vector<Frame> frames_of(const std::vector<int64_t>& present_after_ns, const
     return frames;
 }
 
-Summary window_of(const std::vector<Frame>& frames) {
+Summary window_summary_of(const std::vector<Frame>& frames) {
     Stats stats(static_cast<int32_t>(frames.size()));
     for (const Frame& f : frames) stats.add(f);
     return stats.summarize();
 }
 
-Summary run_of(const std::vector<Frame>& frames) {
+Summary run_summary_of(const std::vector<Frame>& frames) {
     RunMetrics run;
     for (const Frame& f : frames) run.add(f);
     return run.summary();
@@ -55,7 +55,7 @@ TEST(Cadence, PresentsAreJudgedApartFromTheWakes) {
     // Wakes all on time; the swaps return 2, 2, 5, 2, 2, 2 ms after them:
     // present intervals 10, 13, 7, 10, 10 ms, two off by more than 0.5 ms.
     const std::vector<Frame> frames = frames_of({2'000'000, 2'000'000, 5'000'000, 2'000'000, 2'000'000, 2'000'000}, {});
-    for (const Summary& s : {window_of(frames), run_of(frames)}) {
+    for (const Summary& s : {window_summary_of(frames), run_summary_of(frames)}) {
         EXPECT_EQ(s.off_pct, 0.0);   // the wakes
         EXPECT_EQ(s.presents.intervals, 5);
         EXPECT_DOUBLE_EQ(s.presents.off_pct, 40.0);
@@ -74,7 +74,7 @@ TEST(Cadence, ShownCountsOnlyFramesReportedOneAfterTheOther) {
     const std::vector<Frame> frames =
         frames_of({ms, ms, ms, ms, ms, ms}, {kStartNs + 20 * ms, kStartNs + 30 * ms, kStartNs + 41 * ms, -1,
                                              kStartNs + 60 * ms, kStartNs + 70 * ms});
-    for (const Summary& s : {window_of(frames), run_of(frames)}) {
+    for (const Summary& s : {window_summary_of(frames), run_summary_of(frames)}) {
         EXPECT_EQ(s.shown.intervals, 3);
         EXPECT_NEAR(s.shown.off_pct, 100.0 / 3, 1e-9);
         EXPECT_NEAR(s.shown.p99_us, 11'000, 11'000.0 / 512);
@@ -84,7 +84,7 @@ TEST(Cadence, ShownCountsOnlyFramesReportedOneAfterTheOther) {
 TEST(Cadence, NoneWithoutMarkPresent) {
     std::vector<Frame> frames = frames_of({1, 1, 1}, {});
     for (Frame& f : frames) f.present_ns = -1;
-    const Summary s = window_of(frames);
+    const Summary s = window_summary_of(frames);
     EXPECT_EQ(s.presents.intervals, 0);
     EXPECT_EQ(s.presents.p50_us, 0.0);
 }

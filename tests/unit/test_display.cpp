@@ -23,6 +23,7 @@ using pacer::testing::fake_config;
 using pacer::testing::contains;
 using pacer::testing::kPeriod60_ns;
 using pacer::testing::kPeriod144_ns;
+using pacer::testing::kWeston_ns;
 
 namespace {
 
@@ -92,10 +93,10 @@ TEST(ClockFit, ConvergesUnderJitterDiscardsAndOutliers) {
 TEST(ClockFit, TheStatedRefreshDoesNotFoolIt) {
     // weston headless: states 60 Hz, repaints every 25.2 ms; no seq.
     detail::ClockFit model;
-    Feed feed{25.2e6};
+    Feed feed{kWeston_ns};
     for (int64_t k = 1; k <= 40; ++k) model.add(feed.at(k, 100 * kNsPerUs, false), 60);
     EXPECT_TRUE(model.locked());
-    EXPECT_NEAR(model.period_ns(), 25.2e6, 25.2e6 * 0.001);
+    EXPECT_NEAR(model.period_ns(), kWeston_ns, kWeston_ns * 0.001);
     EXPECT_NEAR(model.clock().stated_hz, 60, 0.001);
 }
 
@@ -110,9 +111,9 @@ TEST(ClockFit, EveryOtherRefreshWithoutSeqIsSplitByTheStatedRefresh) {
     EXPECT_NEAR(model.period_ns(), period_ns_of(120), period_ns_of(120) * 0.001);
     // A stated rate that is no divisor is ignored (weston's 60 against 25.2 ms).
     detail::ClockFit lied_to;
-    Feed slow{25.2e6};
+    Feed slow{kWeston_ns};
     for (int64_t k = 1; k <= 40; ++k) lied_to.add(slow.at(k, 50 * kNsPerUs, false), 60);
-    EXPECT_NEAR(lied_to.period_ns(), 25.2e6, 25.2e6 * 0.001);
+    EXPECT_NEAR(lied_to.period_ns(), kWeston_ns, kWeston_ns * 0.001);
 }
 
 // Reports every `pattern` refreshes in turn, with 30 us of jitter.
@@ -141,7 +142,7 @@ TEST(ClockFit, HalfAStepLateIsNoRefreshOfItsOwn) {
     detail::ClockFit calmer;
     feed_pattern(calmer, 12.6e6, {2, 2, 2, 2, 2, 2, 2, 2, 2, 3}, 60, 200);
     EXPECT_TRUE(calmer.locked());
-    EXPECT_NEAR(calmer.period_ns(), 25.2e6, 25.2e6 * 0.01);
+    EXPECT_NEAR(calmer.period_ns(), kWeston_ns, kWeston_ns * 0.01);
 }
 
 // Frames shown 2 and 3 refreshes apart are a real refresh split in two or
@@ -170,14 +171,14 @@ TEST(ClockFit, FollowsATimerThatDatesEachRefreshFromTheLast) {
     // interval, the model stays locked through the late ticks, and the
     // refresh after each report is predicted within 1 ms.
     detail::ClockFit model;
-    Feed noise{25.2e6};
+    Feed noise{kWeston_ns};
     double t = kNsPerSecond;
     std::vector<double> intervals;
     int predicted = 0, close = 0, unlocked = 0;
     for (int i = 0; i < 600; ++i) {
         double late = 100 * kNsPerUs * noise.uniform();
         if (i % 40 == 17) late += 0.5 * kNsPerMs + 2.5 * kNsPerMs * noise.uniform();
-        const double next = t + 25.2e6 + late;
+        const double next = t + kWeston_ns + late;
         if (model.locked()) {
             ++predicted;
             close += std::fabs(static_cast<double>(model.next_refresh(std::llround(t) + 1)) - next) <= 1 * kNsPerMs;
@@ -268,7 +269,7 @@ TEST(ClockFit, SlipsThatMoveTheGridForGoodMoveThePhase) {
 // slow under display_lock; weston's states 60 Hz and shows 39.7 Hz. Dated by
 // the display's own clock, the fit stands: a 59.94 Hz display stating 60.
 TEST(ClockFit, SoftwareDatedReportsTakeTheRefreshTheyState) {
-    for (const double real_ns : {17.05e6, k5994, 25.2e6}) {
+    for (const double real_ns : {17.05e6, k5994, kWeston_ns}) {
         for (const uint32_t flags : {0u, kPresentedHwClock}) {
             detail::ClockFit model;
             Feed feed{real_ns};
@@ -549,7 +550,7 @@ TEST(DisplayAuto, ClaimedVsyncWhoseSwapsDoNotBlockIsCaught) {
 
 TEST(DisplayAuto, ADisplayThatLiesAboutItsRefreshIsCaught) {
     // weston headless: says 60 Hz, shows a frame every 25.2 ms.
-    DisplayRig rig(25.2e6, 60, 60, Strategy::Auto);
+    DisplayRig rig(kWeston_ns, 60, 60, Strategy::Auto);
     rig.display.report_seq = false;
     rig.display.jitter_ns = 300 * kNsPerUs;
     rig.run_for(2 * kNsPerSecond);
@@ -666,7 +667,7 @@ TEST(DisplayHost, ARunawayHostCannotHoldAWait) {
 }
 
 TEST(DisplayHost, ANewHostForgetsTheOldDisplay) {
-    DisplayRig rig(25.2e6, 60, 60, Strategy::Timer);
+    DisplayRig rig(kWeston_ns, 60, 60, Strategy::Timer);
     int reported = 0;   // frames whose wait took a report (not all: 60 Hz on 39.7 Hz)
     for (const Frame& f : rig.run_for(2 * kNsPerSecond)) reported += f.displayed_index >= 0 && f.displayed_ns > 0;
     EXPECT_TRUE(rig.pacer->display().locked);
@@ -706,12 +707,12 @@ Predictions predictions(const DisplayRig& rig, const std::vector<Frame>& frames)
 TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
     // Explicit vsync on weston's lying display: swaps return every 25.2 ms.
     // Stated-refresh snapping would give 2 * 16.7 = 33.3 ms; the display says 25.2.
-    DisplayRig rig(25.2e6, 60, 60, Strategy::Vsync);
+    DisplayRig rig(kWeston_ns, 60, 60, Strategy::Vsync);
     rig.display.jitter_ns = 300 * kNsPerUs;
     rig.run_for(2 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
     std::vector<Frame> frames = rig.run_for(10 * kNsPerSecond);
-    for (const Frame& f : frames) EXPECT_NEAR(static_cast<double>(f.dt_ns), 25.2e6, 25.2e6 * 0.002);
+    for (const Frame& f : frames) EXPECT_NEAR(static_cast<double>(f.dt_ns), kWeston_ns, kWeston_ns * 0.002);
     // Each frame's predicted present against the time it was shown (jitter
     // included): within 1 ms for at least 95 %.
     const Predictions p = predictions(rig, frames);
@@ -731,7 +732,7 @@ TEST(DisplayVsync, DtAndPredictedPresentsComeFromTheDisplay) {
 // with it by a whole refresh; counting from the refresh before the returns'
 // usual phase does not.
 TEST(DisplayVsync, PredictionHoldsWhenSwapsReturnLateInTheirRefresh) {
-    DisplayRig rig(25.2e6, 60, 60, Strategy::Vsync);
+    DisplayRig rig(kWeston_ns, 60, 60, Strategy::Vsync);
     rig.display.return_ns = 10 * kNsPerMs;
     rig.display.return_late_ns = 5 * kNsPerMs;   // 10-15 ms: either side of the half-refresh (12.6 ms)
     rig.run_for(2 * kNsPerSecond);
@@ -839,7 +840,7 @@ TEST(DelayBias, SlidesIntoPlaceWithoutAHitch) {
 }
 
 TEST(DelayBias, OffWhenTheTargetIsNoDivisorOfTheDisplay) {
-    DisplayRig rig(25.2e6, 60, 60, Strategy::Timer, 4 * kNsPerMs);   // 39.7 Hz real: 60 does not fit
+    DisplayRig rig(kWeston_ns, 60, 60, Strategy::Timer, 4 * kNsPerMs);   // 39.7 Hz real: 60 does not fit
     const std::vector<Frame> frames = rig.run_for(3 * kNsPerSecond);
     ASSERT_TRUE(rig.pacer->display().locked);
     EXPECT_EQ(frames.back().period_ns, 16'666'667);

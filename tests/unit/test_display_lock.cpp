@@ -22,10 +22,9 @@ using pacer::testing::FakeSleeper;
 using pacer::testing::fake_config;
 using pacer::testing::contains;
 using pacer::testing::kPeriod60_ns;
+using pacer::testing::kWeston_ns;
 
 namespace {
-
-constexpr double kWeston = 25.2e6;   // weston headless: says 60 Hz, repaints every 25.2 ms
 
 // The engine's loop waiting at the frame start: wait, work, swap, mark.
 struct LockRig {
@@ -115,7 +114,7 @@ int64_t first_locked(const LockRig& rig) {
 }  // namespace
 
 TEST(DisplayLock, AutoPicksItOnALyingDisplayAndShowsEveryFrameJustInTime) {
-    LockRig rig(kWeston, 60, 60);
+    LockRig rig(kWeston_ns, 60, 60);
     rig.display.latch_ns = 7 * kNsPerMs;   // weston's repaint window
     rig.display.jitter_ns = 300 * kNsPerUs;
     rig.run_for(3 * kNsPerSecond);
@@ -157,8 +156,8 @@ TEST(DisplayLock, PacesAtTheFewestRefreshesThatDoNotExceedTheTarget) {
         double real_period_ns, target_hz;
         int n;
     };
-    for (const Case c : {Case{period_ns_of(144), 60, 3}, Case{kPeriod60_ns, 30, 2}, Case{kPeriod60_ns, 60, 1}, Case{kWeston, 144, 1},
-                         Case{kPeriod60_ns, 50, 2},
+    for (const Case c : {Case{period_ns_of(144), 60, 3}, Case{kPeriod60_ns, 30, 2}, Case{kPeriod60_ns, 60, 1},
+                         Case{kWeston_ns, 144, 1}, Case{kPeriod60_ns, 50, 2},
                          // A refresh that equals the target is never halved, though fitted
                          // above it (a jittery clock's 60.3 Hz) or a little below.
                          Case{period_ns_of(60.3), 60, 1}, Case{period_ns_of(62), 60, 1}, Case{period_ns_of(59.7), 60, 1}}) {
@@ -365,7 +364,7 @@ TEST(DisplayLock, ARetryThatFindsTheClockUnlockedSaysSoOnceItLocks) {
 }
 
 TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
-    LockRig rig(kWeston, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
+    LockRig rig(kWeston_ns, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
     rig.display.latch_ns = 4 * kNsPerMs;
     EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the host to report shown frames");
     rig.run_for(3 * kNsPerSecond);
@@ -379,7 +378,7 @@ TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
 }
 
 TEST(DisplayLock, ALostClockReDecidesWithinTheHeadersBound) {
-    LockRig rig(kWeston, 60, 60);
+    LockRig rig(kWeston_ns, 60, 60);
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     // The display changes rate under the pacer: its old clock no longer
@@ -410,7 +409,7 @@ TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
     rig.run_for(2 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::Vsync) << rig.decision().reason;
     // And with the lead off, auto never locks, feedback or not.
-    LockRig off(kWeston, 60, 60, Strategy::Auto, kLeadOff);
+    LockRig off(kWeston_ns, 60, 60, Strategy::Auto, kLeadOff);
     off.run_for(3 * kNsPerSecond);
     EXPECT_EQ(off.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(off.decision().reason, "display says 60 Hz but shows frames every 25.2 ms"))
@@ -424,7 +423,7 @@ TEST(DisplayLock, WithoutShownFramesAutoIsWhatItWas) {
 }
 
 TEST(DisplayLock, AFitThatWobblesOrDriftsStaysPutAndTheGridFollowsIt) {
-    LockRig rig(kWeston, 60, 60);
+    LockRig rig(kWeston_ns, 60, 60);
     rig.display.latch_ns = 7 * kNsPerMs;
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
@@ -432,17 +431,17 @@ TEST(DisplayLock, AFitThatWobblesOrDriftsStaysPutAndTheGridFollowsIt) {
     // The display's period wanders 2 % off and back, 0.6 s at a time: the
     // fit follows it past the rate tolerance, but not for a whole second.
     for (int i = 0; i < 8; ++i) {
-        rig.display.change_period(i % 2 == 0 ? kWeston * 1.02 : kWeston);
+        rig.display.change_period(i % 2 == 0 ? kWeston_ns * 1.02 : kWeston_ns);
         rig.run_for(600 * kNsPerMs);
     }
     EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
     // 2 % off for good: nothing it decided changes (still one refresh a
     // frame), so no new decision; the grid's step follows the clock.
-    rig.display.change_period(kWeston * 1.02);
+    rig.display.change_period(kWeston_ns * 1.02);
     rig.run_for(3 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, seq) << rig.decision().reason;
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock);
-    EXPECT_NEAR(static_cast<double>(rig.frames.back().period_ns), kWeston * 1.02, 0.002 * kWeston);
+    EXPECT_NEAR(static_cast<double>(rig.frames.back().period_ns), kWeston_ns * 1.02, 0.002 * kWeston_ns);
 }
 
 TEST(DisplayLock, ASmallChangeThatChangesTheRefreshesPerFrameReDecides) {
@@ -471,7 +470,7 @@ TEST(DisplayLock, ASmallChangeThatChangesTheRefreshesPerFrameReDecides) {
 TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
     FakeClock clock;
     FakeSleeper sleeper(clock);
-    FakeCompositor display(clock, kWeston, 60);
+    FakeCompositor display(clock, kWeston_ns, 60);
     display.nonblocking_ns = 100 * kNsPerUs;
     display.report_seq = false;
     display.latch_ns = 7 * kNsPerMs;
@@ -495,7 +494,7 @@ TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
         if (clock.now_ns() < 3 * kNsPerSecond || shown < 0 || predicted[static_cast<std::size_t>(shown)] < 0) continue;
         ++judged;
         const int64_t error = f.displayed_ns - predicted[static_cast<std::size_t>(shown)];
-        on_time += 4 * std::llabs(error) <= static_cast<int64_t>(kWeston) ? 1 : 0;
+        on_time += 4 * std::llabs(error) <= static_cast<int64_t>(kWeston_ns) ? 1 : 0;
     }
     ASSERT_EQ(pacer.decision().in_force, Strategy::DisplayLock) << pacer.decision().reason;
     ASSERT_GT(judged, 50);
@@ -503,13 +502,13 @@ TEST(DisplayLock, WaitingBeforePresentPredictsTheFrameBuiltAfterTheWait) {
 }
 
 TEST(DisplayLock, AClockLostForGoodEndsItAfterTheHold) {
-    LockRig rig(kWeston, 60, 60);
+    LockRig rig(kWeston_ns, 60, 60);
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock);
     const int32_t seq = rig.decision().seq;
     // The display moves by 10 % and its reports turn to noise (6 ms either
     // way): the fit starts over and cannot lock again.
-    rig.display.change_period(kWeston * 1.1);
+    rig.display.change_period(kWeston_ns * 1.1);
     rig.display.jitter_ns = 6 * kNsPerMs;
     const int64_t changed = rig.clock.now_ns();
     while (rig.clock.now_ns() - changed < 3 * kNsPerSecond && rig.decision().seq == seq) rig.frame();
@@ -554,7 +553,7 @@ TEST(DisplayLock, TheSwapThatLeavesVsyncIsNotWork) {
 TEST(DisplayLock, EnteringAimsPastTheFramesVsyncQueued) {
     for (const WaitPoint point : {WaitPoint::FrameStart, WaitPoint::BeforePresent}) {
     SCOPED_TRACE(point == WaitPoint::FrameStart ? "frame_start" : "before_present");
-    LockRig rig(kWeston, 60, 60, Strategy::Auto, kLeadAuto, point);
+    LockRig rig(kWeston_ns, 60, 60, Strategy::Auto, kLeadAuto, point);
     rig.display.queue_refreshes = 2;
     rig.run_for(3 * kNsPerSecond);
     ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
