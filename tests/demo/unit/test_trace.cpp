@@ -186,6 +186,12 @@ void write_frames(TraceWriter& trace, int64_t count) {
     }
 }
 
+// A trace row's display columns: DisplayedFrame (the 27th) to the end.
+std::vector<std::string> display_columns(const std::vector<std::string>& row) {
+    constexpr std::size_t kDisplayedFrame = 26;
+    return {row.begin() + kDisplayedFrame, row.end()};
+}
+
 // The display's reports join their frames' rows, which wait for them: shown
 // frames get the time since the previous shown one, the latency from their
 // wake, the animation error (the scene's advance since the previous shown
@@ -206,7 +212,7 @@ TEST(TraceWriter, DisplayReportsJoinTheirRows) {
     }
     const auto rows = read_csv(path);
     ASSERT_EQ(rows.size(), 6u);
-    auto tail = [&](std::size_t row) { return std::vector<std::string>(rows[row].begin() + 26, rows[row].end()); };
+    auto tail = [&](std::size_t row) { return display_columns(rows[row]); };
     EXPECT_EQ(tail(1), (std::vector<std::string>{"1", "NA", "40.0000", "NA", "0.0000"}));
     EXPECT_EQ(tail(2), (std::vector<std::string>{"0", "NA", "NA", "NA", "NA"}));
     // frames 1 and 2 moved the scene by 32 ms; the screen moved on by 33 ms
@@ -233,7 +239,7 @@ TEST(TraceWriter, ADiscardAheadOfAnEarlierFramesReportWaitsForIt) {
     }
     const auto rows = read_csv(path);
     ASSERT_EQ(rows.size(), 5u);
-    auto tail = [&](std::size_t row) { return std::vector<std::string>(rows[row].begin() + 26, rows[row].end()); };
+    auto tail = [&](std::size_t row) { return display_columns(rows[row]); };
     EXPECT_EQ(tail(2)[0], "1");
     EXPECT_EQ(tail(2)[1], "17.0000");   // after frame 0
     EXPECT_EQ(tail(3), (std::vector<std::string>{"0", "NA", "NA", "NA", "NA"}));
