@@ -49,7 +49,8 @@ void remove_temporaries_now() {
     }
 }
 
-AtomicFile::AtomicFile(std::string path, std::string label) : path_(std::move(path)), label_(std::move(label)) {
+AtomicFile::AtomicFile(std::string path, std::string label, std::string temp_path)
+    : path_(std::move(path)), label_(std::move(label)) {
     if (path_.empty()) {
         error_ = label_ + "empty path";
         return;
@@ -59,7 +60,13 @@ AtomicFile::AtomicFile(std::string path, std::string label) : path_(std::move(pa
         return;
     }
     std::string problem;
-    file_ = create_temp_beside(target_, &temp_path_, &problem);
+    if (temp_path.empty()) {
+        file_ = create_temp_beside(target_, &temp_path_, &problem);
+    } else {
+        file_ = std::fopen(temp_path.c_str(), "wb");
+        if (file_ != nullptr) temp_path_ = std::move(temp_path);
+        else problem = std::strerror(errno);
+    }
     if (file_ == nullptr) fail(problem);
     else temp_slot_ = track_temporary(temp_path_);
 }
@@ -92,6 +99,24 @@ std::string AtomicFile::close() {
             std::filesystem::rename(temp_path_, target_, ec);
             if (ec) fail(ec.message());
         }
+    }
+    if (!error_.empty() && !temp_path_.empty()) std::remove(temp_path_.c_str());
+    untrack_temporary(&temp_slot_);
+    closed_ = true;
+    return error_;
+}
+
+std::string AtomicFile::flush() {
+    if (file_ != nullptr && (std::fflush(file_) != 0 || std::ferror(file_))) fail(std::strerror(errno));
+    return error_;
+}
+
+std::string AtomicFile::leave_temp() {
+    if (closed_) return error_;
+    if (file_ != nullptr) {
+        flush();
+        if (std::fclose(file_) != 0) fail(std::strerror(errno));
+        file_ = nullptr;
     }
     if (!error_.empty() && !temp_path_.empty()) std::remove(temp_path_.c_str());
     untrack_temporary(&temp_slot_);

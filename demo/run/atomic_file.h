@@ -23,8 +23,10 @@ namespace pacer_demo {
 class AtomicFile {
 public:
     // Creates the temporary file at once, so an unwritable path is reported
-    // before a run.
-    AtomicFile(std::string path, std::string label);
+    // before a run. temp_path, where given, names the temporary file instead
+    // of a fresh ".pacer-XXXXXX": a name another process can find, for
+    // leave_temp() (pacer-run's traces).
+    AtomicFile(std::string path, std::string label, std::string temp_path = {});
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
@@ -40,6 +42,14 @@ public:
     // Returns error(); after a failure the temporary file is removed.
     // Calling it again returns the same.
     std::string close();
+    // Pushes what was written so far to the temporary file: a process that
+    // then ends without closing leaves that much behind. Returns error().
+    std::string flush();
+    // Flushes and closes the temporary file and leaves it, unrenamed, for
+    // another process to rename over the target (pacer-run, once the program
+    // it ran has ended). Returns error(); after a failure the temporary file
+    // is removed. close() afterwards returns the same and renames nothing.
+    std::string leave_temp();
 
 private:
     std::string path_;

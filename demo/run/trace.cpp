@@ -53,7 +53,8 @@ void put_ms_or_na(std::string& out, bool known, int64_t ns) {
 
 const char* TraceWriter::header() { return kHeader; }
 
-TraceWriter::TraceWriter(std::string path) : out_(std::move(path), "--trace: ") {
+TraceWriter::TraceWriter(std::string path, std::string temp_path)
+    : out_(std::move(path), "--trace: ", std::move(temp_path)) {
     if (!out_.ok()) return;
     std::fputs(kHeader, out_.get());
     std::fputc('\n', out_.get());
@@ -163,6 +164,11 @@ void TraceWriter::put_row_(const Held& row) {
 std::string TraceWriter::close() {
     if (ok()) flush_(true);
     return out_.close();
+}
+
+std::string TraceWriter::leave_temp() {
+    if (ok()) flush_(true);
+    return out_.leave_temp();
 }
 
 }  // namespace pacer_demo

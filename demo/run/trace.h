@@ -94,7 +94,8 @@ struct TraceExtra {
 class TraceWriter {
 public:
     // Opens the temporary file and writes the header. On failure error() says why.
-    explicit TraceWriter(std::string path);
+    // temp_path: AtomicFile's, for a trace another process finishes (leave_temp).
+    explicit TraceWriter(std::string path, std::string temp_path = {});
     // Without a successful close(), the temporary file is removed (nothing half-written).
     TraceWriter(const TraceWriter&) = delete;
     TraceWriter& operator=(const TraceWriter&) = delete;
@@ -113,6 +114,14 @@ public:
     // Flushes, closes and renames the temporary file to PATH. Returns error(); after a
     // failure the temporary file is removed.
     std::string close();
+    // The rows written so far pushed to the file (the held ones wait), so a
+    // process that ends without close() leaves them: pacer-run calls it every
+    // kChunkRows rows. Returns error().
+    static constexpr int64_t kChunkRows = 64;
+    std::string flush() { return out_.flush(); }
+    // Writes the held rows and leaves the temporary file for another process
+    // to rename (AtomicFile::leave_temp). Returns error().
+    std::string leave_temp();
 
     int64_t rows() const { return rows_; }
     const std::string& path() const { return out_.path(); }

@@ -1,0 +1,55 @@
+// settings.h: what pacer-run, its GL preload and its Vulkan layer are told,
+// in one place: the PACER_RUN environment variable, a comma-separated list
+// of key=value, e.g. PACER_RUN="hz=60,strategy=timer,trace=run.csv".
+// pacer-run's flags write the same text (pacer-run --help).
+//
+// KEYS (the README's pacer-run table is this list)
+//   hz        the target rate in Hz, [0.001, 10000]; 0 or absent: the
+//             display's refresh where the window system states it, else 60
+//   strategy  a pacer::Strategy name (pacer/strategy.h): timer (the
+//             default), sleep, spin, precise_sleep, robust_sleep, vsync,
+//             auto, display_lock; or off: nothing paced, only measured
+//   wait      before_present (the default: the frame's GPU work finished,
+//             the wait, then the present) or frame_start (the present, then
+//             the wait: the program's next frame starts on the grid)
+//   trace     a file for the per-frame trace (the demo's PresentMon columns,
+//             demo/run/trace.h); absent: none
+//   summary   1: the demo's summary on stderr when the program exits; 0 (default)
+// A bad key or value is one line naming it; the preload and the layer then
+// leave the program unpaced, and pacer-run starts it without them.
+#pragma once
+
+#include <pacer/strategy.h>
+
+#include <string>
+#include <string_view>
+
+namespace pacer_run {
+
+// The environment variable the preload and the layer read.
+inline constexpr const char* kSettingsVariable = "PACER_RUN";
+// Set to 1 by pacer-run: it renames the trace once the program has ended,
+// so a process leaves its part (session.h) instead of renaming it at exit.
+inline constexpr const char* kHandoverVariable = "PACER_RUN_HANDOVER";
+
+struct RunSettings {
+    double hz = 0;                       // 0: the display's refresh, else kFallbackHz
+    bool paced = true;                   // false: strategy=off
+    pacer::Strategy strategy = pacer::Strategy::Timer;
+    pacer::WaitPoint wait_point = pacer::WaitPoint::BeforePresent;
+    std::string trace;                   // "" none
+    bool summary = false;
+};
+inline constexpr double kFallbackHz = 60;   // hz=0 where the display states no refresh
+
+// Parses text over *out (keys not named keep their value). "" or one line,
+// e.g. "PACER_RUN: hz=abc: not a number", or with as_flags (pacer-run's
+// command line) "--hz=abc: not a number"; on error *out is unchanged.
+std::string parse_settings(std::string_view text, RunSettings* out, bool as_flags = false);
+// "FILE.PID.part": where the process PID writes the trace FILE in chunks
+// (session.h) before pacer-run, or the process itself at its exit, renames it.
+std::string trace_part_path(const std::string& trace, long pid);
+// The text that parses back to settings (every key, in the list's order).
+std::string format_settings(const RunSettings& settings);
+
+}  // namespace pacer_run

@@ -1,0 +1,417 @@
+// vk_layer.cpp: pacer-run's Vulkan half, the layer VK_LAYER_PACER_frame_pacing
+// (manifest: VkLayer_pacer_frame_pacing.json.in). It hooks vkQueuePresentKHR
+// and hands each present to the process's session (session.h):
+//   1. the frame's GPU work finished (VkHost::finish_gpu_or_stop): a submit
+//      on the present's queue that waits on the present's semaphores and
+//      signals a fence and a semaphore of the layer's, the fence waited on
+//      within the frame's budget;
+//   2. the pacer's wait;
+//   3. the present, waiting on the layer's semaphore in place of the
+//      program's (already consumed by the submit).
+// The vsync strategy sets the swapchain's present mode to FIFO when the
+// program makes it; the others keep the program's, and the swap interval
+// the pacer asks for is accepted where that mode gives it (FIFO: 1, the
+// others: 0). On Wayland the swapchain's surface comes from
+// vkCreateWaylandSurfaceKHR: the present feedback auto and display_lock pace to.
+//
+// The same shared library is pacer-run's GL preload: loaded both ways, it is
+// one session. It exports only vkNegotiateLoaderLayerInterfaceVersion, so a
+// program's own vkGetInstanceProcAddr is never shadowed by the preload.
+#include "session.h"
+
+// vulkan_wayland.h's types need only the two opaque Wayland structs.
+#define VK_USE_PLATFORM_WAYLAND_KHR
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#define PACER_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace pacer_run {
+namespace {
+
+constexpr const char* kLayerName = "VK_LAYER_PACER_frame_pacing";
+constexpr int64_t kFenceSliceNs = 20'000'000;   // Pacer::interrupt's slice (pacer.h)
+constexpr uint64_t kReuseWaitNs = 1'000'000'000;
+
+// The dispatch key of a dispatchable handle: the loader's table pointer,
+// shared by an instance and its physical devices, a device and its queues.
+void* key_of(const void* handle) { return *static_cast<void* const*>(handle); }
+
+struct InstanceData {
+    VkInstance instance = VK_NULL_HANDLE;
+    PFN_vkGetInstanceProcAddr next_gipa = nullptr;
+    PFN_vkDestroyInstance destroy = nullptr;
+    PFN_vkCreateWaylandSurfaceKHR create_wayland_surface = nullptr;
+};
+
+// The layer's semaphores and fences, used in turn: a binary semaphore a
+// present waited on can only be reused once that wait is surely over.
+constexpr std::size_t kSlots = 8;
+struct Slot {
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    bool submitted = false;
+};
+
+struct DeviceData {
+    VkDevice device = VK_NULL_HANDLE;
+    PFN_vkGetDeviceProcAddr next_gdpa = nullptr;
+    PFN_vkDestroyDevice destroy = nullptr;
+    PFN_vkQueuePresentKHR present = nullptr;
+    PFN_vkQueueSubmit submit = nullptr;
+    PFN_vkCreateSwapchainKHR create_swapchain = nullptr;
+    PFN_vkDestroySwapchainKHR destroy_swapchain = nullptr;
+    PFN_vkCreateSemaphore create_semaphore = nullptr;
+    PFN_vkDestroySemaphore destroy_semaphore = nullptr;
+    PFN_vkCreateFence create_fence = nullptr;
+    PFN_vkDestroyFence destroy_fence = nullptr;
+    PFN_vkWaitForFences wait_fences = nullptr;
+    PFN_vkResetFences reset_fences = nullptr;
+    std::array<Slot, kSlots> slots{};
+    std::size_t next_slot = 0;
+};
+
+struct SwapchainData {
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;
+};
+
+struct WaylandSurface {
+    void* display = nullptr;
+    void* surface = nullptr;
+};
+
+std::mutex* const g_mutex = new std::mutex;   // the maps below; never destroyed
+auto* const g_instances = new std::unordered_map<void*, InstanceData>;
+auto* const g_devices = new std::unordered_map<void*, DeviceData*>;
+auto* const g_swapchains = new std::unordered_map<uint64_t, SwapchainData>;
+auto* const g_wayland_surfaces = new std::unordered_map<uint64_t, WaylandSurface>;
+
+uint64_t handle_id(VkSwapchainKHR handle) { return reinterpret_cast<uint64_t>(handle); }
+uint64_t handle_id(VkSurfaceKHR handle) { return reinterpret_cast<uint64_t>(handle); }
+
+InstanceData* instance_of(const void* dispatchable) {
+    std::lock_guard<std::mutex> lock(*g_mutex);
+    const auto found = g_instances->find(key_of(dispatchable));
+    return found == g_instances->end() ? nullptr : &found->second;
+}
+
+DeviceData* device_of(const void* dispatchable) {
+    std::lock_guard<std::mutex> lock(*g_mutex);
+    const auto found = g_devices->find(key_of(dispatchable));
+    return found == g_devices->end() ? nullptr : found->second;
+}
+
+// One present, as the hook received it, and what the Host did to it.
+struct VkCall {
+    DeviceData* device;
+    VkQueue queue;
+    const VkPresentInfoKHR* info;
+    VkSemaphore finished = VK_NULL_HANDLE;   // the layer's: the present waits on it instead
+    VkResult result = VK_SUCCESS;
+};
+
+class VkHost final : public PresentHost {
+public:
+    const char* api_name() const override { return "Vulkan"; }
+    bool set_swap_interval(int interval) override {
+        const auto* call = static_cast<const VkCall*>(present_context());
+        VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;
+        if (call != nullptr && call->info->swapchainCount > 0) {
+            std::lock_guard<std::mutex> lock(*g_mutex);
+            const auto found = g_swapchains->find(handle_id(call->info->pSwapchains[0]));
+            if (found != g_swapchains->end()) mode = found->second.mode;
+        }
+        const bool blocks = mode == VK_PRESENT_MODE_FIFO_KHR || mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR;
+        return record_swap(interval, (interval > 0) == blocks ? pacer::backends::SwapAnswer::Accepted
+                                                              : pacer::backends::SwapAnswer::Refused);
+    }
+    double refresh_rate_hz() override { return 0; }   // Wayland states it in each report
+    void starting(const void* window) override {
+        WaylandSurface found_surface;
+        {
+            std::lock_guard<std::mutex> lock(*g_mutex);
+            const auto swapchain = g_swapchains->find(reinterpret_cast<uint64_t>(window));
+            if (swapchain == g_swapchains->end()) return;
+            const auto surface = g_wayland_surfaces->find(handle_id(swapchain->second.surface));
+            if (surface == g_wayland_surfaces->end()) return;
+            found_surface = surface->second;
+        }
+        watch_surface(found_surface.display, found_surface.surface);
+    }
+    void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) override {
+        auto* call = static_cast<VkCall*>(present_context());
+        if (call == nullptr || call->finished != VK_NULL_HANDLE) return;
+        DeviceData& d = *call->device;
+        Slot& slot = d.slots[d.next_slot];
+        if (slot.semaphore == VK_NULL_HANDLE) {
+            const VkSemaphoreCreateInfo semaphore_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
+            const VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
+            if (d.create_semaphore(d.device, &semaphore_info, nullptr, &slot.semaphore) != VK_SUCCESS) return;
+            if (d.create_fence(d.device, &fence_info, nullptr, &slot.fence) != VK_SUCCESS) {
+                d.destroy_semaphore(d.device, slot.semaphore, nullptr);
+                slot.semaphore = VK_NULL_HANDLE;
+                return;
+            }
+        } else if (slot.submitted) {   // kSlots presents ago: long done
+            if (d.wait_fences(d.device, 1, &slot.fence, VK_TRUE, kReuseWaitNs) != VK_SUCCESS) return;
+            d.reset_fences(d.device, 1, &slot.fence);
+            slot.submitted = false;
+        }
+        const uint32_t waits = call->info->waitSemaphoreCount;
+        std::array<VkPipelineStageFlags, 16> stages{};
+        if (waits > stages.size()) return;   // more than any program uses: left as it is
+        std::fill(stages.begin(), stages.end(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+        const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, waits, call->info->pWaitSemaphores,
+                                  stages.data(), 0, nullptr, 1, &slot.semaphore};
+        if (d.submit(call->queue, 1, &submit, slot.fence) != VK_SUCCESS) return;
+        slot.submitted = true;
+        d.next_slot = (d.next_slot + 1) % kSlots;
+        call->finished = slot.semaphore;
+        // The fence waited on in slices, each checking stop, up to the budget.
+        for (int64_t left_ns = std::max<int64_t>(budget_ns, 0);;) {
+            const int64_t slice_ns = std::min(left_ns, kFenceSliceNs);
+            const VkResult result = d.wait_fences(d.device, 1, &slot.fence, VK_TRUE, static_cast<uint64_t>(slice_ns));
+            left_ns -= slice_ns;
+            if (result != VK_TIMEOUT || left_ns <= 0 || stop.load(std::memory_order_relaxed)) break;
+        }
+    }
+    void finish_gpu(int64_t budget_ns) override {
+        const std::atomic<bool> never{false};
+        finish_gpu_or_stop(budget_ns, never);
+    }
+
+protected:
+    bool gl_context_current() const override { return false; }
+    void* gl_function(const char*) const override { return nullptr; }
+};
+
+VkHost& vk_host() {
+    static VkHost* const host = new VkHost;   // never destroyed: presents may come until the end
+    return *host;
+}
+
+void run_present(void* context) {
+    auto* call = static_cast<VkCall*>(context);
+    if (call->finished == VK_NULL_HANDLE) {
+        call->result = call->device->present(call->queue, call->info);
+        return;
+    }
+    VkPresentInfoKHR info = *call->info;
+    info.waitSemaphoreCount = 1;
+    info.pWaitSemaphores = &call->finished;
+    call->result = call->device->present(call->queue, &info);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue queue, const VkPresentInfoKHR* info) {
+    DeviceData* device = device_of(queue);
+    if (device == nullptr) return VK_ERROR_DEVICE_LOST;
+    VkCall call{device, queue, info};
+    Session* session = process_session();
+    if (session == nullptr || info->swapchainCount == 0) {
+        run_present(&call);
+    } else {
+        session->present(reinterpret_cast<const void*>(handle_id(info->pSwapchains[0])), vk_host(), run_present,
+                         &call);
+    }
+    return call.result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapchainCreateInfoKHR* info,
+                                                const VkAllocationCallbacks* allocator, VkSwapchainKHR* out) {
+    DeviceData* d = device_of(device);
+    if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    VkSwapchainCreateInfoKHR changed = *info;
+    // vsync paces through the present mode: FIFO, which every device has.
+    Session* session = process_session();
+    if (session != nullptr && session->wants_vsync()) changed.presentMode = VK_PRESENT_MODE_FIFO_KHR;
+    const VkResult result = d->create_swapchain(device, &changed, allocator, out);
+    if (result == VK_SUCCESS) {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        (*g_swapchains)[handle_id(*out)] = {info->surface, changed.presentMode};
+    }
+    return result;
+}
+
+VKAPI_ATTR void VKAPI_CALL destroy_swapchain(VkDevice device, VkSwapchainKHR swapchain,
+                                             const VkAllocationCallbacks* allocator) {
+    DeviceData* d = device_of(device);
+    if (d == nullptr) return;
+    {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        g_swapchains->erase(handle_id(swapchain));
+    }
+    d->destroy_swapchain(device, swapchain, allocator);
+}
+
+VKAPI_ATTR void VKAPI_CALL destroy_device(VkDevice device, const VkAllocationCallbacks* allocator) {
+    DeviceData* d = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        const auto found = g_devices->find(key_of(device));
+        if (found == g_devices->end()) return;
+        d = found->second;
+        g_devices->erase(found);
+    }
+    for (Slot& slot : d->slots) {
+        if (slot.submitted) d->wait_fences(device, 1, &slot.fence, VK_TRUE, kReuseWaitNs);
+        if (slot.semaphore != VK_NULL_HANDLE) d->destroy_semaphore(device, slot.semaphore, nullptr);
+        if (slot.fence != VK_NULL_HANDLE) d->destroy_fence(device, slot.fence, nullptr);
+    }
+    d->destroy(device, allocator);
+    delete d;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_wayland_surface(VkInstance instance, const VkWaylandSurfaceCreateInfoKHR* info,
+                                                      const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
+    InstanceData* data = instance_of(instance);
+    if (data == nullptr || data->create_wayland_surface == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+    const VkResult result = data->create_wayland_surface(instance, info, allocator, out);
+    if (result == VK_SUCCESS) {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        (*g_wayland_surfaces)[handle_id(*out)] = {info->display, info->surface};
+    }
+    return result;
+}
+
+template <class Fn>
+Fn next_device(PFN_vkGetDeviceProcAddr gdpa, VkDevice device, const char* name) {
+    return reinterpret_cast<Fn>(gdpa(device, name));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice physical, const VkDeviceCreateInfo* info,
+                                             const VkAllocationCallbacks* allocator, VkDevice* out) {
+    auto* chain = static_cast<VkLayerDeviceCreateInfo*>(const_cast<void*>(info->pNext));
+    while (chain != nullptr &&
+           !(chain->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO))
+        chain = static_cast<VkLayerDeviceCreateInfo*>(const_cast<void*>(chain->pNext));
+    InstanceData* instance = instance_of(physical);
+    if (chain == nullptr || instance == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    const PFN_vkGetInstanceProcAddr gipa = chain->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    const PFN_vkGetDeviceProcAddr gdpa = chain->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+    chain->u.pLayerInfo = chain->u.pLayerInfo->pNext;
+    const auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(instance->instance, "vkCreateDevice"));
+    if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    const VkResult result = create(physical, info, allocator, out);
+    if (result != VK_SUCCESS) return result;
+    auto* d = new DeviceData;
+    d->device = *out;
+    d->next_gdpa = gdpa;
+    d->destroy = next_device<PFN_vkDestroyDevice>(gdpa, *out, "vkDestroyDevice");
+    d->present = next_device<PFN_vkQueuePresentKHR>(gdpa, *out, "vkQueuePresentKHR");
+    d->submit = next_device<PFN_vkQueueSubmit>(gdpa, *out, "vkQueueSubmit");
+    d->create_swapchain = next_device<PFN_vkCreateSwapchainKHR>(gdpa, *out, "vkCreateSwapchainKHR");
+    d->destroy_swapchain = next_device<PFN_vkDestroySwapchainKHR>(gdpa, *out, "vkDestroySwapchainKHR");
+    d->create_semaphore = next_device<PFN_vkCreateSemaphore>(gdpa, *out, "vkCreateSemaphore");
+    d->destroy_semaphore = next_device<PFN_vkDestroySemaphore>(gdpa, *out, "vkDestroySemaphore");
+    d->create_fence = next_device<PFN_vkCreateFence>(gdpa, *out, "vkCreateFence");
+    d->destroy_fence = next_device<PFN_vkDestroyFence>(gdpa, *out, "vkDestroyFence");
+    d->wait_fences = next_device<PFN_vkWaitForFences>(gdpa, *out, "vkWaitForFences");
+    d->reset_fences = next_device<PFN_vkResetFences>(gdpa, *out, "vkResetFences");
+    std::lock_guard<std::mutex> lock(*g_mutex);
+    (*g_devices)[key_of(*out)] = d;
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_instance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* allocator,
+                                               VkInstance* out) {
+    auto* chain = static_cast<VkLayerInstanceCreateInfo*>(const_cast<void*>(info->pNext));
+    while (chain != nullptr &&
+           !(chain->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO && chain->function == VK_LAYER_LINK_INFO))
+        chain = static_cast<VkLayerInstanceCreateInfo*>(const_cast<void*>(chain->pNext));
+    if (chain == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    const PFN_vkGetInstanceProcAddr gipa = chain->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    chain->u.pLayerInfo = chain->u.pLayerInfo->pNext;
+    const auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
+    if (create == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
+    const VkResult result = create(info, allocator, out);
+    if (result != VK_SUCCESS) return result;
+    InstanceData data;
+    data.instance = *out;
+    data.next_gipa = gipa;
+    data.destroy = reinterpret_cast<PFN_vkDestroyInstance>(gipa(*out, "vkDestroyInstance"));
+    data.create_wayland_surface =
+        reinterpret_cast<PFN_vkCreateWaylandSurfaceKHR>(gipa(*out, "vkCreateWaylandSurfaceKHR"));
+    std::lock_guard<std::mutex> lock(*g_mutex);
+    (*g_instances)[key_of(*out)] = data;
+    return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL destroy_instance(VkInstance instance, const VkAllocationCallbacks* allocator) {
+    PFN_vkDestroyInstance destroy = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        const auto found = g_instances->find(key_of(instance));
+        if (found == g_instances->end()) return;
+        destroy = found->second.destroy;
+        g_instances->erase(found);
+    }
+    if (destroy != nullptr) destroy(instance, allocator);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* name);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const char* name);
+
+// The layer's own functions, by name.
+PFN_vkVoidFunction own_device_function(const char* name) {
+    static const std::pair<const char*, PFN_vkVoidFunction> table[] = {
+        {"vkGetDeviceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&get_device_proc_addr)},
+        {"vkDestroyDevice", reinterpret_cast<PFN_vkVoidFunction>(&destroy_device)},
+        {"vkQueuePresentKHR", reinterpret_cast<PFN_vkVoidFunction>(&queue_present)},
+        {"vkCreateSwapchainKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_swapchain)},
+        {"vkDestroySwapchainKHR", reinterpret_cast<PFN_vkVoidFunction>(&destroy_swapchain)},
+    };
+    for (const auto& [own, fn] : table) {
+        if (std::strcmp(own, name) == 0) return fn;
+    }
+    return nullptr;
+}
+
+PFN_vkVoidFunction own_instance_function(const char* name) {
+    static const std::pair<const char*, PFN_vkVoidFunction> table[] = {
+        {"vkGetInstanceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&get_instance_proc_addr)},
+        {"vkCreateInstance", reinterpret_cast<PFN_vkVoidFunction>(&create_instance)},
+        {"vkDestroyInstance", reinterpret_cast<PFN_vkVoidFunction>(&destroy_instance)},
+        {"vkCreateDevice", reinterpret_cast<PFN_vkVoidFunction>(&create_device)},
+        {"vkCreateWaylandSurfaceKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_wayland_surface)},
+    };
+    for (const auto& [own, fn] : table) {
+        if (std::strcmp(own, name) == 0) return fn;
+    }
+    return own_device_function(name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, const char* name) {
+    if (PFN_vkVoidFunction own = own_device_function(name)) return own;
+    DeviceData* d = device == VK_NULL_HANDLE ? nullptr : device_of(device);
+    return d == nullptr ? nullptr : d->next_gdpa(device, name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const char* name) {
+    if (PFN_vkVoidFunction own = own_instance_function(name)) return own;
+    InstanceData* data = instance == VK_NULL_HANDLE ? nullptr : instance_of(instance);
+    return data == nullptr ? nullptr : data->next_gipa(instance, name);
+}
+
+}  // namespace
+}  // namespace pacer_run
+
+// The loader's entry to the layer (interface version 2): the two lookups.
+PACER_EXPORT VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* version) {
+    if (version == nullptr || version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT ||
+        version->loaderLayerInterfaceVersion < 2)
+        return VK_ERROR_INITIALIZATION_FAILED;
+    version->loaderLayerInterfaceVersion = 2;
+    version->pfnGetInstanceProcAddr = pacer_run::get_instance_proc_addr;
+    version->pfnGetDeviceProcAddr = pacer_run::get_device_proc_addr;
+    version->pfnGetPhysicalDeviceProcAddr = nullptr;
+    (void)pacer_run::kLayerName;
+    return VK_SUCCESS;
+}

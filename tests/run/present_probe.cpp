@@ -1,0 +1,85 @@
+// present_probe.cpp: an instrument below any limiter: an LD_PRELOAD that
+// dates each image a program's GL or Vulkan driver hands to the X server,
+// where Mesa's software drivers under Xvfb present (llvmpipe's GLX through
+// XShmPutImage, lavapipe's WSI through xcb_put_image, or xcb_shm_put_image
+// where it has MIT-SHM). pacer-run and MangoHud both wait above it, so both
+// are judged by the same clock at the same point.
+//
+// PACER_PROBE_OUT=FILE: one line per present, CLOCK_MONOTONIC in ns,
+// written at once (write(2)), so a program killed by a signal loses none.
+// A put split into bands (a request longer than the server takes) counts
+// once, at its first band (destination row 0).
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+int output_fd() {
+    static const int fd = [] {
+        const char* path = std::getenv("PACER_PROBE_OUT");
+        return path == nullptr ? -1 : ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    }();
+    return fd;
+}
+
+void stamp() {
+    const int fd = output_fd();
+    if (fd < 0) return;
+    timespec now{};
+    ::clock_gettime(CLOCK_MONOTONIC, &now);
+    char line[32];
+    const int n = std::snprintf(line, sizeof line, "%lld\n",
+                                static_cast<long long>(now.tv_sec) * 1000000000LL + now.tv_nsec);
+    if (n > 0) (void)!::write(fd, line, static_cast<std::size_t>(n));
+}
+
+template <class Fn>
+Fn next(const char* name) {
+    return reinterpret_cast<Fn>(::dlsym(RTLD_NEXT, name));
+}
+
+struct Cookie {   // xcb_void_cookie_t
+    unsigned int sequence;
+};
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int XShmPutImage(void* display, unsigned long drawable, void* gc,
+                                                                   void* image, int src_x, int src_y, int dst_x,
+                                                                   int dst_y, unsigned width, unsigned height,
+                                                                   int send_event) {
+    using Fn = int (*)(void*, unsigned long, void*, void*, int, int, int, int, unsigned, unsigned, int);
+    static const Fn real = next<Fn>("XShmPutImage");
+    if (dst_y == 0) stamp();
+    return real(display, drawable, gc, image, src_x, src_y, dst_x, dst_y, width, height, send_event);
+}
+
+extern "C" __attribute__((visibility("default"))) Cookie xcb_put_image(void* c, uint8_t format, uint32_t drawable,
+                                                                      uint32_t gc, uint16_t width, uint16_t height,
+                                                                      int16_t dst_x, int16_t dst_y, uint8_t left_pad,
+                                                                      uint8_t depth, uint32_t data_len,
+                                                                      const uint8_t* data) {
+    using Fn = Cookie (*)(void*, uint8_t, uint32_t, uint32_t, uint16_t, uint16_t, int16_t, int16_t, uint8_t, uint8_t,
+                          uint32_t, const uint8_t*);
+    static const Fn real = next<Fn>("xcb_put_image");
+    if (dst_y == 0) stamp();
+    return real(c, format, drawable, gc, width, height, dst_x, dst_y, left_pad, depth, data_len, data);
+}
+
+extern "C" __attribute__((visibility("default"))) Cookie xcb_shm_put_image(
+    void* c, uint32_t drawable, uint32_t gc, uint16_t total_width, uint16_t total_height, uint16_t src_x,
+    uint16_t src_y, uint16_t src_width, uint16_t src_height, int16_t dst_x, int16_t dst_y, uint8_t depth,
+    uint8_t format, uint8_t send_event, uint32_t shmseg, uint32_t offset) {
+    using Fn = Cookie (*)(void*, uint32_t, uint32_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t, uint16_t,
+                          int16_t, int16_t, uint8_t, uint8_t, uint8_t, uint32_t, uint32_t);
+    static const Fn real = next<Fn>("xcb_shm_put_image");
+    if (dst_y == 0) stamp();
+    return real(c, drawable, gc, total_width, total_height, src_x, src_y, src_width, src_height, dst_x, dst_y, depth,
+                format, send_event, shmseg, offset);
+}
