@@ -123,12 +123,18 @@ std::vector<std::pair<long, std::string>> trace_parts(const std::string& trace) 
     return parts;
 }
 
-long line_count(const std::string& path) {
+// The part's whole rows: a process ended between two of its writes leaves
+// a row cut short, which goes (the file is truncated after its last line).
+long whole_rows(const std::string& path) {
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) return 0;
-    long lines = 0;
-    for (int c; (c = std::fgetc(file)) != EOF;) lines += c == '\n';
+    long lines = 0, bytes = 0, whole_bytes = 0;
+    for (int c; (c = std::fgetc(file)) != EOF;) {
+        ++bytes;
+        if (c == '\n') ++lines, whole_bytes = bytes;
+    }
     std::fclose(file);
+    if (whole_bytes < bytes) (void)!::truncate(path.c_str(), whole_bytes);
     return lines;
 }
 
@@ -151,7 +157,7 @@ void finish_trace(const std::string& trace) {
     std::size_t main = 0;
     long most = -1;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        const long lines = line_count(parts[i].second);
+        const long lines = whole_rows(parts[i].second);
         if (lines > most) most = lines, main = i;
     }
     for (std::size_t i = 0; i < parts.size(); ++i) {

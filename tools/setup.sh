@@ -20,6 +20,8 @@ demo=(
   # Wayland's present feedback (pacer::wayland): the client library and the
   # protocol files its code is generated from; Mesa's EGL for Wayland windows
   libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
+  # pacer-run's Vulkan layer: the headers and the layer interface (vk_layer.h)
+  libvulkan-dev
 )
 tests=(
   libgtest-dev libgmock-dev
@@ -34,6 +36,10 @@ tests=(
   g++-mingw-w64-x86-64-posix wine wine64
   # libFuzzer and Clang's sanitizers (tests/fuzz)
   clang libclang-rt-14-dev
+  # programs nobody here wrote, for pacer-run to pace (tests/run) and Vulkan
+  # on Mesa's software driver (lavapipe); MangoHud, the limiter players use,
+  # for the bench beside it (tools/pace_any.py)
+  libsdl2-tests glmark2-x11 glmark2-es2-wayland vulkan-tools mesa-vulkan-drivers mangohud
 )
 case "$part" in
   library) packages=("${library[@]}"); why="the library's build" ;;

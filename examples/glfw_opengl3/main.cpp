@@ -1,7 +1,10 @@
 // examples/glfw_opengl3: pacer in a GLFW + OpenGL program, whole: a window, a
 // pacer on auto through the GLFW backend (pacer::glfw::Host), and a bar moving
 // at a steady speed, which jumps where frames come unevenly.
-//   glfw_opengl3 [--hz N] [--frames N]
+//   glfw_opengl3 [--hz N] [--frames N] [--no-pacer]
+// --no-pacer leaves the pacer out (swap interval 0, as fast as it renders):
+// the same program for pacer-run to pace from outside, beside this one
+// pacing itself (docs/bench/pace-any-program.md).
 // At the end (the window closed, or N frames) it prints what auto chose and why,
 // how steady the presents were, the median frame interval, and the frames the compositor reported shown
 // (weston), or that none are (X11). The backend's five lines are marked "pacer".
@@ -26,15 +29,20 @@ namespace {
 struct Options {
     double hz = 60;    // the target rate
     long frames = 0;   // 0: until the window closes
+    bool pacer = true;   // false: --no-pacer
 };
 
-// "--hz 144 --frames 300"; false (and a line on stderr) for anything else.
+// "--hz 144 --frames 300 --no-pacer"; false (and a line on stderr) for anything else.
 bool parse(int argc, char** argv, Options* options) {
     for (int i = 1; i < argc; i += 2) {
         const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
         char* end = nullptr;
         bool ok = false;
-        if (value != nullptr && std::strcmp(argv[i], "--hz") == 0) {
+        if (std::strcmp(argv[i], "--no-pacer") == 0) {
+            options->pacer = false;
+            ok = true;
+            --i;   // a flag without a value
+        } else if (value != nullptr && std::strcmp(argv[i], "--hz") == 0) {
             options->hz = std::strtod(value, &end);
             ok = *end == '\0' && options->hz >= 1 && options->hz <= 1000;
         } else if (value != nullptr && std::strcmp(argv[i], "--frames") == 0) {
@@ -42,7 +50,7 @@ bool parse(int argc, char** argv, Options* options) {
             ok = *end == '\0' && options->frames >= 1 && options->frames <= 1'000'000;
         }
         if (!ok) {
-            std::fprintf(stderr, "usage: %s [--hz 1..1000] [--frames 1..1000000]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--hz 1..1000] [--frames 1..1000000] [--no-pacer]\n", argv[0]);
             return false;
         }
     }
@@ -144,6 +152,25 @@ int paced_loop(GLFWwindow* window, const Options& options) {
     return 0;
 }
 
+// The same frames with no pacer: as fast as the machine renders them, for
+// an outside limiter (pacer-run) to pace.
+int unpaced_loop(GLFWwindow* window, const Options& options) {
+    glfwSwapInterval(0);
+    int64_t game_ns = 0;
+    double last_s = glfwGetTime();
+    long i = 0;
+    for (; !glfwWindowShouldClose(window) && (options.frames == 0 || i < options.frames); ++i) {
+        glfwPollEvents();
+        draw(window, game_ns);
+        glfwSwapBuffers(window);
+        const double now_s = glfwGetTime();
+        game_ns += static_cast<int64_t>((now_s - last_s) * 1e9);   // the measured step: nothing steadies it
+        last_s = now_s;
+    }
+    std::printf("frames: %ld, no pacer (--no-pacer)\n", i);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,7 +187,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     glfwMakeContextCurrent(window);
-    const int code = paced_loop(window, options);   // then the window goes
+    const int code = options.pacer ? paced_loop(window, options) : unpaced_loop(window, options);   // then the window goes
     glfwDestroyWindow(window);
     glfwTerminate();
     return code;

@@ -1,0 +1,140 @@
+// gl_cases.cpp: a GLFW program with the habits real programs bring to a
+// limiter, one per --case, for tests/run/check_run.py to run under pacer-run.
+// GLFW loads libGL with dlopen and finds the swap with dlsym, as SDL2 does:
+// the preload's dlsym path.
+//
+//   gl_cases --case NAME [--frames N] [--status K]
+//   single       one window, swapped every frame
+//   two-windows  two windows, both swapped every frame
+//   thread       the window's context current on a second thread, which renders and swaps
+//   fork-exec    forks; the child runs this program again (--case single), both render
+//   interval     sets its own swap interval (glfwSwapInterval(1)) and renders
+//   gles         OpenGL ES 2 through EGL
+//   exit-thread  after N frames another thread calls exit(K) while this one renders and swaps
+//   _exit        after N frames, _exit(K): no atexit handler, no destructor
+//   crash        after N frames, SIGSEGV
+// Prints "gl_cases: N frames" at a normal end; exits K (--status, default 0).
+#include <GLFW/glfw3.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+namespace {
+
+struct Options {
+    std::string name = "single";
+    long frames = 120;
+    int status = 0;
+};
+
+void draw(long frame) {
+    const float shade = static_cast<float>(frame % 60) / 60.0f;
+    glClearColor(shade, 0.2f, 1.0f - shade, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
+GLFWwindow* open_window(const char* title, bool gles) {
+    if (gles) {
+        glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_EGL_CONTEXT_API);
+        glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 2);
+    }
+    return glfwCreateWindow(320, 240, title, nullptr, nullptr);
+}
+
+// Renders and swaps window for frames frames on the calling thread.
+void render(GLFWwindow* window, long frames) {
+    glfwMakeContextCurrent(window);
+    for (long i = 0; i < frames; ++i) {
+        draw(i);
+        glfwSwapBuffers(window);
+    }
+    glfwMakeContextCurrent(nullptr);
+}
+
+int run(const Options& o, const char* self) {
+    if (glfwInit() != GLFW_TRUE) return std::fprintf(stderr, "gl_cases: glfwInit failed\n"), 1;
+    const bool gles = o.name == "gles";
+    GLFWwindow* window = open_window("gl_cases", gles);
+    if (window == nullptr) return std::fprintf(stderr, "gl_cases: no window\n"), 1;
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(o.name == "interval" ? 1 : 0);
+    if (o.name == "two-windows") {
+        GLFWwindow* second = glfwCreateWindow(320, 240, "gl_cases 2", nullptr, nullptr);
+        if (second == nullptr) return std::fprintf(stderr, "gl_cases: no second window\n"), 1;
+        for (long i = 0; i < o.frames; ++i) {
+            glfwPollEvents();
+            glfwMakeContextCurrent(window);
+            draw(i);
+            glfwSwapBuffers(window);
+            glfwMakeContextCurrent(second);
+            draw(i + 30);
+            glfwSwapBuffers(second);
+        }
+        glfwDestroyWindow(second);
+    } else if (o.name == "thread") {
+        glfwMakeContextCurrent(nullptr);
+        std::thread renderer(render, window, o.frames);
+        renderer.join();
+    } else if (o.name == "fork-exec") {
+        const pid_t child = fork();
+        if (child == 0) {
+            const std::string frames = std::to_string(o.frames);
+            execl(self, self, "--case", "single", "--frames", frames.c_str(), static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        render(window, o.frames);
+        int status = 0;
+        waitpid(child, &status, 0);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::fprintf(stderr, "gl_cases: child failed\n"), 1;
+    } else if (o.name == "exit-thread") {
+        std::atomic<long> done{0};
+        std::thread quitter([&] {
+            while (done.load() < o.frames) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            std::exit(o.status);   // while the main thread is inside a frame
+        });
+        quitter.detach();
+        for (long i = 0;; ++i) {
+            draw(i);
+            glfwSwapBuffers(window);
+            done.store(i + 1);
+        }
+    } else {
+        render(window, o.frames);
+        if (o.name == "_exit") _exit(o.status);
+        if (o.name == "crash") raise(SIGSEGV);
+    }
+    std::printf("gl_cases: %ld frames\n", o.frames);
+    std::fflush(stdout);
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return o.status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (std::strcmp(argv[i], "--case") == 0) o.name = argv[i + 1];
+        else if (std::strcmp(argv[i], "--frames") == 0) o.frames = std::atol(argv[i + 1]);
+        else if (std::strcmp(argv[i], "--status") == 0) o.status = std::atoi(argv[i + 1]);
+    }
+    const char* names[] = {"single", "two-windows", "thread", "fork-exec", "interval", "gles", "exit-thread",
+                           "_exit", "crash"};
+    bool known = false;
+    for (const char* name : names) known = known || o.name == name;
+    if (!known || o.frames < 1 || argc % 2 == 0) {
+        std::fprintf(stderr, "usage: gl_cases --case NAME [--frames N] [--status K]\n");
+        return 2;
+    }
+    return run(o, argv[0]);
+}
