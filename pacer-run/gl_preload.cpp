@@ -127,9 +127,11 @@ HookEntry* find_hook(const char* name) {
 }
 
 // A lookup found `real` for a hooked name: kept as the real one (the first
-// wins), and the hook handed out in its place.
+// wins), and the hook handed out in its place. A lookup that found the hook
+// itself (dlsym(RTLD_DEFAULT, ...): this library comes first) keeps nothing:
+// kept, the hook would call itself.
 void* hand_out(HookEntry* entry, void* real) {
-    if (real == nullptr || entry == nullptr) return real;
+    if (real == nullptr || entry == nullptr || real == entry->hook) return real;
     void* none = nullptr;
     entry->real.compare_exchange_strong(none, real);
     return entry->hook;

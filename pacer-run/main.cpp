@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
     app.add_option("--hz", hz, "target rate in Hz (PACER_RUN's hz); default: the display's refresh, else 60");
     app.add_option("--strategy", strategy,
                    "timer (default), sleep, spin, precise_sleep, robust_sleep, vsync, auto, display_lock, "
-                   "or off (measure only)");
+                   "or off (every present passed through)");
     app.add_option("--wait", wait_point, "before_present (default) or frame_start");
     app.add_option("--trace", trace, "per-frame trace CSV (the demo's PresentMon columns)");
     app.add_flag("--summary", summary, "the demo's summary on stderr when the program exits");

@@ -8,7 +8,8 @@
 //             display's refresh where the window system states it, else 60
 //   strategy  a pacer::Strategy name (pacer/strategy.h): timer (the
 //             default), sleep, spin, precise_sleep, robust_sleep, vsync,
-//             auto, display_lock; or off: nothing paced, only measured
+//             auto, display_lock; or off: every present passed through, nothing
+//             paced or recorded (the preload left in, and out of the way)
 //   wait      before_present (the default: the frame's GPU work finished,
 //             the wait, then the present) or frame_start (the present, then
 //             the wait: the program's next frame starts on the grid)

@@ -18,6 +18,10 @@ cases: tests/run/gl_cases.cpp's cases (two windows, a second thread, fork
   missing one, one that cannot run, an unwritable trace, SIGINT and SIGTERM.
 trace: a pacer-run trace replayed by pacer-replay, and judged by tools/qa.py
   on that replay.
+wayland: glmark2-es2-wayland under weston and `pacer-run --strategy auto`:
+  auto goes to display_lock on the program's own surface (its shown frames,
+  from wp_presentation, learned through wl_egl_window_create); the hitches
+  are printed, their figures over runs are the bench page's.
 Prints one line per check; exits 1 when any failed.
 """
 
@@ -274,17 +278,65 @@ def check_trace(args, tmp):
            f"exit {qa.returncode}: {(qa.stdout + qa.stderr).strip()[-600:]}")
 
 
+def check_wayland(args, tmp):
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(args.headless))))
+    import wayland_session as wl
+    skip = wl.skip_reason("weston")
+    if skip:
+        print("check_run: SKIP: " + skip)
+        return wl.SKIP
+    args.compositor, args.hz, args.size, args.seat_module = "weston", 60, "640x480", ""
+    name = f"ctest-run-{os.getpid()}"
+    started = wl.run(wl.start_command(args, name))
+    trace = os.path.join(tmp, "glmark2-es2-wayland.csv")
+    try:
+        if started.returncode != 0:
+            report("wayland/weston", "weston did not start:\n" + started.stdout)
+            return 1
+        env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
+        env.update(wl.parse_env(started.stdout))
+        proc = subprocess.Popen([args.pacer_run, "--strategy", "auto", "--trace", trace, "--summary", "--",
+                                 "glmark2-es2-wayland", "-b", "build", "--run-forever", "--size", "320x240"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            proc.wait(timeout=12)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        wl.run([args.wayland_sh, "stop", "--name", name])
+    if not os.path.exists(trace):
+        report("wayland/glmark2-es2-wayland", f"no trace (exit {proc.returncode}): {err.strip()[-400:]}")
+        return 1
+    traced = rows(trace)
+    decisions = [r["Decision"] for r in traced if r["Decision"]]
+    shown = sum(r["DisplayedFrame"] == "1" for r in traced)
+    problem = None
+    if not any(d.startswith("auto -> display_lock") for d in decisions):
+        problem = f"auto never went to display_lock: {decisions}"
+    elif shown < len(traced) // 2:
+        problem = f"{shown} of {len(traced)} frames reported shown"
+    report("wayland/glmark2-es2-wayland auto -> display_lock", problem)
+    for line in err.splitlines():
+        if line.startswith(("display (", "pacing:")):
+            print("     " + line)
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["programs", "cases", "trace"])
+    parser.add_argument("what", choices=["programs", "cases", "trace", "wayland"])
     for flag in ("--pacer-run", "--probe", "--cases", "--imgui", "--headless", "--tmp"):
         parser.add_argument(flag, required=True)
     parser.add_argument("--replay")
     parser.add_argument("--qa")
+    parser.add_argument("--wayland-sh")
     args = parser.parse_args()
     tmp = os.path.join(args.tmp, args.what)
     os.makedirs(tmp, exist_ok=True)
-    {"programs": check_programs, "cases": check_cases, "trace": check_trace}[args.what](args, tmp)
+    checks = {"programs": check_programs, "cases": check_cases, "trace": check_trace, "wayland": check_wayland}
+    if checks[args.what](args, tmp) == 77:
+        return 77
     print(f"check_run {args.what}: {len(failures)} failed" + (f": {', '.join(failures)}" if failures else ""))
     return 1 if failures else 0
 
