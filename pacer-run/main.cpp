@@ -80,9 +80,14 @@ void prepend(std::vector<std::string>* env, const char* name, const std::string&
     env->push_back(std::string(name) + "=" + value + (old != nullptr && *old ? separator + std::string(old) : ""));
 }
 
-// The program's environment: pacer-run's own, with pacer added.
+// The program's environment: pacer-run's own, with pacer added; unpaced
+// (lib_dir ""), pacer-run's own as it is.
 std::vector<std::string> program_environment(const std::string& lib_dir, const std::string& settings) {
     std::vector<std::string> env;
+    if (lib_dir.empty()) {
+        for (char** entry = environ; *entry != nullptr; ++entry) env.emplace_back(*entry);
+        return env;
+    }
     const char* replaced[] = {"LD_PRELOAD", "VK_ADD_LAYER_PATH", "VK_INSTANCE_LAYERS", pacer_run::kSettingsVariable,
                               pacer_run::kHandoverVariable};
     for (char** entry = environ; *entry != nullptr; ++entry) {
@@ -93,7 +98,6 @@ std::vector<std::string> program_environment(const std::string& lib_dir, const s
         }
         if (keep) env.emplace_back(*entry);
     }
-    if (lib_dir.empty()) return env;   // unpaced: as it was
     prepend(&env, "LD_PRELOAD", lib_dir + "/" + kLibrary, ':');
     prepend(&env, "VK_ADD_LAYER_PATH", lib_dir, ':');
     prepend(&env, "VK_INSTANCE_LAYERS", kLayer, ':');

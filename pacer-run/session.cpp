@@ -40,11 +40,6 @@ Session::Session(RunSettings settings, std::string program, bool handover)
 
 Session::~Session() = default;
 
-bool Session::paces(const void* window) const {
-    std::lock_guard<std::mutex> lock(window_mutex_);
-    return window == paced_window_;
-}
-
 void Session::interrupt() {
     if (pacer::Pacer* pacer = waiting_.load()) pacer->interrupt();
 }
@@ -107,7 +102,7 @@ bool Session::start_(PresentHost& host, const void* window) {
     pacer::Config config;
     target_hz_ = settings_.hz;
     if (target_hz_ > 0) {
-        target_reason_ = "hz=" + hz_text(target_hz_);
+        target_reason_ = "as asked";
     } else if (const double refresh_hz = host.refresh_rate_hz(); refresh_hz > 0) {
         target_hz_ = refresh_hz;
         target_reason_ = "the display's refresh, " + hz_text(refresh_hz);

@@ -82,9 +82,6 @@ public:
     // mark (wait=before_present), or the present, then the wait
     // (frame_start). Any other: the present at once.
     void present(const void* window, PresentHost& host, PresentHost::Run run, void* context);
-    // Whether window's presents are paced now (for a Host that replaces what
-    // a present waits on only for the paced window).
-    bool paces(const void* window) const;
 
     // Whether the pacer sets the swap interval (vsync, auto, display_lock):
     // the program's own requests are then answered and not applied.

@@ -1,4 +1,5 @@
 // vk_layer.cpp: pacer-run's Vulkan half, the layer VK_LAYER_PACER_frame_pacing
+// (named in the manifest and in pacer-run's main.cpp)
 // (manifest: VkLayer_pacer_frame_pacing.json.in). It hooks vkQueuePresentKHR
 // and hands each present to the process's session (session.h):
 //   1. the frame's GPU work finished (VkHost::finish_gpu_or_stop): a submit
@@ -8,10 +9,13 @@
 //   2. the pacer's wait;
 //   3. the present, waiting on the layer's semaphore in place of the
 //      program's (already consumed by the submit).
-// The vsync strategy sets the swapchain's present mode to FIFO when the
-// program makes it; the others keep the program's, and the swap interval
-// the pacer asks for is accepted where that mode gives it (FIFO: 1, the
-// others: 0). On Wayland the swapchain's surface comes from
+// The present mode is set where the swapchain is made: FIFO for vsync;
+// for auto and display_lock, a FIFO the program asked for becomes MAILBOX
+// (else IMMEDIATE) where the surface has it, since display_lock times each
+// frame to its refresh itself and a FIFO queue would hold it back a refresh
+// (vkcube-wayland on weston: auto saw display_lock's frames shown early and
+// left it); the others keep the program's. The swap interval the pacer
+// asks for is accepted where the mode gives it (FIFO: 1, the others: 0). On Wayland the swapchain's surface comes from
 // vkCreateWaylandSurfaceKHR: the present feedback auto and display_lock pace to.
 //
 // The same shared library is pacer-run's GL preload: loaded both ways, it is
@@ -36,7 +40,6 @@
 namespace pacer_run {
 namespace {
 
-constexpr const char* kLayerName = "VK_LAYER_PACER_frame_pacing";
 constexpr int64_t kFenceSliceNs = 20'000'000;   // Pacer::interrupt's slice (pacer.h)
 constexpr uint64_t kReuseWaitNs = 1'000'000'000;
 
@@ -49,6 +52,7 @@ struct InstanceData {
     PFN_vkGetInstanceProcAddr next_gipa = nullptr;
     PFN_vkDestroyInstance destroy = nullptr;
     PFN_vkCreateWaylandSurfaceKHR create_wayland_surface = nullptr;
+    PFN_vkGetPhysicalDeviceSurfacePresentModesKHR present_modes = nullptr;
 };
 
 // The layer's semaphores and fences, used in turn: a binary semaphore a
@@ -62,6 +66,8 @@ struct Slot {
 
 struct DeviceData {
     VkDevice device = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    PFN_vkGetPhysicalDeviceSurfacePresentModesKHR present_modes = nullptr;   // the instance's
     PFN_vkGetDeviceProcAddr next_gdpa = nullptr;
     PFN_vkDestroyDevice destroy = nullptr;
     PFN_vkQueuePresentKHR present = nullptr;
@@ -224,14 +230,29 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue queue, const VkPresentInfoK
     return call.result;
 }
 
+// MAILBOX, else IMMEDIATE, where the surface has one; else FIFO.
+VkPresentModeKHR unqueued_mode(const DeviceData& d, VkSurfaceKHR surface) {
+    std::array<VkPresentModeKHR, 16> modes{};
+    uint32_t count = modes.size();
+    if (d.present_modes == nullptr || d.present_modes(d.physical, surface, &count, modes.data()) < 0)
+        return VK_PRESENT_MODE_FIFO_KHR;
+    for (const VkPresentModeKHR wanted : {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR}) {
+        if (std::find(modes.begin(), modes.begin() + count, wanted) != modes.begin() + count) return wanted;
+    }
+    return VK_PRESENT_MODE_FIFO_KHR;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapchainCreateInfoKHR* info,
                                                 const VkAllocationCallbacks* allocator, VkSwapchainKHR* out) {
     DeviceData* d = device_of(device);
     if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
     VkSwapchainCreateInfoKHR changed = *info;
-    // vsync paces through the present mode: FIFO, which every device has.
     Session* session = process_session();
-    if (session != nullptr && session->wants_vsync()) changed.presentMode = VK_PRESENT_MODE_FIFO_KHR;
+    if (session != nullptr && session->wants_vsync()) {
+        changed.presentMode = VK_PRESENT_MODE_FIFO_KHR;   // every device has it
+    } else if (session != nullptr && session->owns_swap_interval() && info->presentMode == VK_PRESENT_MODE_FIFO_KHR) {
+        changed.presentMode = unqueued_mode(*d, info->surface);
+    }
     const VkResult result = d->create_swapchain(device, &changed, allocator, out);
     if (result == VK_SUCCESS) {
         std::lock_guard<std::mutex> lock(*g_mutex);
@@ -303,6 +324,8 @@ VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice physical, const Vk
     if (result != VK_SUCCESS) return result;
     auto* d = new DeviceData;
     d->device = *out;
+    d->physical = physical;
+    d->present_modes = instance->present_modes;
     d->next_gdpa = gdpa;
     d->destroy = next_device<PFN_vkDestroyDevice>(gdpa, *out, "vkDestroyDevice");
     d->present = next_device<PFN_vkQueuePresentKHR>(gdpa, *out, "vkQueuePresentKHR");
@@ -339,6 +362,8 @@ VKAPI_ATTR VkResult VKAPI_CALL create_instance(const VkInstanceCreateInfo* info,
     data.destroy = reinterpret_cast<PFN_vkDestroyInstance>(gipa(*out, "vkDestroyInstance"));
     data.create_wayland_surface =
         reinterpret_cast<PFN_vkCreateWaylandSurfaceKHR>(gipa(*out, "vkCreateWaylandSurfaceKHR"));
+    data.present_modes = reinterpret_cast<PFN_vkGetPhysicalDeviceSurfacePresentModesKHR>(
+        gipa(*out, "vkGetPhysicalDeviceSurfacePresentModesKHR"));
     std::lock_guard<std::mutex> lock(*g_mutex);
     (*g_instances)[key_of(*out)] = data;
     return VK_SUCCESS;
@@ -360,31 +385,35 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice device, c
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance instance, const char* name);
 
 // The layer's own functions, by name.
-PFN_vkVoidFunction own_device_function(const char* name) {
-    static const std::pair<const char*, PFN_vkVoidFunction> table[] = {
-        {"vkGetDeviceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&get_device_proc_addr)},
-        {"vkDestroyDevice", reinterpret_cast<PFN_vkVoidFunction>(&destroy_device)},
-        {"vkQueuePresentKHR", reinterpret_cast<PFN_vkVoidFunction>(&queue_present)},
-        {"vkCreateSwapchainKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_swapchain)},
-        {"vkDestroySwapchainKHR", reinterpret_cast<PFN_vkVoidFunction>(&destroy_swapchain)},
-    };
+using OwnFunction = std::pair<const char*, PFN_vkVoidFunction>;
+template <std::size_t N>
+PFN_vkVoidFunction find_own(const OwnFunction (&table)[N], const char* name) {
     for (const auto& [own, fn] : table) {
         if (std::strcmp(own, name) == 0) return fn;
     }
     return nullptr;
 }
 
+PFN_vkVoidFunction own_device_function(const char* name) {
+    static const OwnFunction table[] = {
+        {"vkGetDeviceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&get_device_proc_addr)},
+        {"vkDestroyDevice", reinterpret_cast<PFN_vkVoidFunction>(&destroy_device)},
+        {"vkQueuePresentKHR", reinterpret_cast<PFN_vkVoidFunction>(&queue_present)},
+        {"vkCreateSwapchainKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_swapchain)},
+        {"vkDestroySwapchainKHR", reinterpret_cast<PFN_vkVoidFunction>(&destroy_swapchain)},
+    };
+    return find_own(table, name);
+}
+
 PFN_vkVoidFunction own_instance_function(const char* name) {
-    static const std::pair<const char*, PFN_vkVoidFunction> table[] = {
+    static const OwnFunction table[] = {
         {"vkGetInstanceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&get_instance_proc_addr)},
         {"vkCreateInstance", reinterpret_cast<PFN_vkVoidFunction>(&create_instance)},
         {"vkDestroyInstance", reinterpret_cast<PFN_vkVoidFunction>(&destroy_instance)},
         {"vkCreateDevice", reinterpret_cast<PFN_vkVoidFunction>(&create_device)},
         {"vkCreateWaylandSurfaceKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_wayland_surface)},
     };
-    for (const auto& [own, fn] : table) {
-        if (std::strcmp(own, name) == 0) return fn;
-    }
+    if (PFN_vkVoidFunction own = find_own(table, name)) return own;
     return own_device_function(name);
 }
 
@@ -412,6 +441,5 @@ PACER_EXPORT VkResult VKAPI_CALL vkNegotiateLoaderLayerInterfaceVersion(VkNegoti
     version->pfnGetInstanceProcAddr = pacer_run::get_instance_proc_addr;
     version->pfnGetDeviceProcAddr = pacer_run::get_device_proc_addr;
     version->pfnGetPhysicalDeviceProcAddr = nullptr;
-    (void)pacer_run::kLayerName;
     return VK_SUCCESS;
 }

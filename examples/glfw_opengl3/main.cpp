@@ -187,7 +187,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     glfwMakeContextCurrent(window);
-    const int code = options.pacer ? paced_loop(window, options) : unpaced_loop(window, options);   // then the window goes
+    // Then the window goes.
+    const int code = options.pacer ? paced_loop(window, options) : unpaced_loop(window, options);
     glfwDestroyWindow(window);
     glfwTerminate();
     return code;

@@ -18,10 +18,11 @@ cases: tests/run/gl_cases.cpp's cases (two windows, a second thread, fork
   missing one, one that cannot run, an unwritable trace, SIGINT and SIGTERM.
 trace: a pacer-run trace replayed by pacer-replay, and judged by tools/qa.py
   on that replay.
-wayland: glmark2-es2-wayland under weston and `pacer-run --strategy auto`:
-  auto goes to display_lock on the program's own surface (its shown frames,
-  from wp_presentation, learned through wl_egl_window_create); the hitches
-  are printed, their figures over runs are the bench page's.
+wayland: glmark2-es2-wayland (GLES, EGL) and vkcube-wayland (the Vulkan
+  layer) under weston and `pacer-run --strategy auto`: auto goes to
+  display_lock on the program's own surface (its shown frames, from
+  wp_presentation, learned through wl_egl_window_create or
+  vkCreateWaylandSurfaceKHR); the figures over runs are the bench page's.
 Prints one line per check; exits 1 when any failed.
 """
 
@@ -288,38 +289,40 @@ def check_wayland(args, tmp):
     args.compositor, args.hz, args.size, args.seat_module = "weston", 60, "640x480", ""
     name = f"ctest-run-{os.getpid()}"
     started = wl.run(wl.start_command(args, name))
-    trace = os.path.join(tmp, "glmark2-es2-wayland.csv")
+    programs = {"glmark2-es2-wayland": ["glmark2-es2-wayland", "-b", "build", "--run-forever", "--size", "320x240"],
+                "vkcube-wayland": ["vkcube-wayland"]}
     try:
         if started.returncode != 0:
             report("wayland/weston", "weston did not start:\n" + started.stdout)
             return 1
         env = {k: v for k, v in os.environ.items() if k != "DISPLAY"}
         env.update(wl.parse_env(started.stdout))
-        proc = subprocess.Popen([args.pacer_run, "--strategy", "auto", "--trace", trace, "--summary", "--",
-                                 "glmark2-es2-wayland", "-b", "build", "--run-forever", "--size", "320x240"],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            proc.wait(timeout=12)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=60)
+        for program, command in programs.items():
+            trace = os.path.join(tmp, program + ".csv")
+            proc = subprocess.Popen([args.pacer_run, "--strategy", "auto", "--trace", trace, "--summary", "--"] +
+                                    command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                proc.wait(timeout=12)
+            except subprocess.TimeoutExpired:
+                proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+            if not os.path.exists(trace):
+                report(f"wayland/{program}", f"no trace (exit {proc.returncode}): {err.strip()[-400:]}")
+                continue
+            traced = rows(trace)
+            decisions = [r["Decision"] for r in traced if r["Decision"]]
+            shown = sum(r["DisplayedFrame"] == "1" for r in traced)
+            problem = None
+            if not any(d.startswith("auto -> display_lock") for d in decisions):
+                problem = f"auto never went to display_lock: {decisions}"
+            elif shown < len(traced) // 2:
+                problem = f"{shown} of {len(traced)} frames reported shown"
+            report(f"wayland/{program} auto -> display_lock", problem)
+            for line in err.splitlines():
+                if line.startswith(("display (", "pacing:")):
+                    print("     " + line)
     finally:
         wl.run([args.wayland_sh, "stop", "--name", name])
-    if not os.path.exists(trace):
-        report("wayland/glmark2-es2-wayland", f"no trace (exit {proc.returncode}): {err.strip()[-400:]}")
-        return 1
-    traced = rows(trace)
-    decisions = [r["Decision"] for r in traced if r["Decision"]]
-    shown = sum(r["DisplayedFrame"] == "1" for r in traced)
-    problem = None
-    if not any(d.startswith("auto -> display_lock") for d in decisions):
-        problem = f"auto never went to display_lock: {decisions}"
-    elif shown < len(traced) // 2:
-        problem = f"{shown} of {len(traced)} frames reported shown"
-    report("wayland/glmark2-es2-wayland auto -> display_lock", problem)
-    for line in err.splitlines():
-        if line.startswith(("display (", "pacing:")):
-            print("     " + line)
     return 0
 
 
