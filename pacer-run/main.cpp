@@ -235,15 +235,20 @@ int main(int argc, char** argv) {
     }
     if (summary) settings.summary = true;
     if (problem.empty() && app.count("--trace") > 0) {
+        // Absolute: a program that changes its folder before its first
+        // present would put a relative trace where pacer-run never looks.
+        char cwd[PATH_MAX];
+        const std::string path = trace.empty() || trace.front() == '/' || ::getcwd(cwd, sizeof cwd) == nullptr
+                                     ? trace
+                                     : std::string(cwd) + "/" + trace;
         std::string trace_problem;
-        if (trace.find(',') != std::string::npos) {
-            trace_problem = "--trace: " + trace + ": a path with a comma cannot go through PACER_RUN";
-        } else {
-            trace_problem = pacer_demo::check_writable(trace);
-            if (!trace_problem.empty()) trace_problem = "--trace: " + trace_problem;
+        if (path.find(',') != std::string::npos) {
+            trace_problem = "--trace: " + path + ": a path with a comma cannot go through PACER_RUN";
+        } else if (trace_problem = pacer_demo::check_writable(path); !trace_problem.empty()) {
+            trace_problem = "--trace: " + trace_problem;
         }
         if (trace_problem.empty()) {
-            settings.trace = trace;
+            settings.trace = path;
         } else {
             std::fprintf(stderr, "pacer-run: %s; %s runs paced, without a trace\n", trace_problem.c_str(),
                          program.c_str());

@@ -209,6 +209,15 @@ def check_cases(args, tmp):
     case(args, tmp, "_exit", ["--case", "_exit", "--status", "4"], expect_code=4, trace_rows=(chunk, n + 2))
     case(args, tmp, "crash", ["--case", "crash"], expect_code=128 + signal.SIGSEGV, trace_rows=(chunk, n + 2))
 
+    # A relative trace lands beside pacer-run's folder, whatever folder the program works in.
+    relative = os.path.join(tmp, "relative.csv")
+    if os.path.exists(relative):
+        os.remove(relative)
+    code, out, err = run(args, tmp, "relative", [args.pacer_run, "--trace", "relative.csv", "--", "bash", "-c",
+                                                 f"cd / && exec {args.cases} --frames 30"])
+    report("cases/relative_trace", None if code == 0 and os.path.exists(relative) and len(rows(relative)) >= 30
+           else f"exit {code}, {relative} {'missing' if not os.path.exists(relative) else 'short'}: {err[-300:]}")
+
     # The bad-input table: one line on stderr, the right status, and the
     # program runs (or ends) as it would without pacer.
     def table_row(name, command, expect_code, line, ran=True, env=None, stop=None):
