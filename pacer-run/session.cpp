@@ -61,7 +61,8 @@ void Session::present(const void* window, PresentHost& host, PresentHost::Run ru
         lock.lock();
         // One Host paces: a program that presents through GLX and EGL (or GL
         // and Vulkan) is paced through the first it used.
-        paced = !finished_.load() && start_problem_.empty() && (!started_ || &host == host_);
+        // A start that failed (no Pacer) leaves every present unpaced.
+        paced = !finished_.load() && (!started_ || (pacer_ != nullptr && &host == host_));
         if (paced) host.present_with(run, context);   // before start_: the Host asks its window
         if (paced && !started_) paced = start_(host, window);
     }
@@ -117,7 +118,6 @@ bool Session::start_(PresentHost& host, const void* window) {
     std::string problem;
     pacer_ = pacer::Pacer::create(config, &problem);
     if (!pacer_) {
-        start_problem_ = problem;
         std::fprintf(stderr, "pacer-run: %s; %s runs unpaced\n", problem.c_str(), program_.c_str());
         return false;
     }
@@ -147,7 +147,6 @@ void Session::note_frame_(const pacer::Frame& frame, int64_t swap_ns, int64_t sw
     record_->add_frame(frame, -1, "the program's own", pacer_->display().locked, swap_in_work_ns_);
     record_->add_swap(frame.index, swap_return_ns);
     swap_in_work_ns_ = swap_ns;
-    last_swap_return_ns_ = swap_return_ns;
     if (!trace_) return;
     pacer_demo::TraceExtra extra{decision, {}};
     extra.wait_point = pacer::wait_point_name(settings_.wait_point);

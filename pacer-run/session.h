@@ -124,13 +124,11 @@ private:
     std::unique_ptr<pacer::Pacer> pacer_;
     std::unique_ptr<pacer_demo::RunRecord> record_;
     std::unique_ptr<pacer_demo::TraceWriter> trace_;
-    std::string start_problem_;                     // why the session stopped pacing, "" none
     bool started_ = false;
     double target_hz_ = 0;
     std::string target_reason_;
     int32_t decision_seq_ = 0;
     int64_t swap_in_work_ns_ = 0;
-    int64_t last_swap_return_ns_ = -1;
     bool has_pending_ = false;                      // frame_start: the frame waiting for its present
     pacer::Frame pending_{};
 };
