@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <deque>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -216,16 +217,14 @@ std::vector<int64_t> recorded_refreshes(const Recording& recording, double perio
     return out;
 }
 
-// Refreshes per 1,000 that showed the frame before again where the target's
-// cadence (per_frame refreshes a frame) had a new one due; shown_ns sorted.
-double hitches_per_1000(const std::vector<int64_t>& shown_ns, double period_ns, double per_frame) {
-    double hitches = 0, refreshes = 0;
-    for (std::size_t i = 1; i < shown_ns.size(); ++i) {
-        const double between = std::round(static_cast<double>(shown_ns[i] - shown_ns[i - 1]) / period_ns);
-        refreshes += between;
-        hitches += std::max(0.0, between - per_frame);
-    }
-    return refreshes > 0 ? 1000.0 * hitches / refreshes : 0;
+// Refreshes per 1,000 that showed the frame before again where the target
+// had a new one due: the library's count (pacer::HitchCount), as the live
+// run's summary and overlay give it. shown: (time, the report's flags), sorted.
+double hitches_per_1000(const std::vector<std::pair<int64_t, uint32_t>>& shown, double period_ns, double target_hz) {
+    pacer::HitchCount count;
+    const int due = pacer::due_refreshes(period_ns, target_hz);
+    for (const auto& [shown_ns, flags] : shown) count.add(shown_ns, period_ns, due, flags);
+    return count.per_1000();
 }
 
 double nearest_rank_ms(std::vector<int64_t> values, double q) {
@@ -317,14 +316,14 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config, Obse
     result.decisions = decisions;
 
     // Latency, hitches and drops from the display's own reports.
-    std::vector<std::pair<int64_t, int64_t>> shown;   // (frame, displayed_ns), by frame
+    std::vector<std::tuple<int64_t, int64_t, uint32_t>> shown;   // (frame, displayed_ns, flags), by frame
     std::vector<int64_t> latency_ns;
     for (const pacer::Presented& report : display.told()) {
         if (report.discarded) {
             ++result.dropped;
             continue;
         }
-        shown.emplace_back(report.frame_index, report.displayed_ns);
+        shown.emplace_back(report.frame_index, report.displayed_ns, report.flags);
         const auto f = static_cast<std::size_t>(report.frame_index);
         if (report.frame_index >= 0 && f < work_start.size() && work_start[f] >= 0)
             latency_ns.push_back(report.displayed_ns - work_start[f]);
@@ -333,10 +332,9 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config, Obse
     result.latency_p50_ms = nearest_rank_ms(latency_ns, 0.50);
     result.latency_p99_ms = nearest_rank_ms(latency_ns, 0.99);
     const double period = display.period_ns();
-    const double per_frame = std::max(1.0, std::round(pacer::period_ns_of(config.target_hz) / period));
-    std::vector<int64_t> shown_ns;
-    for (const auto& one : shown) shown_ns.push_back(one.second);
-    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, per_frame);
+    std::vector<std::pair<int64_t, uint32_t>> shown_ns;
+    for (const auto& [frame, at_ns, flags] : shown) shown_ns.emplace_back(at_ns, flags);
+    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, config.target_hz);
     return result;
 }
 
@@ -368,9 +366,12 @@ ReplayResult recorded_figures(const Recording& recording) {
     if (recording.shown_times && recording.refresh_hz > 0) {
         std::sort(shown_ns.begin(), shown_ns.end());
         const double period = pacer::period_ns_of(recording.refresh_hz);
-        const double per_frame =
-            std::max(1.0, std::round(pacer::ns_of_ms(recording.target_period_ms) / period));
-        result.hitches_per_1000 = hitches_per_1000(shown_ns, period, per_frame);
+        // A recording says nothing of who dated its frames: the nearest
+        // refresh (software dates).
+        std::vector<std::pair<int64_t, uint32_t>> dated;
+        for (int64_t t : shown_ns) dated.emplace_back(t, 0u);
+        result.hitches_per_1000 =
+            hitches_per_1000(dated, period, 1000.0 / recording.target_period_ms);
         result.latency_p50_ms = nearest_rank_ms(latency_ns, 0.50);
         result.latency_p99_ms = nearest_rank_ms(latency_ns, 0.99);
     }

@@ -29,7 +29,7 @@ DisplayFigures display_figures(const std::vector<pacer::Frame>& frames, const st
         ++out.shown;
         out.latency_ns.push_back(fate.displayed_ns - frame.wake_ns);
         out.prediction_error_ns.push_back(fate.displayed_ns - frame.predicted_present_ns);
-        if (refresh_ns > 0 && pacer::shown_late(fate.displayed_ns - frame.predicted_present_ns, refresh_ns)) ++out.late;
+        if (refresh_ns > 0 && pacer::shown_late(fate.displayed_ns - frame.predicted_present_ns, refresh_ns, fate.flags)) ++out.late;
         if (last_shown_ns >= 0) {
             const int64_t between_ns = fate.displayed_ns - last_shown_ns;
             out.between_ns.push_back(between_ns);

@@ -19,9 +19,9 @@ struct DisplayFigures {
     std::vector<int64_t> animation_error_ns;    // the scene's advance since the previous shown frame
                                                 // minus the time between them on screen
     std::vector<int64_t> prediction_error_ns;   // on screen minus Frame::predicted_present_ns
-    int64_t late = 0;                           // shown over a quarter refresh after its predicted
-                                                // present (display_lock: the refresh it aimed at;
-                                                // the library's own rule for a missed refresh)
+    int64_t late = 0;                           // shown at a later refresh than its predicted present
+                                                // (display_lock: the refresh it aimed at), by the
+                                                // library's rule (pacer::shown_late, the report's flags)
 };
 
 // frames: the run's frames in order; motion_dt_ns[i]: what the scene moved

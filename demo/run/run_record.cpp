@@ -119,16 +119,18 @@ void RunRecord::add_display_figures_(RunReport* report, const pacer::Pacer& pace
     for (int64_t e : d.prediction_error_ns) within_1ms += (e >= -1'000'000 && e <= 1'000'000) ? 1 : 0;
     info("display_change_p5_p50_p95_ms", spread_ms(d.between_ns));
     info("display_latency_p5_p50_p95_ms", spread_ms(d.latency_ns));
-    // Shown over a quarter refresh after the one predicted (display_lock: aimed at).
+    // Shown at a later refresh than the one predicted (display_lock: aimed at).
     info("missed_refresh_pct", format("%.2f", pct(d.late, d.shown)));
     if (d.shown > 0) report->stats.shown_late_pct = pct(d.late, d.shown);
-    if (state.display_judged > 0) report->stats.hitches_per_1000 = state.display_hitches_per_1000;
+    if (state.display_refreshes_counted > 0) report->stats.hitches_per_1000 = state.display_hitches_per_1000;
     info("display_lead_ms", state.display_lead_ns < 0 ? std::string("off")
                                                       : format("%.3f", static_cast<double>(state.display_lead_ns) * 1e-6));
     info("display_refreshes_per_frame", std::to_string(state.display_refreshes));
-    // display_lock's hitches (frames that missed their refresh, the one
-    // before shown again) per 1,000 refreshes, and what its lead is made of.
+    // Hitches (refreshes that showed the frame before again, pacer::HitchCount)
+    // per 1,000 refreshes, whatever paced, and what display_lock's lead is made of.
     info("display_hitches_per_1000", format("%.2f", state.display_hitches_per_1000));
+    info("display_hitches", std::to_string(state.display_hitches));
+    info("display_refreshes_counted", std::to_string(state.display_refreshes_counted));
     info("display_lead_parts_ms", state.display_work_tail_ns < 0
                                       ? std::string("none")
                                       : format("tail %.3f latch %.3f pad %.3f",
@@ -143,9 +145,11 @@ void RunRecord::add_display_figures_(RunReport* report, const pacer::Pacer& pace
     info("display_clock_locked", clock.locked ? "yes" : "no");
     info("display_clock_locked_pct", format("%.1f", pct(display_locked_frames_, display_frames_since_lock_)));
     info("display_clock_period_ms", format("%.4f", pacer::ms_of(static_cast<double>(clock.period_ns))));
-    // Where a shown frame counts late (pacer::shown_late), for tools that judge the trace.
+    // Where a shown frame counts late (pacer::shown_late, by the newest
+    // report's flags), for tools that judge the trace.
+    const uint32_t flags = presented_.empty() ? pacer::kPresentedHwClock : presented_.back().flags;
     info("display_late_after_ms", format("%.4f", pacer::ms_of(static_cast<double>(
-                                                      pacer::late_after_ns(clock.period_ns)))));
+                                                      pacer::late_after_ns(clock.period_ns, flags)))));
     info("display_clock_stated_hz", format("%g", clock.stated_hz));
     info("display_clock_samples", std::to_string(clock.samples));
     info("display_clock_residual_ms", format("%.4f", clock.residual_ns * 1e-6));
@@ -217,7 +221,7 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
                                format("%.3f ms (p50)", quantile_ms(shown_intervals_ns_, 0.5)) + "; clock " +
                                (clock.locked ? format("locked, %.4f ms", static_cast<double>(clock.period_ns) * 1e-6)
                                              : std::string("not locked")) +
-                               (pacer.status().display_judged > 0
+                               (pacer.status().display_refreshes_counted > 0
                                     ? format("; hitches %.2f per 1000 refreshes",
                                              pacer.status().display_hitches_per_1000)
                                     : std::string()));

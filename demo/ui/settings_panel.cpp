@@ -229,11 +229,15 @@ void SettingsPanel::draw_display_lead_(Controls& controls, const pacer::WaitStat
             ImGui::Text("= work tail %.2f + latch %.2f + pad %.2f ms", ms(state.display_work_tail_ns),
                         ms(state.display_latch_ns), ms(state.display_pad_ns));
         }
-        ImGui::Text("hitches: %.2f per 1000 refreshes (%lld of %lld frames missed their refresh)",
-                    state.display_hitches_per_1000, static_cast<long long>(state.display_missed),
+        ImGui::Text("%lld of %lld frames missed their refresh", static_cast<long long>(state.display_missed),
                     static_cast<long long>(state.display_judged));
     } else {
         ImGui::TextDisabled("not locked to the display: no reports, or no fit yet");
+    }
+    if (state.display_refreshes_counted > 0) {
+        ImGui::Text("hitches: %.2f per 1000 refreshes (%lld of %lld showed the frame before again)",
+                    state.display_hitches_per_1000, static_cast<long long>(state.display_hitches),
+                    static_cast<long long>(state.display_refreshes_counted));
     }
 }
 

@@ -118,9 +118,13 @@ int paced_loop(SDL_Window* window, const Options& options) {
     std::printf("decision #%d: %s\n", decision.seq, decision.reason.c_str());   // #1: it never changed its mind
     const pacer::WaitStatus status = pacer->status();
     if (status.display_judged > 0) {   // display_lock paced: how its frames landed
-        std::printf("display_lock: %lld of %lld frames late or discarded, %.2f hitches per 1000 refreshes\n",
-                    static_cast<long long>(status.display_missed), static_cast<long long>(status.display_judged),
-                    status.display_hitches_per_1000);
+        std::printf("display_lock: %lld of %lld frames late or discarded\n", static_cast<long long>(status.display_missed),
+                    static_cast<long long>(status.display_judged));
+    }
+    if (status.display_refreshes_counted > 0) {   // the display reported shown frames
+        std::printf("display: %.2f hitches per 1000 refreshes (%lld of %lld)\n", status.display_hitches_per_1000,
+                    static_cast<long long>(status.display_hitches),
+                    static_cast<long long>(status.display_refreshes_counted));
     }
     std::printf("presents: %.2f %% off by > 0.5 ms, p99 %.3f ms\n", summary.presents.off_pct,
                 pacer::ms_of(summary.presents.p99_us * pacer::kNsPerUs));

@@ -149,7 +149,7 @@ TEST(PresentModelUnit, TheDelayBiasPutsDeadlinesTheLeadBeforeARefresh) {
         Presented report;
         report.frame_index = k;
         report.displayed_ns = 3 * kNsPerMs + k * refresh_ns;
-        present.add(report, 0, k + 1, false);
+        present.add(report, 0, k + 1, false, 60);
     }
     ASSERT_TRUE(present.display().locked());
     Grid grid;
@@ -181,23 +181,23 @@ TEST(DisplayLeadUnit, ShownAFractionOfARefreshLateIsAMissAndLengthensTheLeadOnce
     // not a refresh late: still a miss. Its swap came 2.5 ms before the aimed
     // refresh, so the latch is longer than that.
     const int64_t placed = lead.lead_ns();
-    lead.judge(10 * kNsPerMs, refresh, placed, 2'500 * kNsPerUs, 10 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, placed, 2'500 * kNsPerUs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 1);
     EXPECT_EQ(lead.latch_ns(), 2'600 * kNsPerUs);
     // 10 ms of work + the latch's bound + 0.5 ms pad, + 1 ms for the miss.
     EXPECT_EQ(lead.lead_ns(), 10 * kNsPerMs + 2'600 * kNsPerUs + DisplayLead::kPadNs + 1 * kNsPerMs);
     // A frame placed before that lengthening misses too: counted, not grown on.
     const int64_t grown = lead.lead_ns();
-    lead.judge(10 * kNsPerMs, refresh, placed, 2'500 * kNsPerUs, 10 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, placed, 2'500 * kNsPerUs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 2);
     EXPECT_EQ(lead.lead_ns(), grown);
     // A miss at the lengthened lead doubles the extra: the latch is further.
-    lead.judge(9 * kNsPerMs, refresh, grown, grown - 10 * kNsPerMs, 10 * kNsPerMs);
+    lead.judge(9 * kNsPerMs, refresh, kPresentedHwClock, grown, grown - 10 * kNsPerMs, 10 * kNsPerMs);
     EXPECT_EQ(lead.latch_ns(), grown - 10 * kNsPerMs + 100 * kNsPerUs);
     EXPECT_EQ(lead.lead_ns(), 10 * kNsPerMs + lead.latch_ns() + DisplayLead::kPadNs + 2 * kNsPerMs);
     // Within a quarter refresh of the aim is landed (the prediction's noise).
     const int64_t before = lead.missed();
-    lead.judge(refresh / 4, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kNsPerMs, 10 * kNsPerMs);
+    lead.judge(refresh / 4, refresh, kPresentedHwClock, lead.lead_ns(), lead.lead_ns() - 10 * kNsPerMs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), before);
 }
 
@@ -207,9 +207,9 @@ TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeeps
     lead.start(refresh);
     for (int i = 0; i < 64; ++i) lead.add_work(4 * kNsPerMs);
     const int64_t first = lead.lead_ns();
-    lead.judge(1 * kNsPerMs, refresh, first, first - 4 * kNsPerMs, 4 * kNsPerMs);   // landed
+    lead.judge(1 * kNsPerMs, refresh, kPresentedHwClock, first, first - 4 * kNsPerMs, 4 * kNsPerMs);   // landed
     EXPECT_EQ(lead.lead_ns(), first - refresh / 100);                  // 1 % of the step
-    for (int i = 0; i < 200; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 4 * kNsPerMs, 4 * kNsPerMs);
+    for (int i = 0; i < 200; ++i) lead.judge(0, refresh, kPresentedHwClock, lead.lead_ns(), lead.lead_ns() - 4 * kNsPerMs, 4 * kNsPerMs);
     // No latch seen: work + pad, the pad learned from 200 frames shown just
     // on their predicted refresh (its floor).
     EXPECT_EQ(lead.pad_ns(), DisplayLead::kMinPadNs);
@@ -221,7 +221,7 @@ TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeeps
     lead.start(2 * refresh);
     EXPECT_EQ(lead.lead_ns(), refresh);
     // A discarded frame says it missed, not by how much: no latch from it.
-    lead.judge(DisplayLead::kDiscarded, refresh, lead.lead_ns(), 5 * kNsPerMs, 4 * kNsPerMs);
+    lead.judge(DisplayLead::kDiscarded, refresh, kPresentedHwClock, lead.lead_ns(), 5 * kNsPerMs, 4 * kNsPerMs);
     EXPECT_EQ(lead.latch_ns(), 0);
     EXPECT_EQ(lead.missed(), 1);
 }
@@ -240,9 +240,9 @@ TEST(DisplayLeadUnit, AnOutagePastTheLeadsReachTeachesNothing) {
         lead.add_work(work);
         const int64_t aimed = lead.lead_ns();
         if (stall || (i % 360 == 0 && i > 0))
-            lead.judge(DisplayLead::kDiscarded, refresh, aimed, aimed - work, work);   // missed
+            lead.judge(DisplayLead::kDiscarded, refresh, kPresentedHwClock, aimed, aimed - work, work);   // missed
         else
-            lead.judge(0, refresh, aimed, aimed - work, work);   // landed
+            lead.judge(0, refresh, kPresentedHwClock, aimed, aimed - work, work);   // landed
     }
     EXPECT_LE(lead.tail_ns(), 6 * kNsPerMs);
     EXPECT_LT(lead.lead_ns(), refresh / 2);
@@ -258,8 +258,8 @@ DisplayLead settled_lead(int64_t latch_past_ns) {
     DisplayLead lead;
     lead.start(refresh);
     for (int i = 0; i < 64; ++i) lead.add_work(10 * kNsPerMs);
-    lead.judge(10 * kNsPerMs, refresh, lead.lead_ns(), latch_past_ns, 10 * kNsPerMs);
-    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, lead.lead_ns(), lead.lead_ns() - 10 * kNsPerMs, 10 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, lead.lead_ns(), latch_past_ns, 10 * kNsPerMs);
+    for (int i = 0; i < 100; ++i) lead.judge(0, refresh, kPresentedHwClock, lead.lead_ns(), lead.lead_ns() - 10 * kNsPerMs, 10 * kNsPerMs);
     return lead;
 }
 
@@ -281,14 +281,14 @@ TEST(DisplayLeadUnit, TwoSlowFramesLengthenItAtTheirSwapsAndASpikePastTheTailDoe
     EXPECT_EQ(lead.lead_ns(), 14 * kNsPerMs + 8'100 * kNsPerUs + pad);
     // A frame placed before that lengthening, missing: counted, nothing more.
     const int64_t now = lead.lead_ns();
-    lead.judge(10 * kNsPerMs, refresh, before, 0, 13 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, before, 0, 13 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 2);
     EXPECT_EQ(lead.lead_ns(), now);
     // A lone frame far past the work's tail (24 ms where the frames take
     // 10-14 ms) that misses is a miss the budget allows: counted, and the
     // lead stays (the miss its own work explains within the tail, + 1 ms,
     // is ShownAFractionOfARefreshLate's).
-    lead.judge(10 * kNsPerMs, refresh, now, now - 24 * kNsPerMs, 24 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, now, now - 24 * kNsPerMs, 24 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 3);
     EXPECT_EQ(lead.lead_ns(), now);
 }
@@ -300,12 +300,12 @@ TEST(DisplayLeadUnit, AMissWithMoreRoomThanALandingIsNotTheLatch) {
     ASSERT_EQ(settled, 10 * kNsPerMs + 16'100 * kNsPerUs + lead.pad_ns());
     // Shown 10 ms late with 24 ms of room, where frames with 17.6 ms landed:
     // the display moved (weston's loop restarted); counted, not learned from.
-    lead.judge(10 * kNsPerMs, refresh, settled, 24 * kNsPerMs, 10 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, settled, 24 * kNsPerMs, 10 * kNsPerMs);
     EXPECT_EQ(lead.missed(), 2);
     EXPECT_EQ(lead.latch_ns(), 16'100 * kNsPerUs);
     EXPECT_EQ(lead.lead_ns(), settled);
     // Within a millisecond of a landing's room: the latch's, learned.
-    lead.judge(10 * kNsPerMs, refresh, settled, 17 * kNsPerMs, 10 * kNsPerMs);
+    lead.judge(10 * kNsPerMs, refresh, kPresentedHwClock, settled, 17 * kNsPerMs, 10 * kNsPerMs);
     EXPECT_EQ(lead.latch_ns(), 17'100 * kNsPerUs);
     EXPECT_GT(lead.lead_ns(), settled);
 }

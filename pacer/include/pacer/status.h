@@ -42,10 +42,15 @@ struct WaitStatus {
     int64_t display_pad_ns;        // ... the predicted refresh's error, as learned, -1 when not locked
     int32_t display_refreshes;     // display_lock: refreshes per frame (n), 0 when not locked
     int64_t display_judged;        // display_lock: frames reported shown or discarded since the pacer began
-    int64_t display_missed;        // ... of those, shown over a quarter refresh after the refresh they
-                                   // aimed at, or discarded
-    double display_hitches_per_1000;   // display_lock: those misses per 1,000 refreshes (each showed the
-                                       // frame before again), against Config::display.hitches_per_1000
+    int64_t display_missed;        // ... of those, shown late (shown_late) or discarded: what its
+                                   // learned lead answers for
+    // Hitches (HitchCount) since the pacer began, whatever paced: refreshes
+    // that showed the frame before again where a new one was due. 0 where
+    // the host reports no shown frames.
+    int64_t display_hitches;
+    int64_t display_refreshes_counted;   // ... the refreshes the shown frames spanned
+    double display_hitches_per_1000;     // ... hitches per 1,000 of them (display_lock's budget:
+                                         // Config::display.hitches_per_1000)
 };
 
 // The display's clock as fitted from Presented reports (Pacer::display()):
@@ -59,12 +64,59 @@ struct DisplayClock {
     double residual_ns = 0;         // rms jitter of a report, from the inlier intervals
 };
 
-// Late: a frame shown more than late_after_ns(refresh), a quarter refresh,
-// after the refresh it aimed at (Frame::predicted_present_ns). A fixed-rate
-// display shows a late frame whole refreshes late; one that waits for frames
-// shows it as soon as it can, a fraction of a refresh late. The rule behind
-// display_missed, and the one a tool that judges shown frames should use.
-inline int64_t late_after_ns(int64_t refresh_ns) { return refresh_ns / 4; }
-inline bool shown_late(int64_t after_aim_ns, int64_t refresh_ns) { return after_aim_ns > late_after_ns(refresh_ns); }
+// Late: a frame shown at a later refresh than the one it aimed at
+// (display_lock's aim, Frame::predicted_present_ns), so that the refresh it
+// aimed at showed the frame before again. Which refresh a report names
+// depends on who dated it:
+//   - the display's own clock (kPresentedHwClock): a fixed-rate display shows
+//     a late frame whole refreshes late, one that waits for frames (VRR) a
+//     fraction of one, so past a quarter refresh is late;
+//   - software (no kPresentedHwClock: a compositor's estimate, as mutter's
+//     and weston's headless outputs send, 3-6 ms off their refresh on a
+//     loaded machine): the nearest refresh, so under half a refresh after the
+//     aim is that refresh, not the next.
+// The rule behind WaitStatus::display_missed and display_lock's learned lead.
+inline int64_t late_after_ns(int64_t refresh_ns, uint32_t flags = kPresentedHwClock) {
+    return (flags & kPresentedHwClock) != 0 ? refresh_ns / 4 : refresh_ns / 2;
+}
+inline bool shown_late(int64_t after_aim_ns, int64_t refresh_ns, uint32_t flags = kPresentedHwClock) {
+    return after_aim_ns > late_after_ns(refresh_ns, flags);
+}
+
+// The refreshes a frame is due to take at target_hz on a display refreshing
+// every refresh_ns: one at least, and a display a little faster than the
+// target (within 5 % of a frame: 60.3 Hz for 60) still takes one. A frame
+// shown later than that repeated the one before.
+int due_refreshes(double refresh_ns, double target_hz);
+
+// Hitches: refreshes that showed the frame before again where a new one was
+// due. The one count behind WaitStatus::display_hitches, the demo's overlay,
+// summary and trace, and pacer-replay. Each shown frame (in order) is placed
+// on the display's refresh grid: the refreshes since the frame before are
+// counted by the rule of late_after_ns against a grid that follows the
+// reports' mean phase (a sixteenth of each report's offset), so a report
+// dated a few ms off its refresh in software moves no frame to another
+// refresh, while a display that moved its phase for good is followed. The
+// refreshes past `due` are the hitches.
+class HitchCount {
+public:
+    // A frame shown at shown_ns (a report no later than the previous is
+    // ignored) on a display refreshing every refresh_ns (> 0: the fitted or
+    // stated period; else only its time is noted), due `due` refreshes after
+    // the frame before (>= 1; the swap interval, display_lock's n, else
+    // due_refreshes), reported with `flags` (kPresented*). Returns the
+    // hitches it adds.
+    int64_t add(int64_t shown_ns, double refresh_ns, int due, uint32_t flags);
+    void reset() { *this = HitchCount{}; }
+
+    int64_t hitches() const { return hitches_; }
+    int64_t refreshes() const { return refreshes_; }   // refreshes spanned by the counted frames
+    double per_1000() const { return refreshes_ > 0 ? 1000.0 * static_cast<double>(hitches_) / static_cast<double>(refreshes_) : 0; }
+
+private:
+    int64_t last_ns_ = -1;    // the newest frame's report
+    double grid_ns_ = -1;     // the refresh the newest frame was placed on
+    int64_t hitches_ = 0, refreshes_ = 0;
+};
 
 }  // namespace pacer

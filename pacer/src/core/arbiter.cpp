@@ -262,20 +262,46 @@ std::string Arbiter::fell_back_note() const {
     return {};
 }
 
-// Makes a new Decision when anything about it changed.
+// The reason and the probe always say what is so now; a new Decision (seq
+// + 1) only where what is in force changed: the strategy asked or in force,
+// the swap interval, display_lock's refreshes per frame, or the refresh the
+// choice rests on by more than its own error (refresh_moved). A reason
+// whose numbers moved (a retry's countdown, a rate re-measured within its
+// error, a vsync probe confirmed) is the same decision: an engine that
+// logs decisions, or shows them, is not told it again.
 void Arbiter::record(const std::string& reason) {
     const Strategy strategy = in_force();
-    if (decision_.seq > 0 && decision_.reason == reason && decision_.in_force == strategy &&
-        decision_.swap_interval == vsync_interval_ && decision_.probing == probing_ &&
-        decision_.requested == cfg_.strategy)
-        return;
+    const double hz = decision_hz();
+    const bool same = decision_.seq > 0 && decision_.requested == cfg_.strategy && decision_.in_force == strategy &&
+                      decision_.swap_interval == vsync_interval_ && recorded_refreshes_ == display_refreshes_ &&
+                      !refresh_moved(recorded_hz_, hz);
+    decision_.probing = probing_;
+    decision_.reason = reason;
+    if (same) return;
     decision_.seq = next_decision_seq(decision_.seq);
     decision_.at_ns = waiter_.clock().now_ns();
     decision_.requested = cfg_.strategy;
     decision_.in_force = strategy;
     decision_.swap_interval = vsync_interval_;
-    decision_.probing = probing_;
-    decision_.reason = reason;
+    recorded_refreshes_ = display_refreshes_;
+    recorded_hz_ = hz;
+}
+
+// The refresh a choice rests on: the display's fitted one where it used it,
+// else the stated one (0 unknown).
+double Arbiter::decision_hz() const { return shown_hz_ > 0 ? shown_hz_ : refresh_hz_; }
+
+// From `was` to `now` (Hz, 0 unknown), by more than the rate tolerance and
+// the fit's own error: the rms jitter of a report over the period, which is
+// how far one report can move a young fit (weston's on a loaded VM: 5-15 %
+// of 26 ms; a display's own clock: none).
+bool Arbiter::refresh_moved(double was, double now) const {
+    if (was == now) return false;
+    if (!(was > 0) || !(now > 0)) return true;
+    double error = kRateTolerance;
+    const ClockFit& display = present_.display();
+    if (shown_hz_ > 0 && display.period_ns() > 0) error = std::max(error, display.clock().residual_ns / display.period_ns());
+    return std::fabs(now - was) > error * was;
 }
 
 // ---- the display's own account --------------------------------------------

@@ -72,6 +72,8 @@ private:
     bool check_early_frames(int64_t now, int64_t index);
     std::string display_says() const;
     void record(const std::string& reason);
+    double decision_hz() const;
+    bool refresh_moved(double was, double now) const;
     void watch_vsync(int fast, int slow, int64_t median, int64_t index);
     bool uneven_twice(int64_t index);
     void judge_probe(int64_t index);
@@ -93,6 +95,8 @@ private:
     Strategy waiter_strategy_ = Strategy::Timer;   // the waiter's resolved strategy, cached
     int vsync_interval_ = 0;                       // the swap interval the host accepted
     Decision decision_{};
+    int recorded_refreshes_ = 0;   // display_refreshes_ when decision_ was made
+    double recorded_hz_ = 0;       // decision_hz() then
     double refresh_hz_ = 0;
     int64_t next_refresh_poll_ns_ = 0;
     int64_t next_probe_ns_ = -1;     // auto: when to try vsync again (-1: only on a change)

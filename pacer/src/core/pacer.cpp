@@ -241,11 +241,10 @@ WaitStatus Pacer::status() const noexcept {
     status.display_refreshes = locked ? impl_->arbiter.display_refreshes() : 0;
     status.display_judged = impl_->present.lead().judged();
     status.display_missed = impl_->present.lead().missed();
-    const int32_t n = std::max(impl_->arbiter.display_refreshes(), 1);
-    status.display_hitches_per_1000 =
-        status.display_judged == 0 ? 0.0
-                                   : detail::PresentModel::kPerThousand * static_cast<double>(status.display_missed) /
-                                         (static_cast<double>(status.display_judged) * n);
+    const HitchCount& hitches = impl_->present.hitches();
+    status.display_hitches = hitches.hitches();
+    status.display_refreshes_counted = hitches.refreshes();
+    status.display_hitches_per_1000 = hitches.per_1000();
     return status;
 }
 

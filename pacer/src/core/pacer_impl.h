@@ -63,7 +63,7 @@ struct Pacer::Impl {
             // new the second time: judged again it would count a miss twice.
             if (repeats_last_report(report)) continue;
             const detail::PresentModel::Report seen =
-                present.add(report, arbiter.refresh_hz(), index, swap_follows_wait());
+                present.add(report, arbiter.refresh_hz(), index, swap_follows_wait(), cfg.target_hz);
             if (seen.shown) {
                 frame.displayed_index = seen.frame_index;
                 frame.displayed_ns = seen.displayed_ns;

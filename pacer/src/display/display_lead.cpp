@@ -111,9 +111,10 @@ void DisplayLead::add_work(int64_t work_ns) {
     if (over_room_run_ >= 2) bound(std::max(lead_ns_, work_ns + latch_ns_ + pad_ns()));
 }
 
-void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns) {
+void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, uint32_t flags, int64_t lead_ns, int64_t slack_ns,
+                        int64_t work_ns) {
     ++judged_;
-    const bool landed = late_ns != kDiscarded && !late(late_ns, refresh_ns);
+    const bool landed = late_ns != kDiscarded && !shown_late(late_ns, refresh_ns, flags);
     if (landed) {
         misses_in_a_row_ = 0;
         error_.push(late_ns < 0 ? -late_ns : late_ns);

@@ -33,7 +33,10 @@
 //     which the latch's bound, measured against predictions, carries too),
 //     at least kMinPadNs, and the prior, kPadNs, until 16 are known: 0.2 ms
 //     on a display that keeps exact time.
-// Late is pacer::shown_late (pacer/status.h): over a quarter refresh after the aim.
+// Late is pacer::shown_late (pacer/status.h): at a later refresh than the
+// aim, past a quarter refresh on the display's own clock, past half on a
+// software one. So only real misses teach the lead: a report dated a few ms
+// late by a compositor's clock is a landing.
 // The lead is tail + latch + pad. A miss its work explains, by work within
 // the tail, lengthens it at once to what that frame would have needed, plus
 // 1 ms; one past the tail is the budget's and moves nothing; one the work
@@ -74,10 +77,8 @@ public:
     // aimed at. late_ns: shown minus that refresh, or kDiscarded (never
     // shown); refresh_ns: the display's period; slack_ns: the aimed refresh
     // less the frame's swap; work_ns: its wake to its swap; either kUnknown.
-    void judge(int64_t late_ns, int64_t refresh_ns, int64_t lead_ns, int64_t slack_ns, int64_t work_ns);
-    // Shown late_ns after its aimed refresh, with refreshes refresh_ns apart:
-    // late (judge()'s rule: pacer::shown_late, which the demo uses too).
-    static bool late(int64_t late_ns, int64_t refresh_ns) { return shown_late(late_ns, refresh_ns); }
+    // flags: the report's (kPresented*), which say who dated it.
+    void judge(int64_t late_ns, int64_t refresh_ns, uint32_t flags, int64_t lead_ns, int64_t slack_ns, int64_t work_ns);
 
     // On top of work and latch, until learned: the aimed refresh is a
     // prediction, within 1 ms of the real one for 95 % of weston's frames

@@ -20,7 +20,7 @@ constexpr double kPi = 3.14159265358979323846;
 }  // namespace
 
 PresentModel::Report PresentModel::add(const Presented& report, double stated_hz, int64_t index,
-                                       bool swap_follows_wait) {
+                                       bool swap_follows_wait, double target_hz) {
     display_.add(report, stated_hz);
     judge(report, swap_follows_wait);
     Report out;
@@ -48,6 +48,15 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
             latency_next_ = (latency_next_ + 1) % kLatencyWindow;
             latency_count_ = std::min(latency_count_ + 1, kLatencyWindow);
         }
+    }
+    // Our frames in order: a report of an older frame than the newest shown
+    // says nothing of what the display repeated.
+    if (fi > last_shown_index_) {
+        const double stated_ns = report.refresh_ns > 0 ? static_cast<double>(report.refresh_ns)
+                                 : stated_hz > 0       ? period_ns_of(stated_hz)
+                                                       : 0.0;
+        const double refresh_ns = display_.period_ns() > 0 ? display_.period_ns() : stated_ns;
+        hitches_.add(report.displayed_ns, refresh_ns, due_refreshes(refresh_ns, target_hz), report.flags);
     }
     last_shown_index_ = fi;
     last_shown_ns_ = report.displayed_ns;
@@ -91,7 +100,7 @@ void PresentModel::judge(const Presented& report, bool swap_follows_wait) {
     const int64_t refresh_ns = std::llround(display_.period_ns());
     if (!report.discarded) early_.push(late_ns < -late_after_ns(refresh_ns) ? 1 : 0);
     const bool swapped = wake->swap_ns >= 0;
-    lead_.judge(late_ns, refresh_ns, wake->lead_ns,
+    lead_.judge(late_ns, refresh_ns, report.flags, wake->lead_ns,
                 swapped ? wake->aim_ns - wake->swap_ns : DisplayLead::kUnknown,
                 swapped ? wake->swap_ns - wake->wake_ns : DisplayLead::kUnknown);
 }

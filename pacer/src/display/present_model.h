@@ -14,6 +14,7 @@
 #include "base/recent.h"
 
 #include <pacer/pacer.h>
+#include <pacer/status.h>
 
 #include <array>
 #include <cstdint>
@@ -54,7 +55,9 @@ public:
     // the host states (0 unknown). An undated, undiscarded report says nothing.
     // swap_follows_wait: the engine waits before its present (WaitPoint::
     // BeforePresent), so frame f is swapped after wait f + 1, not f.
-    Report add(const Presented& report, double stated_hz, int64_t index, bool swap_follows_wait);
+    // target_hz: the frame rate asked, which says how many refreshes a frame
+    // is due to take (due_refreshes), for the hitch count.
+    Report add(const Presented& report, double stated_hz, int64_t index, bool swap_follows_wait, double target_hz);
     // Frame `index` woke at wake_ns, the swap before it returned at
     // present_ns (-1 unmarked), aiming at the refresh aim_ns (display_lock,
     // from the lead in force; else -1): reports are matched to it later.
@@ -93,6 +96,8 @@ public:
     // after it.
     int64_t aim_of(int64_t deadline_ns) const { return display_.nearest_refresh(sat_add(deadline_ns, lead_ns())); }
     const DisplayLead& lead() const { return lead_; }
+    // Every shown frame of ours since the pacer began, whatever paced it.
+    const HitchCount& hitches() const { return hitches_; }
     // display_lock's shown frames, the newest kEarlyWindow: how many were
     // shown early, more than a quarter refresh (late_after_ns) before the
     // refresh they aimed at. A display that holds each frame for a refresh
@@ -154,6 +159,7 @@ private:
     int64_t lead_setting_ns_ = kLeadAuto;        // Config::display.lead_ns (configure)
     double hitches_per_1000_ = 1;                // Config::display.hitches_per_1000 (configure)
     DisplayLead lead_;
+    HitchCount hitches_;
 };
 
 }  // namespace pacer::detail
