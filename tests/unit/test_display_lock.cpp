@@ -608,3 +608,54 @@ TEST(DisplayLock, NoLeadWithinAStepStepsDownAndSaysSoAndComesBack) {
     EXPECT_FALSE(later_said()) << rig.decision().reason;
     EXPECT_LT(rig.pacer->status().display_lead_ns, 7 * kNsPerMs);
 }
+
+// A compositor that slows down (weston composing a 1280x720 window in
+// software: its cadence wanders from 40 to 30 Hz) under auto at 60 Hz. The
+// display is slower than the target before and after, one frame a refresh
+// either way: display_lock follows the refresh in place, and the reasons
+// whose numbers move (the rate, a retry's countdown) are no new decisions.
+// Before: a decision on every few frames of the drift.
+TEST(DisplayLock, ADisplayDriftingFrom40To30HzIsFollowedInPlace) {
+    LockRig rig(period_ns_of(40), 60, 60);
+    rig.run_for(3 * kNsPerSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    const int32_t seq = rig.decision().seq;
+    std::vector<std::string> reasons{rig.decision().reason};
+    for (int i = 0; i < 1000; ++i) {
+        rig.display.change_period(period_ns_of(40.0 - 10.0 * i / 1000));
+        rig.frame();
+        if (rig.decision().reason != reasons.back()) reasons.push_back(rig.decision().reason);
+    }
+    EXPECT_LE(rig.decision().seq - seq, 2) << rig.decision().reason;
+    EXPECT_GT(reasons.size(), 3u);   // the reason did follow the rate
+    // Where display_lock shows fewer frames a second than vsync's probe did
+    // at the start (40 Hz), auto may leave it for vsync once: one decision.
+    EXPECT_TRUE(rig.decision().in_force == Strategy::DisplayLock || rig.decision().in_force == Strategy::Vsync)
+        << rig.decision().reason;
+}
+
+// The same drift where auto has left display_lock for the timer and counts
+// down to its retry (frames shown early, as on mutter): each re-decision on
+// the moving rate says a new countdown, and none is a new decision.
+TEST(DisplayLock, ARetryCountdownIsNoNewDecision) {
+    LockRig rig(period_ns_of(40), 60, 60);
+    rig.display.latch_ns = 2 * kNsPerMs;
+    rig.run_for(3 * kNsPerSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+    rig.display.outlier_every = 3;   // a third shown 12 ms early
+    rig.display.outlier_ns = -12 * kNsPerMs;
+    rig.run_for(3 * kNsPerSecond);
+    rig.display.outlier_every = 0;
+    ASSERT_EQ(rig.decision().in_force, Strategy::Timer) << rig.decision().reason;
+    ASSERT_TRUE(contains(rig.decision().reason, "retry in")) << rig.decision().reason;
+    const int32_t seq = rig.decision().seq;
+    int countdowns = 0;
+    std::string last = rig.decision().reason;
+    for (int i = 0; i < 1000; ++i) {
+        rig.display.change_period(period_ns_of(40.0 - 10.0 * i / 1000));
+        rig.frame();
+        if (rig.decision().reason != last) ++countdowns, last = rig.decision().reason;
+    }
+    EXPECT_LE(rig.decision().seq - seq, 2) << rig.decision().reason;
+    EXPECT_GT(countdowns, 0);
+}

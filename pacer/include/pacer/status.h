@@ -90,14 +90,14 @@ inline bool shown_late(int64_t after_aim_ns, int64_t refresh_ns, uint32_t flags 
 int due_refreshes(double refresh_ns, double target_hz);
 
 // Hitches: refreshes that showed the frame before again where a new one was
-// due. The one count behind WaitStatus::display_hitches, the demo's overlay,
-// summary and trace, and pacer-replay. Each shown frame (in order) is placed
-// on the display's refresh grid: the refreshes since the frame before are
-// counted by the rule of late_after_ns against a grid that follows the
-// reports' mean phase (a sixteenth of each report's offset), so a report
-// dated a few ms off its refresh in software moves no frame to another
-// refresh, while a display that moved its phase for good is followed. The
-// refreshes past `due` are the hitches.
+// due. The one count behind WaitStatus::display_hitches, the demo's overlay
+// and summary, and pacer-replay (on a trace, a capture or a replayed run).
+// Each shown frame (in order) is placed on the display's refresh grid: the
+// refreshes since the frame before are counted by the rule of late_after_ns
+// against a grid that follows the reports' mean phase and period (a loop,
+// hitches.cpp), so a report dated a few ms off its refresh in software moves
+// no frame to another refresh, while a display that moved its phase, or runs
+// off its fitted period, is followed. The refreshes past `due` are the hitches.
 class HitchCount {
 public:
     // A frame shown at shown_ns (a report no later than the previous is
@@ -116,6 +116,7 @@ public:
 private:
     int64_t last_ns_ = -1;    // the newest frame's report
     double grid_ns_ = -1;     // the refresh the newest frame was placed on
+    double correction_ns_ = 0;   // the grid's period less the one given
     int64_t hitches_ = 0, refreshes_ = 0;
 };
 

@@ -83,6 +83,8 @@ void Arbiter::start_watch(bool probe, int64_t index) {
 // change, or when auto's retry time has come. `why` prefixes the reason (e.g.
 // the refresh change that caused it).
 void Arbiter::choose(const std::string& why, int64_t index) {
+    const Strategy before = in_force();
+    vsync_shows_most_ = false;
     shown_hz_ = 0;
     display_locked_ = false;
     display_refreshes_ = 0;
@@ -96,6 +98,8 @@ void Arbiter::choose(const std::string& why, int64_t index) {
         const int64_t now = waiter_.clock().now_ns();
         if (lockable(now)) {
             reason = choose_display_lock("auto");
+        } else if (lock_barred_for_vsync_ && now < lock_barred_until_ns_ && present_.feedback_seen()) {
+            reason = choose_vsync_shows_most(index);
         } else if (can_lock()) {   // barred: the display showed display_lock's frames early
             set_interval(0);
             reason = "auto -> timer: " + lock_barred_why_ + "; retry in " +
@@ -112,6 +116,7 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     if (vsync_interval_ == 0 && !display_locked_) reason += fell_back_note();
     if (vsync_interval_ == 0) probing_ = false;
     if (!display_locked_) aims_later_ = false;   // a new lock starts from a lead within the step
+    shown_stint(before, in_force(), index);
     record(why.empty() ? reason : why + ": " + reason);
 }
 
@@ -151,6 +156,7 @@ bool Arbiter::check_early_frames(int64_t now, int64_t index) {
     const int early = present_.early_frames();
     if (early * 4 < PresentModel::kEarlyWindow) return false;
     lock_barred_until_ns_ = sat_add(now, kMaxBackoffNs);
+    lock_barred_for_vsync_ = false;
     lock_barred_why_ = "display_lock's frames shown a quarter refresh or more before the refresh they aimed at in " +
                        std::to_string(early) + " of the last " + std::to_string(PresentModel::kEarlyWindow) +
                        " (the display shows frames as they come)";
@@ -272,9 +278,15 @@ std::string Arbiter::fell_back_note() const {
 void Arbiter::record(const std::string& reason) {
     const Strategy strategy = in_force();
     const double hz = decision_hz();
+    // display_lock on a display slower than the target, before and after:
+    // a frame a refresh either way, the refresh followed in place by the fit
+    // (weston composing in software wanders from 40 to 30 Hz).
+    const double slower_hz = (1 - kRateTolerance) * cfg_.target_hz;
+    const bool followed = display_locked_ && decision_.in_force == Strategy::DisplayLock && recorded_refreshes_ == 1 &&
+                          display_refreshes_ == 1 && recorded_hz_ < slower_hz && hz < slower_hz;
     const bool same = decision_.seq > 0 && decision_.requested == cfg_.strategy && decision_.in_force == strategy &&
                       decision_.swap_interval == vsync_interval_ && recorded_refreshes_ == display_refreshes_ &&
-                      !refresh_moved(recorded_hz_, hz);
+                      (followed || !refresh_moved(recorded_hz_, hz));
     decision_.probing = probing_;
     decision_.reason = reason;
     if (same) return;
@@ -355,13 +367,13 @@ void Arbiter::check_display(int64_t index) {
         }
         lost_since_ns_ = -1;
         backoff_ns_ = kFirstBackoffNs;
-        if (retry) lock_barred_until_ns_ = -1;
+        if (retry) lock_barred_until_ns_ = -1, lock_barred_for_vsync_ = false;
         choose(display_locked_ ? "display clock lost" : retry ? "retry" : "", index);
         return;
     }
     lost_since_ns_ = -1;
     if (!display.locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
-    if (check_lead_steps(now, index) || check_early_frames(now, index)) return;
+    if (check_lead_steps(now, index) || check_early_frames(now, index) || check_shown_rate(now, index)) return;
     const double hz = hz_of(display.period_ns());
     const double off = decided_hz_ > 0 ? std::fabs(hz - decided_hz_) / decided_hz_ : 1.0;
     const bool small = off < kRefreshJump;
@@ -399,6 +411,7 @@ int Arbiter::refreshes_per_frame(double shown_hz) const {
 void Arbiter::leave_vsync(const std::string& why) {
     set_interval(0);
     probing_ = false;
+    vsync_shows_most_ = false;
     next_probe_ns_ = sat_add(waiter_.clock().now_ns(), backoff_ns_);
     const std::string reason = "auto -> timer: " + why + "; retry in " + seconds(backoff_ns_) + fell_back_note();
     backoff_ns_ = std::min(backoff_ns_ * 2, kMaxBackoffNs);
@@ -417,6 +430,8 @@ bool Arbiter::refresh_changed(int64_t index) {
     present_.reset_display();
     backoff_ns_ = kFirstBackoffNs;
     lock_barred_until_ns_ = -1;
+    lock_barred_for_vsync_ = false;
+    vsync_shown_hz_ = 0;   // shown at the old rate
     choose(why, index);
     return true;
 }
@@ -436,6 +451,7 @@ void Arbiter::host_changing(Host* old_host) {
     vsync_interval_ = 0;
     cadence_.clear();
     decided_hz_ = 0;
+    vsync_shown_hz_ = 0;   // what vsync showed on the old display
 }
 
 void Arbiter::reconfigured(const Config& old, int64_t index) {
@@ -453,6 +469,7 @@ void Arbiter::reconfigured(const Config& old, int64_t index) {
     if (rate_changed || strategy_changed || host_changed) {
         backoff_ns_ = kFirstBackoffNs;
         lock_barred_until_ns_ = -1;
+        lock_barred_for_vsync_ = false;
         choose("", index);
     } else if (sleeper_changed && !strategy_uses_host(cfg_.strategy)) {
         choose("", index);   // the timer's fallback may have changed; auto is not re-probed

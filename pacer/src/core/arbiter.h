@@ -19,6 +19,21 @@
 
 namespace pacer::detail {
 
+// Frames shown a second by the display, over the reports of frames after a
+// given one (arbiter_shown.cpp).
+class ShownRate {
+public:
+    void start(int64_t after_index);
+    void add(const PresentModel::Report& report);
+    int intervals() const { return intervals_; }   // between the shown frames counted
+    double hz() const;                             // 0 until two are
+
+private:
+    int64_t after_index_ = -1;
+    int64_t first_ns_ = -1, last_ns_ = -1;
+    int intervals_ = 0;
+};
+
 class Arbiter {
 public:
     // Keeps references to the Pacer's own config, waiter and present model,
@@ -84,6 +99,9 @@ private:
     bool refresh_changed(int64_t index);
     int refreshes_per_frame(double shown_hz) const;
     bool check_lead_steps(int64_t now, int64_t index);
+    void shown_stint(Strategy from, Strategy to, int64_t index);
+    bool check_shown_rate(int64_t now, int64_t index);
+    std::string choose_vsync_shows_most(int64_t index);
     std::string fell_back_note() const;
 
     static constexpr int kWatchWindow = 32;     // intervals watched while on vsync
@@ -113,6 +131,10 @@ private:
     int64_t lost_since_ns_ = -1;          // display_lock's clock has been lost since (-1: it is not)
     int64_t lock_barred_until_ns_ = -1;   // auto: display_lock not before (-1: not barred) ...
     std::string lock_barred_why_;         // ... for this reason
+    bool lock_barred_for_vsync_ = false;  // ... because vsync showed more frames (vsync paces meanwhile)
+    bool vsync_shows_most_ = false;       // auto on vsync for that reason: kept through the display's wander
+    ShownRate shown_;                     // frames shown a second since what paces last changed
+    double vsync_shown_hz_ = 0;           // ... under vsync, its last stint of kProbeFrames or more (0 none)
     bool aims_later_ = false;             // display_lock: the learned lead is past a frame step (named)
     int64_t lead_change_since_ns_ = -1;   // ... has been crossing that step since (-1: it is not)
     int64_t refresh_off_since_ns_ = -1;   // the fitted refresh has been off decided_hz_ since (-1: it is not)

@@ -131,6 +131,15 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
             return off > static_cast<double>(kUnevenNs) && off <= kProbeTolerance * period;
         };
         const int uneven = median > 0 && !present_.feedback_seen() ? watched_.count_where(uneven_swap) : 0;
+        // Kept because it showed the most frames (arbiter_shown.cpp): the
+        // display's own wander is no reason to leave, a swap that stopped
+        // blocking is.
+        if (vsync_shows_most_) {
+            if (fast >= kWatchTrip)
+                leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
+                            " under half the vsync period)");
+            return;
+        }
         if (fast >= kWatchTrip) {
             leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
                         " under half the vsync period)");
@@ -168,6 +177,7 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
 }
 
 void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
+    shown_.add(report);
     if (vsync_interval_ == 0) return;
     // Indexes come from the Host: any int64 (INT64_MAX included) saturates.
     const bool ours = report.frame_index > detail::sat_add(vsync_since_index_, 1) && report.frame_index < index;
@@ -190,7 +200,7 @@ void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
 // previous one, or not. Auto leaves vsync when a quarter of the window is off.
 void Arbiter::judge_cadence(bool on_cadence) {
     cadence_.push(on_cadence ? 0 : 1);
-    if (probing_ || cfg_.strategy != Strategy::Auto || !cadence_.full()) return;
+    if (probing_ || cfg_.strategy != Strategy::Auto || vsync_shows_most_ || !cadence_.full()) return;
     const int off = static_cast<int>(cadence_.sum());
     if (off >= kWatchTrip)
         leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of the last " +

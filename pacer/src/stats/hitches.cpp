@@ -10,7 +10,19 @@ namespace pacer {
 namespace {
 
 constexpr double kFrameSlack = 0.05;   // a display this share of a frame faster still takes one refresh a frame
-constexpr double kPhaseShare = 1.0 / 16;   // of each report's offset, taken into the grid's phase
+// The grid follows the reports as a second-order loop: an eighth of each
+// report's offset moves its phase, a 128th its period (by at most a quarter
+// refresh). So software dates +-5 ms off their refresh at 60 Hz move no
+// frame to another refresh (+-6.5 ms is where any such loop starts to
+// fail: half a refresh less the grid's own wander), and a compositor whose
+// cadence runs off its fitted period (weston's at 1280x720 on the VM:
+// frames every 28.4 ms where the fit said 26.1) is followed instead of
+// drifting a refresh every few frames. On such a weston trace: 27.5
+// hitches per 1,000 against 22.8 from the span of its shown intervals over
+// their median; phase alone (a sixteenth) counted 99 (docs/design.md).
+constexpr double kPhaseShare = 1.0 / 8;
+constexpr double kPeriodShare = 1.0 / 128;
+constexpr double kMostCorrection = 0.25;
 
 }  // namespace
 
@@ -32,15 +44,21 @@ int64_t HitchCount::add(int64_t shown_ns, double refresh_ns, int due, uint32_t f
     const auto t = static_cast<double>(shown_ns);
     if (first) {
         grid_ns_ = t;
+        correction_ns_ = 0;
         return 0;
     }
     // Refreshes since the frame before, on the grid: past the late line of
     // late_after_ns (a quarter or a half refresh) is the next refresh.
     const double late_share = static_cast<double>(late_after_ns(kNsPerSecond, flags)) / kNsPerSecond;
-    const double since = (t - grid_ns_) / refresh_ns;
+    const double period = refresh_ns + correction_ns_;
+    const double since = (t - grid_ns_) / period;
     const double steps = std::max(0.0, std::ceil(since - late_share));
-    const double placed = grid_ns_ + steps * refresh_ns;
-    grid_ns_ = placed + kPhaseShare * (t - placed);
+    const double placed = grid_ns_ + steps * period;
+    const double offset = t - placed;
+    grid_ns_ = placed + kPhaseShare * offset;
+    if (steps > 0)
+        correction_ns_ = std::clamp(correction_ns_ + kPeriodShare * offset / steps, -kMostCorrection * refresh_ns,
+                                    kMostCorrection * refresh_ns);
     const auto spanned = static_cast<int64_t>(std::min(steps, 1e9));
     refreshes_ += spanned;
     const int64_t added = std::max<int64_t>(0, spanned - std::max(due, 1));
