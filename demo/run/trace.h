@@ -53,8 +53,8 @@
 //                             MsBetweenDisplayChange: > 0, the motion ran ahead of the screen
 //   MsPresentPredictionError  on screen minus pacer::Frame::predicted_present_ns; under
 //                             display_lock, the refresh shown less the one aimed at:
-//                             over a quarter refresh is a missed refresh (the summary's
-//                             missed_refresh_pct)
+//                             a later refresh than the aim is a missed one
+//                             (pacer::shown_late; the summary's missed_refresh_pct)
 // Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
 // A row waits in memory until its frame's report arrives, at most
 // kHoldRows rows (then its display columns are NA); close() writes the rest.

@@ -50,12 +50,11 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
         }
     }
     // Our frames in order: a report of an older frame than the newest shown
-    // says nothing of what the display repeated.
+    // says nothing of what the display repeated. Counted on the locked fit
+    // alone: the stated refresh may lie (weston's says 60 Hz and shows
+    // frames every 25 ms), and an unlocked fit is no grid yet.
     if (fi > last_shown_index_) {
-        const double stated_ns = report.refresh_ns > 0 ? static_cast<double>(report.refresh_ns)
-                                 : stated_hz > 0       ? period_ns_of(stated_hz)
-                                                       : 0.0;
-        const double refresh_ns = display_.period_ns() > 0 ? display_.period_ns() : stated_ns;
+        const double refresh_ns = display_.locked() ? display_.period_ns() : 0.0;
         hitches_.add(report.displayed_ns, refresh_ns, due_refreshes(refresh_ns, target_hz), report.flags);
     }
     last_shown_index_ = fi;
