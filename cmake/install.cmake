@@ -10,6 +10,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# Everything here is the library for developers: the "dev" component, which
+# CPack packs as libpacer-dev (cmake/package.cmake). pacer-run and
+# pacer-replay install as "tools".
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME dev)
+
 set(PACER_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/pacer")
 
 # The installed target's include directory comes from the library's own
@@ -25,6 +30,7 @@ install(TARGETS pacer
 install(DIRECTORY "${CMAKE_CURRENT_LIST_DIR}/../pacer/include/pacer"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   FILES_MATCHING PATTERN "*.h")
+install(FILES "${PROJECT_BINARY_DIR}/pacer/include/pacer/version.h" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer")
 
 install(EXPORT pacerTargets
   NAMESPACE pacer::
@@ -111,6 +117,7 @@ if(WIN32)
 endif()
 pacer_install_pc(pacer pacer.pc.in "PACER_PC_LIBS=${PACER_PC_LIBS}")
 
+
 # One .pc per backend (pacer-glfw.pc, pacer-sdl2.pc, pacer-wayland.pc):
 #   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer-glfw)
 # The libraries are static, so each names what it links: its own archives,
@@ -140,3 +147,5 @@ foreach(backend wayland glfw sdl2)
   pacer_install_pc(pacer-${backend} pacer-backend.pc.in "PACER_PC_BACKEND=${backend}"
     "PACER_PC_REQUIRES=${requires}" "PACER_PC_BACKEND_LIBS=${pc_${backend}_libs}")
 endforeach()
+
+include(${CMAKE_CURRENT_LIST_DIR}/package.cmake)

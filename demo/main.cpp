@@ -16,6 +16,8 @@
 #include "run/files.h"
 #include "run/scenario.h"
 
+#include <pacer/version.h>
+
 namespace {
 
 int usage_error(const std::string& message) {
@@ -151,10 +153,13 @@ int main(int argc, char** argv) {
                  "pacer-demo"};
     Given given;
     add_flags(cli, given, options);
+    cli.set_version_flag("--version", std::string("pacer-demo ") + pacer::version(), "print the version and exit");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
         return cli.exit(help);
+    } catch (const CLI::CallForVersion& version) {
+        return cli.exit(version);
     } catch (const CLI::ParseError& error) {
         return usage_error(error.what());
     }

@@ -25,6 +25,8 @@
 
 #include "run/atomic_file.h"
 
+#include <pacer/version.h>
+
 #include <CLI/CLI.hpp>
 
 #include <dirent.h>
@@ -213,7 +215,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
-    if (version) return std::printf("pacer-run %s\n", PACER_VERSION), 0;
+    if (version) return std::printf("pacer-run %s\n", pacer::version()), 0;
     std::vector<std::string> command = app.remaining();
     if (!command.empty() && command.front() == "--") command.erase(command.begin());
     if (command.empty()) {

@@ -12,6 +12,8 @@
 // A file that cannot be read, or a bad flag: one line naming what and
 // where, exit 2.
 #include "replay.h"
+
+#include <pacer/version.h>
 #include "scenario_run.h"
 
 #include "run/atomic_file.h"
@@ -193,10 +195,13 @@ int main(int argc, char** argv) {
     cli.add_flag("--summary", summary, "print the run's statistics: as --trace");
     cli.add_flag("--describe-scenario", describe, "--scenario: check it, print it as JSON as pacer-demo does "
                                                   "(tools/qa.py plans its runs with it) and exit");
+    cli.set_version_flag("--version", std::string("pacer-replay ") + pacer::version(), "print the version and exit");
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
         return cli.exit(help);
+    } catch (const CLI::CallForVersion& version) {
+        return cli.exit(version);
     } catch (const CLI::ParseError& error) {
         return usage_error(error.what());
     }

@@ -40,6 +40,9 @@ tests=(
   # on Mesa's software driver (lavapipe); MangoHud, the limiter players use,
   # for the bench beside it (tools/pace_any.py)
   libsdl2-tests glmark2-x11 glmark2-es2-wayland vulkan-tools mesa-vulkan-drivers mangohud
+  # the Debian packages (tools/package.sh): dpkg-shlibdeps for their
+  # dependencies, lintian to judge them
+  dpkg-dev lintian
 )
 case "$part" in
   library) packages=("${library[@]}"); why="the library's build" ;;

@@ -283,6 +283,28 @@ consumer_package() {
   build-consumer-package/pacer-consumer
   consumer_glfw_run build-consumer-package/pacer-consumer-glfw
   consumer_engine_loop_run build-consumer-package/pacer-consumer-engine-loop
+  consumer_readme_1_0
+}
+
+# The engine loop of 1.0.0's README, unchanged, against this release: it
+# builds (above), its pacer/stats.h warns with the changelog's instruction,
+# and it runs paced under Xvfb.
+consumer_readme_1_0() {
+  local warned
+  warned="$(c++ -std=c++17 -fsyntax-only -I"$prefix/include" tests/consumer/readme_1_0.cpp 2>&1 || true)"
+  if ! grep -q "pacer/stats.h is deprecated (pacer 1.1.0) and goes in 2.0: include <pacer/metrics.h> and <pacer/status.h> instead (CHANGELOG.md)" <<<"$warned"; then
+    echo "$warned"
+    echo "1.0.0's README program: no deprecation warning naming pacer/metrics.h and pacer/status.h" >&2
+    return 1
+  fi
+  echo "1.0.0's README program: $(grep -o 'warning: .*' <<<"$warned" | head -1)"
+  bash tools/headless.sh build-consumer-package/pacer-consumer-readme-1-0 | tee build-consumer-package/readme-1-0.log
+  grep -q '^presents: ' build-consumer-package/readme-1-0.log
+}
+
+# The Debian packages, built, linted, installed and removed (tools/package.sh).
+packages() {
+  bash tools/package.sh
 }
 
 # The same program without CMake, from pkg-config's pacer.pc in the install
@@ -345,6 +367,7 @@ fi
 section "consumer via add_subdirectory" consumer_subdirectory
 section "consumer via find_package after install" consumer_package
 section "consumer via pkg-config after install" consumer_pkgconfig
+section "Debian packages (tools/package.sh: cpack, lintian, dpkg -i, removal)" packages
 if [[ -f bench/CMakeLists.txt ]]; then
   section "bench starts (pacer-bench --help)" bench_help
 else

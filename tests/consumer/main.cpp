@@ -3,11 +3,21 @@
 // pkg-config), each with -Wall -Wextra -Werror -fno-exceptions, and runs it:
 // it fails unless the loop really was paced.
 #include <pacer/pacer.h>
+#include <pacer/version.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 int main() {
+    // The library linked, the headers compiled against and (found as a
+    // package) the CMake package's version: one version, said three ways.
+    std::printf("pacer-consumer: pacer %s (headers %s)\n", pacer::version(), PACER_VERSION_STRING);
+    if (std::strcmp(pacer::version(), PACER_VERSION_STRING) != 0) return 1;
+#ifdef PACER_PACKAGE_VERSION
+    if (std::strcmp(pacer::version(), PACER_PACKAGE_VERSION) != 0)
+        return std::fprintf(stderr, "pacer-consumer: the CMake package says %s\n", PACER_PACKAGE_VERSION), 1;
+#endif
     pacer::Config config;                                   // every default is in place
     config.target_hz = 120;
     std::string error;
