@@ -632,6 +632,9 @@ TEST(DisplayLock, ADisplayDriftingFrom40To30HzIsFollowedInPlace) {
     // at the start (40 Hz), auto may leave it for vsync once: one decision.
     EXPECT_TRUE(rig.decision().in_force == Strategy::DisplayLock || rig.decision().in_force == Strategy::Vsync)
         << rig.decision().reason;
+    if (rig.decision().in_force == Strategy::Vsync) {
+        EXPECT_TRUE(contains(rig.decision().reason, "auto -> vsync: display_lock ")) << rig.decision().reason;
+    }
 }
 
 // The same drift where auto has left display_lock for the timer and counts

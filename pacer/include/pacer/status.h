@@ -10,7 +10,11 @@
 
 namespace pacer {
 
-// Why the pacer paces as it does; a new one (seq + 1) at every change.
+// Why the pacer paces as it does. A new one (seq + 1) where what is in force
+// changes: the strategy asked or in force, the swap interval, display_lock's
+// refreshes per frame, or the refresh the choice rests on, by more than its
+// fit's error. A reason whose numbers move (a retry's countdown, a rate
+// re-measured, a probe confirmed) updates `reason` and `probing` in place.
 struct Decision {
     int32_t seq;            // 1 for the first, + 1 at each change (after INT32_MAX, 1 again)
     int64_t at_ns;          // clock time it was made

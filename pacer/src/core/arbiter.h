@@ -101,6 +101,8 @@ private:
     bool check_lead_steps(int64_t now, int64_t index);
     void shown_stint(Strategy from, Strategy to, int64_t index);
     bool check_shown_rate(int64_t now, int64_t index);
+    bool vsync_fell_short() const;
+    void bar_lost_lock(int64_t now);
     std::string choose_vsync_shows_most(int64_t index);
     std::string fell_back_note() const;
 

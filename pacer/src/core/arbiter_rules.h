@@ -56,7 +56,7 @@ inline constexpr double kFrameSlack = 0.05;
 // Auto judges display_lock against vsync's shown rate (arbiter_shown.cpp)
 // once it has shown this many frames, and leaves it for vsync where it
 // shows more than this share fewer.
-inline constexpr int kShownJudged = 64;
+inline constexpr int kShownJudged = 32;
 inline constexpr double kShownShortfall = 0.05;
 inline constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 inline constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or

@@ -7,7 +7,7 @@
 // predicted from a cadence that wanders, and there showed 33 frames a
 // second where vsync showed 37 (docs/design.md). So auto keeps what its
 // vsync probe showed, and once display_lock has shown kShownJudged frames
-// of its own at less than kShortfall below that, it leaves display_lock for
+// of its own at kShownShortfall or more below that, it leaves display_lock for
 // vsync, which it then keeps through the cadence's wander (its swaps must
 // still block), and tries display_lock again after kMaxBackoffNs.
 #include "core/arbiter.h"
@@ -57,17 +57,22 @@ void Arbiter::shown_stint(Strategy from, Strategy to, int64_t index) {
     shown_.start(index);
 }
 
-// Auto under display_lock, on a display slower than the target: vsync
+// vsync's probe showed fewer frames a second than the target: where it
+// kept the target, nothing shows more.
+bool Arbiter::vsync_fell_short() const {
+    return vsync_shown_hz_ > 0 && vsync_shown_hz_ < (1 - kRateTolerance) * cfg_.target_hz;
+}
+
+// Auto under display_lock, where vsync fell short of the target: vsync
 // showed more. True when it left.
 bool Arbiter::check_shown_rate(int64_t now, int64_t index) {
-    if (cfg_.strategy != Strategy::Auto || !display_locked_ || !(vsync_shown_hz_ > 0)) return false;
+    if (cfg_.strategy != Strategy::Auto || !display_locked_ || !vsync_fell_short()) return false;
     // Only where display_lock asks a frame a refresh, as vsync did (a new n
-    // is a new display mode, which vsync's old figure says nothing of), and
-    // vsync fell short of the target: where it kept it, nothing shows more.
-    // The fitted refresh itself is no guide there: weston's repaint timer
-    // runs at 60 Hz, and where composing takes 25 ms its fit flips between
-    // 39.6 Hz and 60 Hz as its frames come one or two slots apart.
-    if (display_refreshes_ != 1 || vsync_shown_hz_ >= (1 - kRateTolerance) * cfg_.target_hz) return false;
+    // is a new display mode, which vsync's old figure says nothing of). The
+    // fitted refresh itself is no guide there: weston's repaint timer runs at
+    // 60 Hz, and where composing takes 25 ms its fit flips between 39.6 Hz
+    // and 60 Hz as its frames come one or two slots apart.
+    if (display_refreshes_ != 1) return false;
     if (shown_.intervals() < kShownJudged) return false;
     const double locked_hz = shown_.hz();
     if (locked_hz >= (1 - kShownShortfall) * vsync_shown_hz_) return false;
@@ -78,6 +83,19 @@ bool Arbiter::check_shown_rate(int64_t now, int64_t index) {
                        " target)";
     choose("", index);
     return true;
+}
+
+// Auto's display_lock lost the display's clock for good (past the hold)
+// where vsync fell short of the target: such a compositor's cadence wanders
+// (weston composing in software lost it every 75-130 frames, and each loss
+// was a vsync probe and a new lock: 10 decisions in 900 frames). vsync,
+// which showed a frame a repaint, paces until display_lock's retry.
+void Arbiter::bar_lost_lock(int64_t now) {
+    if (cfg_.strategy != Strategy::Auto || !vsync_fell_short()) return;
+    lock_barred_until_ns_ = sat_add(now, kMaxBackoffNs);
+    lock_barred_for_vsync_ = true;
+    lock_barred_why_ = "display_lock lost the display's clock, vsync showed " + per_second(vsync_shown_hz_) +
+                       " frames a second (the display shows fewer than the " + hz_text(cfg_.target_hz) + " target)";
 }
 
 // Auto where display_lock is barred because vsync showed more: vsync at
