@@ -282,9 +282,12 @@ void Arbiter::record(const std::string& reason) {
     // display_lock on a display slower than the target, before and after:
     // a frame a refresh either way, the refresh followed in place by the fit
     // (weston composing in software wanders from 40 to 30 Hz).
+    // So is vsync kept at every refresh because it showed the most there.
     const double slower_hz = (1 - kRateTolerance) * cfg_.target_hz;
-    const bool followed = display_locked_ && decision_.in_force == Strategy::DisplayLock && recorded_refreshes_ == 1 &&
-                          display_refreshes_ == 1 && recorded_hz_ < slower_hz && hz < slower_hz;
+    const bool one_a_refresh = (display_locked_ && decision_.in_force == Strategy::DisplayLock &&
+                                recorded_refreshes_ == 1 && display_refreshes_ == 1) ||
+                               (vsync_shows_most_ && decision_.swap_interval == 1 && vsync_interval_ == 1);
+    const bool followed = one_a_refresh && recorded_hz_ < slower_hz && hz < slower_hz;
     const bool same = decision_.seq > 0 && decision_.requested == cfg_.strategy && decision_.in_force == strategy &&
                       decision_.swap_interval == vsync_interval_ && recorded_refreshes_ == display_refreshes_ &&
                       (followed || !refresh_moved(recorded_hz_, hz));

@@ -65,6 +65,9 @@ public:
         return vsync_interval_ != 0 ? Strategy::Vsync : waiter_strategy_;
     }
     int display_refreshes() const { return display_refreshes_; }   // display_lock's n, 0 when not locked
+    // The rate frames come at: the target, or where auto keeps vsync on a
+    // display slower than it (arbiter_shown.cpp), the display's fitted one.
+    double pace_hz() const { return vsync_shows_most_ && shown_hz_ > 0 ? shown_hz_ : cfg_.target_hz; }
     const Decision& decision() const { return decision_; }
     double refresh_hz() const { return refresh_hz_; }   // as the host states it, 0 unknown
     // The refresh period: the display's fitted one when it was locked at the

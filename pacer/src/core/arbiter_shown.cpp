@@ -54,7 +54,7 @@ std::string per_second(double hz) {
 void Arbiter::shown_stint(Strategy from, Strategy to, int64_t index) {
     if (from == to) return;
     if (from == Strategy::Vsync && shown_.intervals() >= kProbeFrames) vsync_shown_hz_ = shown_.hz();
-    shown_.start(index);
+    shown_.start(to == Strategy::DisplayLock ? sat_add(index, kProbeFrames) : index);
 }
 
 // vsync's probe showed fewer frames a second than the target: where it
@@ -104,6 +104,10 @@ std::string Arbiter::choose_vsync_shows_most(int64_t index) {
     const std::string retry = "; display_lock again in " +
                               seconds(sat_sub(lock_barred_until_ns_, waiter_.clock().now_ns()));
     if (!set_interval(1)) return "auto -> timer: " + lock_barred_why_ + ", but swap interval 1 refused" + retry;
+    // The period in force is the display's, not the one it states (weston
+    // says 60 Hz and repaints every 25 ms): the watch's bounds, the frames'
+    // period and the statistics judge against what it shows.
+    if (present_.display().locked()) shown_hz_ = hz_of(present_.display().period_ns());
     start_watch(false, index);
     vsync_shows_most_ = true;
     return "auto -> vsync: " + lock_barred_why_ + retry;

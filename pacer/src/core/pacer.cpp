@@ -170,20 +170,20 @@ Pacer::Impl::Step Pacer::Impl::decide(int64_t t) {
     const int64_t next = relative ? sat_add(last_wake_ns, period) : grid.next();
     const int64_t late = sat_sub(t, next);
     if (late >= resync_after_ns()) {
-        grid.anchor(t, cfg.target_hz);
+        grid.anchor(t, arbiter.pace_hz());
         return {t, clamp_count(ceil_div(late, period)), true};
     }
     // The clock went back (a hostile or adjusted Clock): the grid lies as
     // far ahead. Re-anchored here as a forward jump is, rather than a wait
     // of the whole jump.
     if (sat_sub(next, t) >= sat_add(resync_after_ns(), period)) {
-        grid.anchor(t, cfg.target_hz);
+        grid.anchor(t, arbiter.pace_hz());
         return {t, 0, true};
     }
     if (relative) {
         // No waiting happens for vsync; sleep sleeps what is left, if anything.
         const int32_t missed = late >= period ? clamp_count(late / period) : 0;
-        grid.anchor(next, cfg.target_hz);
+        grid.anchor(next, arbiter.pace_hz());
         return {next, missed, false};
     }
     if (late >= period && cfg.miss_policy == MissPolicy::Skip) {

@@ -106,7 +106,7 @@ struct Pacer::Impl {
             present.lock_grid(grid, t, arbiter.display_refreshes(), swap_follows_wait());
         } else {
             const bool free_running = arbiter.vsync_interval() == 0 && arbiter.waiter_strategy() != Strategy::Sleep;
-            present.bias_grid(grid, cfg.target_hz, free_running);
+            present.bias_grid(grid, arbiter.pace_hz(), free_running);
         }
         return decide(t);
     }
