@@ -2,8 +2,9 @@
 // owns the reports (Host::take_presented) as they come in, the display clock
 // fitted from them (clock_fit.h), which of our frames was shown when, the
 // phase at which a swap returns, the predicted present of a frame, the delay
-// bias that slides the deadline grid onto the display's phase, and
-// display_lock's grid with its learned lead (display_lead.h).
+// bias that slides the deadline grid onto the display's phase,
+// display_lock's grid with its learned lead (display_lead.h), and the count
+// of hitches (pacer::HitchCount) over every shown frame of ours.
 // Internal (pacer_internal); the Pacer drains the host into it.
 #pragma once
 
