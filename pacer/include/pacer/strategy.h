@@ -17,7 +17,9 @@ enum class Strategy : int {
     Vsync,          // "vsync": the swap blocks (Host); without a Host, as timer
     Auto,           // "auto": display_lock where the Host reports shown frames and their clock
                     // locks, while the display shows frames at the refresh they aim at (not
-                    // before: a display that shows them as they come gets the timer); else vsync
+                    // before: a display that shows them as they come gets the timer) and as
+                    // many as vsync did (where vsync fell short of the target, display_lock
+                    // showing 5 % fewer a second, or losing the clock, gets vsync); else vsync
                     // when the Host proves it paces (by shown frames where it reports them); else
                     // timer. Re-decides when the refresh changes, and retries with a backoff;
                     // docs/design.md says when and why
