@@ -106,6 +106,7 @@ private:
     bool check_shown_rate(int64_t now, int64_t index);
     bool vsync_fell_short() const;
     void bar_lost_lock(int64_t now);
+    void bar_for_vsync(int64_t now, const std::string& why);
     std::string choose_vsync_shows_most(int64_t index);
     std::string fell_back_note() const;
 

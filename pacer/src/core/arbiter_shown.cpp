@@ -76,11 +76,8 @@ bool Arbiter::check_shown_rate(int64_t now, int64_t index) {
     if (shown_.intervals() < kShownJudged) return false;
     const double locked_hz = shown_.hz();
     if (locked_hz >= (1 - kShownShortfall) * vsync_shown_hz_) return false;
-    lock_barred_until_ns_ = sat_add(now, kMaxBackoffNs);
-    lock_barred_for_vsync_ = true;
-    lock_barred_why_ = "display_lock showed " + per_second(locked_hz) + " frames a second, vsync " +
-                       per_second(vsync_shown_hz_) + " (the display shows fewer than the " + hz_text(cfg_.target_hz) +
-                       " target)";
+    bar_for_vsync(now, "display_lock showed " + per_second(locked_hz) + " frames a second, vsync " +
+                           per_second(vsync_shown_hz_));
     choose("", index);
     return true;
 }
@@ -92,10 +89,16 @@ bool Arbiter::check_shown_rate(int64_t now, int64_t index) {
 // which showed a frame a repaint, paces until display_lock's retry.
 void Arbiter::bar_lost_lock(int64_t now) {
     if (cfg_.strategy != Strategy::Auto || !vsync_fell_short()) return;
+    bar_for_vsync(now, "display_lock lost the display's clock, vsync showed " + per_second(vsync_shown_hz_) +
+                           " frames a second");
+}
+
+// display_lock barred for kMaxBackoffNs, vsync pacing meanwhile, for `why`
+// (what display_lock and vsync showed), with the shortfall that makes it so.
+void Arbiter::bar_for_vsync(int64_t now, const std::string& why) {
     lock_barred_until_ns_ = sat_add(now, kMaxBackoffNs);
     lock_barred_for_vsync_ = true;
-    lock_barred_why_ = "display_lock lost the display's clock, vsync showed " + per_second(vsync_shown_hz_) +
-                       " frames a second (the display shows fewer than the " + hz_text(cfg_.target_hz) + " target)";
+    lock_barred_why_ = why + " (the display shows fewer than the " + hz_text(cfg_.target_hz) + " target)";
 }
 
 // Auto where display_lock is barred because vsync showed more: vsync at

@@ -131,18 +131,13 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
             return off > static_cast<double>(kUnevenNs) && off <= kProbeTolerance * period;
         };
         const int uneven = median > 0 && !present_.feedback_seen() ? watched_.count_where(uneven_swap) : 0;
-        // Kept because it showed the most frames (arbiter_shown.cpp): the
-        // display's own wander is no reason to leave, a swap that stopped
-        // blocking is.
-        if (vsync_shows_most_) {
-            if (fast >= kWatchTrip)
-                leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
-                            " under half the vsync period)");
-            return;
-        }
         if (fast >= kWatchTrip) {
             leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
                         " under half the vsync period)");
+        } else if (vsync_shows_most_) {
+            // Kept because it showed the most frames (arbiter_shown.cpp): a
+            // swap that stopped blocking ends it, the display's own wander
+            // (the rules below) does not.
         } else if (slow >= kWatchTrip) {
             leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
         } else if (off_rate) {
