@@ -187,6 +187,7 @@ public:
         return true;
     }
     double refresh_rate_hz() override { return stated_hz; }
+    WindowState window_state() override { return window; }
     bool take_presented(Presented* out) override {
         flush();
         if (ready_.empty()) return false;
@@ -268,6 +269,7 @@ public:
     int outlier_every = 0;                // every n-th report late by outlier_ns (0: none)
     int64_t outlier_ns = 0;               // ... or early, where negative
     int interval = 0;
+    WindowState window = WindowState::Foreground;   // what window_state says
     // Observations.
     std::vector<int> requests;
     struct Shown {
@@ -324,6 +326,104 @@ private:
     uint64_t state_ = 12345;
     uint64_t late_state_ = 777;
     int reports_ = 0;
+};
+
+// A panel with variable refresh (FreeSync): it starts a scanout when a
+// frame arrives (latch_ns after its swap), but not sooner than one fastest
+// refresh (1 / max_hz) after the last one began: with a swap interval the
+// frame waits for that (vsync's queue), without one it tears (counted).
+// Below the range, with nothing new 1 / min_hz after a scanout, the driver
+// shows the last frame again (LFC): where the last interval was longer than
+// 1 / min_hz, m - 1 times, at even steps of interval / m (m the fewest that
+// keep a step within the range), so that the next frame, if it keeps the
+// pace, arrives as the m-th step would begin; else every 1 / min_hz. A frame
+// that arrives during a repeat's scanout waits for its end.
+class FakeVrrPanel final : public Host {
+public:
+    FakeVrrPanel(FakeClock& clock, double min, double max) : min_hz(min), max_hz(max), clock_(clock) {}
+
+    bool set_swap_interval(int value) override {
+        requests.push_back(value);
+        interval = value;
+        return true;
+    }
+    double refresh_rate_hz() override { return max_hz; }   // what a driver states for a VRR mode
+    bool variable_refresh(VrrRange* out) override {
+        if (!states_vrr) return false;
+        out->min_hz = min_hz;
+        out->max_hz = max_hz;
+        out->source = "fake panel";
+        return true;
+    }
+    WindowState window_state() override { return window; }
+
+    // Swaps the frame built after wait frame_index.
+    void swap(int64_t frame_index) {
+        const double now = static_cast<double>(clock_.now_ns());
+        double t = now + static_cast<double>(latch_ns);
+        const double fastest = period_ns_of(max_hz);
+        if (last_ns_ >= 0) {
+            t = after_repeats(t, fastest);
+            if (t < last_ns_ + fastest) {
+                if (interval > 0) t = last_ns_ + fastest;   // waits for the panel: a queue
+                else ++torn;                                // shown now, torn
+            }
+            gap_ns_ = t - last_ns_;
+        }
+        shown.push_back({frame_index, now, t});
+        last_ns_ = t;
+        // A swap with an interval returns once its frame has begun its
+        // scanout (its buffer is taken); without one at once.
+        const int64_t back = interval > 0 ? std::llround(t) - latch_ns : clock_.now_ns();
+        clock_.set(std::max(clock_.now_ns(), back) + swap_ns);
+    }
+
+    // Configuration.
+    double min_hz, max_hz;
+    bool states_vrr = true;          // variable_refresh says so
+    int64_t latch_ns = 500'000;      // a frame's scanout begins this long after its swap
+    int64_t swap_ns = 100'000;       // a swap's own cost
+    int interval = 0;
+    WindowState window = WindowState::Foreground;
+    // Observations.
+    struct Shown {
+        int64_t frame;
+        double swap_ns;   // when it was swapped
+        double at_ns;     // when its scanout began
+    };
+    std::vector<Shown> shown;
+    std::vector<int> requests;
+    int torn = 0;
+
+private:
+    // A frame arriving at t, after the driver's repeats of the last one.
+    double after_repeats(double t, double fastest) const {
+        const double slowest = period_ns_of(min_hz);
+        if (t - last_ns_ <= slowest) return t;
+        double step = slowest;
+        int repeats = std::numeric_limits<int>::max();
+        if (gap_ns_ > slowest) {   // the driver's guess: the pace goes on
+            const int m = static_cast<int>(std::ceil(gap_ns_ / slowest - 1e-9));
+            step = gap_ns_ / m;
+            repeats = m - 1;
+        }
+        for (int j = 1; j <= repeats; ++j) {
+            const double begins = last_ns_ + j * step;
+            if (begins > t) break;
+            if (t < begins + fastest) return begins + fastest;
+            if (j == repeats) break;
+        }
+        if (repeats != std::numeric_limits<int>::max()) {
+            // Past the guessed repeats: the panel refreshes again by 1 / min_hz.
+            for (double begins = last_ns_ + repeats * step + slowest; begins <= t; begins += slowest)
+                if (t < begins + fastest) return begins + fastest;
+        }
+        return t;
+    }
+
+    FakeClock& clock_;
+    double last_ns_ = -1;   // the newest frame's scanout
+    double gap_ns_ = 0;     // the interval before it
 };
 
 // The periods of the refreshes the tests' displays run at, ns.

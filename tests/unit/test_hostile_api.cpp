@@ -50,6 +50,20 @@ public:
     int last_interval = 0;
 };
 
+// A host whose window is in front, unfocused, hidden, or a value no state
+// has, in turn, frame by frame.
+class FlappingHost final : public Host {
+public:
+    bool set_swap_interval(int interval) override {
+        last_interval = interval;
+        return true;
+    }
+    double refresh_rate_hz() override { return 60; }
+    WindowState window_state() override { return static_cast<WindowState>(calls++ % 4 == 3 ? -5 : calls % 4); }
+    int last_interval = 0;
+    int calls = 0;
+};
+
 // A frame every pacer must give, however hostile its input.
 void expect_sane(const Frame& f, const Config& config) {
     EXPECT_GE(f.dt_ns, 0);
@@ -131,6 +145,38 @@ const Case kCases[] = {
     {"HistoryFramesHuge",
      [] { config_rejected([](Config& c) { c.stats.history_frames = std::numeric_limits<int32_t>::max(); },
                           "stats.history_frames"); }},
+    // The display's VRR range and the background rates.
+    {"VrrRangeMinAboveMax",
+     [] { config_rejected([](Config& c) { c.display.vrr_min_hz = 144, c.display.vrr_max_hz = 48; }, "display.vrr_min_hz: 144 is above"); }},
+    {"VrrRangeOfZero",
+     [] { config_rejected([](Config& c) { c.display.vrr_min_hz = 60, c.display.vrr_max_hz = 60; }, "display.vrr_min_hz, vrr_max_hz: 60 to 60 is a range of zero"); }},
+    {"VrrRangeOneSided",
+     [] { config_rejected([](Config& c) { c.display.vrr_max_hz = 144; }, "display.vrr_min_hz, vrr_max_hz"); }},
+    {"VrrRangeNan", [] { config_rejected([](Config& c) { c.display.vrr_max_hz = kNan; }, "display.vrr_max_hz"); }},
+    {"VrrOutOfRange", [] { config_rejected([](Config& c) { c.display.vrr = static_cast<Vrr>(9); }, "display.vrr"); }},
+    {"BackgroundHzNegative", [] { config_rejected([](Config& c) { c.background_hz = -30; }, "background_hz"); }},
+    {"BackgroundHzInf", [] { config_rejected([](Config& c) { c.background_hz = kInf; }, "background_hz"); }},
+    {"HiddenHzNegative", [] { config_rejected([](Config& c) { c.hidden_hz = -1; }, "hidden_hz"); }},
+    // A host whose window state flaps every frame, or says a value no state has.
+    {"HostWindowStateFlaps",
+     [] {
+         FakeClock clock;
+         FakeSleeper sleeper(clock);
+         Config config = testing::fake_config(clock, sleeper, 60, Strategy::Auto);
+         FlappingHost host;
+         config.host = &host;
+         {
+             Pacer pacer(config);
+             for (int i = 0; i < 600; ++i) {
+                 const Frame f = pacer.wait();
+                 expect_sane(f, config);
+                 EXPECT_LE(f.interval_ns, 101 * kNsPerMs);   // hidden_hz's period, at the longest
+                 clock.advance(3 * kNsPerMs);
+                 pacer.mark_present();
+             }
+         }
+         EXPECT_EQ(host.last_interval, 0);   // left as found
+     }},
     {"StrategyOutOfRange", [] { config_rejected([](Config& c) { c.strategy = static_cast<Strategy>(99); }, "strategy"); }},
     {"StrategyNegative", [] { config_rejected([](Config& c) { c.strategy = static_cast<Strategy>(-1); }, "strategy"); }},
     {"MissPolicyOutOfRange",

@@ -25,6 +25,23 @@ struct Presented {
     uint32_t flags = 0;         // kPresented* bits
 };
 
+// Where the engine's window stands (Host::window_state): what
+// Config::background_hz and hidden_hz pace.
+enum class WindowState : int {
+    Foreground,   // "foreground": seen and focused, or nothing says otherwise
+    Unfocused,    // "unfocused": seen, but another window has the input focus
+    Hidden,       // "hidden": minimized, unmapped, or otherwise not seen
+};
+const char* window_state_name(WindowState state);   // "foreground", "unfocused", "hidden"
+
+// The rates a display with variable refresh shows frames at (Host::variable_refresh).
+struct VrrRange {
+    double min_hz = 0;            // below it the driver shows each frame more than once; 0 unknown
+    double max_hz = 0;            // its fastest refresh; 0 unknown (then the stated refresh)
+    const char* source = "host";  // where the range was read, for the decision's reason
+                                  // ("EDID range limits"); a static string
+};
+
 // What the engine's window system can do for vsync and auto.
 class Host {
 public:
@@ -49,6 +66,21 @@ public:
     // reaches the screen lands that long, and that unevenly, after the
     // deadline. The GLFW and SDL2 Hosts flush and wait on a GL fence.
     virtual void finish_gpu(int64_t budget_ns) { (void)budget_ns; }
+    // Optional: whether the window is in front, unfocused or hidden; read
+    // before every wait, so it must be cheap (a flag the window system keeps).
+    // A window that never had the input focus (a headless compositor with no
+    // seat, an X server without a window manager) is Foreground: unfocused
+    // means another window took the focus. The GLFW and SDL2 Hosts read
+    // glfwGetWindowAttrib and SDL_GetWindowFlags.
+    virtual WindowState window_state() { return WindowState::Foreground; }
+    // Optional: true, with *out filled, where the window's display waits for
+    // frames (variable refresh enabled for this window); false where it does
+    // not or nothing says. What Config::display.vrr auto follows; read at most
+    // once a second.
+    virtual bool variable_refresh(VrrRange* out) {
+        (void)out;
+        return false;
+    }
     // The same, cut short once stop is set (Pacer::interrupt): what wait()
     // calls. A Host whose wait can be long (a GPU that never finishes)
     // overrides it and checks stop at least every 20 ms, so that interrupt()

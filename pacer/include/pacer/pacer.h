@@ -18,6 +18,10 @@
 //   config.target_hz = 60;
 //   pacer.reconfigure(config);                   // any change, live, at the next wait
 //
+// A window in the background is paced at Config::background_hz (unfocused)
+// or hidden_hz (minimized); a display with variable refresh at a cap just
+// under its maximum (Config::display.vrr).
+//
 // Time is an int64_t count of nanoseconds (_ns) on the clock's monotonic
 // timeline; rates are double Hz. A Pacer has no hidden globals and is used by
 // one thread at a time. Nothing here throws except the Pacer constructor;
@@ -75,7 +79,32 @@ struct Config {
                                                 // per 1,000 refreshes may miss their refresh (the last
                                                 // frame shows again: a hitch) because the lead was short
                                                 // of the work; more saves latency, (0, 1000]
+        // Variable refresh (FreeSync, G-Sync, HDMI VRR): the display waits for
+        // each frame, within a range. While it is on, frames go out at once
+        // (swap interval 0) and the timer paces, at the target or at the cap,
+        // whichever is lower: max - max^2 / 3600 (138.24 Hz for 144, 59 for
+        // 60), about 0.3 ms of frame time under the maximum, so that no frame
+        // reaches the display faster than it can refresh and queues behind
+        // vsync. Below the range the driver shows each frame more than once
+        // and the pace stays even at the target. docs/design.md, "VRR".
+        Vrr vrr = Vrr::Auto;                    // auto: on where Host::variable_refresh says so
+        double vrr_min_hz = 0;                  // the panel's range, both or neither: 0 and 0 take
+        double vrr_max_hz = 0;                  // the Host's, else up to the stated refresh;
+                                                // [1, 10000], min below max
     } display;
+    // A window in the background (Host::window_state) is paced slower, by the
+    // timer with swap interval 0 whatever the strategy (a hidden Wayland
+    // surface gets no refreshes, so a vsync swap would block for ever). The
+    // change takes effect at the next wait, and the grid restarts from the
+    // last frame's wake at the new rate: no catch-up frames. 0: off (a hidden
+    // window then takes background_hz). Each is a ceiling: a lower target
+    // stays. [0.001, 10000] or 0.
+    double background_hz = 30;                  // unfocused but visible: it may still be watched
+                                                // (a second monitor, a stream), so motion stays
+                                                // smooth at half of a 60 Hz display's cost
+    double hidden_hz = 10;                      // minimized or hidden: nothing is seen, but the loop
+                                                // still handles input, sound and the network every
+                                                // 100 ms
     struct StatsWindow {                        // Pacer::stats()
         int64_t off_tolerance_ns = 500'000;     // interval off by more is "off", [0, 1 s]
         int32_t history_frames = 1024;          // frames kept, [2, 1e6]

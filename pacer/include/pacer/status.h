@@ -12,8 +12,8 @@ namespace pacer {
 
 // Why the pacer paces as it does. A new one (seq + 1) where what is in force
 // changes: the strategy asked or in force, the swap interval, display_lock's
-// refreshes per frame, or the refresh the choice rests on, by more than its
-// fit's error. A reason whose numbers move (a retry's countdown, a rate
+// refreshes per frame, a ceiling on the rate (VRR's cap, the background
+// rates), or the refresh the choice rests on, by more than its fit's error. A reason whose numbers move (a retry's countdown, a rate
 // re-measured, a probe confirmed) updates `reason` and `probing` in place.
 struct Decision {
     int32_t seq;            // 1 for the first, + 1 at each change (after INT32_MAX, 1 again)
@@ -23,6 +23,15 @@ struct Decision {
     int32_t swap_interval;  // accepted by the host (0: not pacing by vsync)
     bool probing;           // auto: vsync on trial
     std::string reason;     // one line, e.g. "auto -> timer: refresh rate unknown"
+    // The rate frames are paced at: the target, or a lower one in force (VRR's
+    // cap, a window in the background, a kept vsync's display slower than
+    // the target). A new ceiling is a new Decision.
+    double pace_hz;
+    WindowState window;     // as the Host last said (Host::window_state)
+    bool vrr;               // variable refresh in force (Config::display.vrr)
+    double vrr_min_hz;      // ... its range, 0 unknown
+    double vrr_max_hz;
+    double vrr_cap_hz;      // ... max - max^2 / 3600, 0 where the maximum is unknown
 };
 
 // What the waiting strategy knows now, for overlays and logs.

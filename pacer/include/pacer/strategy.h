@@ -47,6 +47,16 @@ enum class WaitPoint : int {
     FrameStart,      // "frame_start": wait, input, render, swap: the lowest latency
 };
 
+// Whether the display waits for frames (variable refresh: FreeSync, G-Sync,
+// HDMI VRR), Config::display.vrr.
+enum class Vrr : int {
+    Off,    // "off": the display refreshes at its own rate
+    On,     // "on": it waits for frames within a range (Config::display.vrr_min_hz ..
+            // vrr_max_hz, else the Host's, else up to the stated refresh)
+    Auto,   // "auto": on where the Host says the window's display waits for frames
+            // (Host::variable_refresh), else off
+};
+
 const char* strategy_name(Strategy strategy);      // "sleep" ... "auto"; "unknown" if out of range
 // Vsync, auto and display_lock: they set the swap interval and listen to the
 // display, so they need a Host (without one they wait as timer).
@@ -55,9 +65,11 @@ constexpr bool strategy_uses_host(Strategy strategy) {
 }
 const char* miss_policy_name(MissPolicy policy);   // "skip", "catch_up"
 const char* wait_point_name(WaitPoint point);      // "before_present", "frame_start"
+const char* vrr_name(Vrr vrr);                     // "off", "on", "auto"
 // Parse a name; false (leaving *out alone) for an unknown one.
 bool parse_strategy(std::string_view name, Strategy* out);
 bool parse_miss_policy(std::string_view name, MissPolicy* out);
 bool parse_wait_point(std::string_view name, WaitPoint* out);
+bool parse_vrr(std::string_view name, Vrr* out);
 
 }  // namespace pacer

@@ -34,12 +34,15 @@ Arbiter::Arbiter(const Config& cfg, Waiter& waiter, PresentModel& present)
     : cfg_(cfg), waiter_(waiter), present_(present), backoff_ns_(kFirstBackoffNs) {
     if (cfg_.host != nullptr) refresh_hz_ = read_refresh_hz();
     next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
+    next_vrr_poll_ns_ = next_refresh_poll_ns_;
+    vrr_ = read_vrr(refresh_hz_);
+    window_ = read_window_state();
     choose("", 0);
 }
 
 Arbiter::~Arbiter() {
     // Leave the swap interval as we found it (off) rather than at our n.
-    if (vsync_interval_ != 0) cfg_.host->set_swap_interval(0);
+    if (vsync_interval_ != 0 || vsync_ceiling_) cfg_.host->set_swap_interval(0);
 }
 
 // The host's refresh rate, 0 (unknown) for one no display has.
@@ -92,8 +95,18 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     waiter_.set_strategy(cfg_.strategy);
     waiter_strategy_ = waiter_.state().strategy;
     next_probe_ns_ = -1;
+    limit_hz_ = 0;
+    if (vsync_ceiling_) {   // VRR's ceiling: off again, unless what follows sets its own
+        vsync_ceiling_ = false;
+        if (vsync_interval_ == 0) cfg_.host->set_swap_interval(0);
+    }
     std::string reason;
-    if (cfg_.strategy == Strategy::Vsync) {
+    const double background_hz = background_ceiling_hz(cfg_, window_);
+    if (background_hz > 0) {
+        reason = choose_background(background_hz);
+    } else if (vrr_.on) {
+        reason = choose_vrr();
+    } else if (cfg_.strategy == Strategy::Vsync) {
         reason = choose_vsync(index);
     } else if (cfg_.strategy == Strategy::Auto) {
         const int64_t now = waiter_.clock().now_ns();
@@ -290,9 +303,15 @@ void Arbiter::record(const std::string& reason) {
     const bool followed = one_a_refresh && recorded_hz_ < slower_hz && hz < slower_hz;
     const bool same = decision_.seq > 0 && decision_.requested == cfg_.strategy && decision_.in_force == strategy &&
                       decision_.swap_interval == vsync_interval_ && recorded_refreshes_ == display_refreshes_ &&
-                      (followed || !refresh_moved(recorded_hz_, hz));
+                      recorded_limit_hz_ == limit_hz_ && (followed || !refresh_moved(recorded_hz_, hz));
     decision_.probing = probing_;
     decision_.reason = reason;
+    decision_.pace_hz = pace_hz();
+    decision_.window = window_;
+    decision_.vrr = vrr_.on;
+    decision_.vrr_min_hz = vrr_.min_hz;
+    decision_.vrr_max_hz = vrr_.max_hz;
+    decision_.vrr_cap_hz = vrr_.cap_hz;
     if (same) return;
     decision_.seq = next_decision_seq(decision_.seq);
     decision_.at_ns = waiter_.clock().now_ns();
@@ -301,6 +320,7 @@ void Arbiter::record(const std::string& reason) {
     decision_.swap_interval = vsync_interval_;
     recorded_refreshes_ = display_refreshes_;
     recorded_hz_ = hz;
+    recorded_limit_hz_ = limit_hz_;
 }
 
 // The refresh a choice rests on: the display's fitted one where it used it,
@@ -442,6 +462,10 @@ bool Arbiter::refresh_changed(int64_t index) {
 }
 
 void Arbiter::before_wait(int64_t t, int64_t index) {
+    if (check_window(index) || check_vrr(t, index)) return;
+    // In the background or on VRR the timer paces on its own: the display's
+    // account, the refresh and the retries wait until it is over.
+    if (limit_hz_ > 0 || vrr_.on || background_ceiling_hz(cfg_, window_) > 0) return;
     check_display(index);
     if (cfg_.host == nullptr || !strategy_uses_host(cfg_.strategy)) return;
     if (t >= next_refresh_poll_ns_ && refresh_changed(index)) return;
@@ -452,8 +476,9 @@ void Arbiter::before_wait(int64_t t, int64_t index) {
 
 void Arbiter::host_changing(Host* old_host) {
     // The old host's swap is left as found (off) before the new one is asked.
-    if (vsync_interval_ != 0) old_host->set_swap_interval(0);
+    if (vsync_interval_ != 0 || vsync_ceiling_) old_host->set_swap_interval(0);
     vsync_interval_ = 0;
+    vsync_ceiling_ = false;
     cadence_.clear();
     decided_hz_ = 0;
     vsync_shown_hz_ = 0;   // what vsync showed on the old display
@@ -469,9 +494,17 @@ void Arbiter::reconfigured(const Config& old, int64_t index) {
         refresh_hz_ = read_refresh_hz();
         next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
     }
+    const bool vrr_changed = old.display.vrr != cfg_.display.vrr || old.display.vrr_min_hz != cfg_.display.vrr_min_hz ||
+                             old.display.vrr_max_hz != cfg_.display.vrr_max_hz;
+    const bool background_changed = old.background_hz != cfg_.background_hz || old.hidden_hz != cfg_.hidden_hz;
+    if (host_changed) window_ = read_window_state();
+    if (host_changed || vrr_changed || rate_changed) {
+        vrr_ = read_vrr(cfg_.host != nullptr && refresh_hz_ == 0 ? read_refresh_hz() : refresh_hz_);
+        next_vrr_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
+    }
     const bool sleeper_changed = old.sleeper != cfg_.sleeper || old.tuning.wait != cfg_.tuning.wait ||
                                  old.tuning.scheduler_period_ns != cfg_.tuning.scheduler_period_ns;
-    if (rate_changed || strategy_changed || host_changed) {
+    if (rate_changed || strategy_changed || host_changed || vrr_changed || background_changed) {
         backoff_ns_ = kFirstBackoffNs;
         lock_barred_until_ns_ = -1;
         lock_barred_for_vsync_ = false;

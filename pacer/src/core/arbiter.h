@@ -14,6 +14,7 @@
 #include <pacer/pacer.h>
 #include <pacer/status.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -33,6 +34,22 @@ private:
     int64_t first_ns_ = -1, last_ns_ = -1;
     int intervals_ = 0;
 };
+
+// Variable refresh as the arbiter applies it (arbiter_vrr.cpp).
+struct VrrPlan {
+    bool on = false;
+    double min_hz = 0, max_hz = 0;   // the range, 0 unknown
+    double cap_hz = 0;               // vrr_cap_hz(max_hz), 0 where the maximum is unknown
+    std::string source;              // where the range came from, for the reason
+    bool operator==(const VrrPlan& o) const {
+        return on == o.on && min_hz == o.min_hz && max_hz == o.max_hz && source == o.source;
+    }
+};
+double vrr_cap_hz(double max_hz);   // max - max^2 / 3600 (0 for an unknown maximum)
+// From the config, the Host's range (null: it says none) and the stated refresh.
+VrrPlan plan_vrr(const Config::Display& display, const VrrRange* host_range, double stated_hz);
+// The ceiling for a window in `state` (arbiter_window.cpp): 0 none.
+double background_ceiling_hz(const Config& cfg, WindowState state);
 
 class Arbiter {
 public:
@@ -67,7 +84,12 @@ public:
     int display_refreshes() const { return display_refreshes_; }   // display_lock's n, 0 when not locked
     // The rate frames come at: the target, or where auto keeps vsync on a
     // display slower than it (arbiter_shown.cpp), the display's fitted one.
-    double pace_hz() const { return vsync_shows_most_ && shown_hz_ > 0 ? shown_hz_ : cfg_.target_hz; }
+    // Under a ceiling (VRR's cap, a window in the background), no faster.
+    double pace_hz() const {
+        const double hz = vsync_shows_most_ && shown_hz_ > 0 ? shown_hz_ : cfg_.target_hz;
+        return limit_hz_ > 0 ? std::min(hz, limit_hz_) : hz;
+    }
+    double limit_hz() const { return limit_hz_; }   // the ceiling in force, 0 none
     const Decision& decision() const { return decision_; }
     double refresh_hz() const { return refresh_hz_; }   // as the host states it, 0 unknown
     // The refresh period: the display's fitted one when it was locked at the
@@ -109,6 +131,13 @@ private:
     void bar_for_vsync(int64_t now, const std::string& why);
     std::string choose_vsync_shows_most(int64_t index);
     std::string fell_back_note() const;
+    // arbiter_vrr.cpp, arbiter_window.cpp
+    VrrPlan read_vrr(double stated_hz) const;
+    std::string choose_vrr();
+    bool check_vrr(int64_t t, int64_t index);
+    WindowState read_window_state() const;
+    std::string choose_background(double ceiling_hz);
+    bool check_window(int64_t index);
 
     static constexpr int kWatchWindow = 32;     // intervals watched while on vsync
     static constexpr int kCadenceWindow = 32;   // displayed frames judged for cadence under vsync
@@ -145,6 +174,12 @@ private:
     int64_t lead_change_since_ns_ = -1;   // ... has been crossing that step since (-1: it is not)
     int64_t refresh_off_since_ns_ = -1;   // the fitted refresh has been off decided_hz_ since (-1: it is not)
     double shown_hz_ = 0;     // auto: the fitted refresh it used, 0 when the stated one
+    WindowState window_ = WindowState::Foreground;   // as the host last said
+    VrrPlan vrr_;                   // variable refresh, as last read
+    int64_t next_vrr_poll_ns_ = 0;  // ... read again then
+    bool vsync_ceiling_ = false;    // VRR: swap interval 1 set as a ceiling, not pacing
+    double limit_hz_ = 0;           // the ceiling in force (VRR's cap, background): 0 none
+    double recorded_limit_hz_ = 0;  // limit_hz_ when decision_ was made
     bool display_locked_ = false;   // display_lock in force
     int display_refreshes_ = 0;     // ... one frame every this many refreshes
 };

@@ -89,6 +89,34 @@ bool parse_wait_point(std::string_view name, WaitPoint* out) {
     return false;
 }
 
+const char* window_state_name(WindowState state) {
+    switch (state) {
+        case WindowState::Foreground: return "foreground";
+        case WindowState::Unfocused: return "unfocused";
+        case WindowState::Hidden: return "hidden";
+    }
+    return "unknown";
+}
+
+const char* vrr_name(Vrr vrr) {
+    switch (vrr) {
+        case Vrr::Off: return "off";
+        case Vrr::On: return "on";
+        case Vrr::Auto: return "auto";
+    }
+    return "unknown";
+}
+
+bool parse_vrr(std::string_view name, Vrr* out) {
+    for (Vrr vrr : {Vrr::Off, Vrr::On, Vrr::Auto}) {
+        if (name == vrr_name(vrr)) {
+            *out = vrr;
+            return true;
+        }
+    }
+    return false;
+}
+
 namespace {
 
 // The enum fields hold one of their values; "" or the first that does not.
@@ -101,6 +129,8 @@ std::string enum_problem(const Config& c) {
         return "miss_policy: " + i(c.miss_policy) + " is not a MissPolicy";
     if (c.wait_point != WaitPoint::BeforePresent && c.wait_point != WaitPoint::FrameStart)
         return "wait_point: " + i(c.wait_point) + " is not a WaitPoint";
+    if (c.display.vrr != Vrr::Off && c.display.vrr != Vrr::On && c.display.vrr != Vrr::Auto)
+        return "display.vrr: " + i(c.display.vrr) + " is not a Vrr";
     return "";
 }
 
@@ -170,6 +200,24 @@ void check_wait(const Config& c, Checks& checks) {
                           os::kMaxSliceNs);
 }
 
+// The VRR range: neither (0 and 0) or both, each in [1, 10000], the
+// minimum below the maximum (a range of zero is a fixed refresh).
+void check_vrr(const Config::Display& display, Checks& checks) {
+    const double lo = display.vrr_min_hz, hi = display.vrr_max_hz;
+    const std::string range = "0 (the Host's) or [1, 10000]";
+    checks.real("display.vrr_min_hz", lo, lo == 0 || (lo >= 1 && lo <= 10'000), range);
+    checks.real("display.vrr_max_hz", hi, hi == 0 || (hi >= 1 && hi <= 10'000), range);
+    if (!checks.ok()) return;
+    if ((lo == 0) != (hi == 0))
+        checks.first("display.vrr_min_hz, vrr_max_hz: " + number_text(lo) + " and " + number_text(hi) +
+                     ": give both or neither (0 and 0: the Host's range)");
+    else if (lo > hi)
+        checks.first("display.vrr_min_hz: " + number_text(lo) + " is above display.vrr_max_hz " + number_text(hi));
+    else if (lo > 0 && lo == hi)
+        checks.first("display.vrr_min_hz, vrr_max_hz: " + number_text(lo) + " to " + number_text(hi) +
+                     " is a range of zero: a fixed refresh (display.vrr off)");
+}
+
 }  // namespace
 
 std::string validate(const Config& c) {
@@ -196,6 +244,13 @@ std::string validate(const Config& c) {
                                     "kLeadAuto (-2), kLeadOff (-1) or [0, " + Checks::i(kNsPerSecond) + "]"));
     const double hitches = c.display.hitches_per_1000;
     checks.real("display.hitches_per_1000", hitches, hitches > 0 && hitches <= 1000, "(0, 1000]");
+    check_vrr(c.display, checks);
+    const auto rate_or_off = [&](const char* field, double hz) {
+        checks.real(field, hz, hz == 0 || (hz >= kMinTargetHz && hz <= kMaxTargetHz),
+                    "0 (off) or [" + d(kMinTargetHz) + ", " + d(kMaxTargetHz) + "]");
+    };
+    rate_or_off("background_hz", c.background_hz);
+    rate_or_off("hidden_hz", c.hidden_hz);
     checks.whole("stats.off_tolerance_ns", c.stats.off_tolerance_ns, 0, kNsPerSecond);
     checks.whole("stats.history_frames", c.stats.history_frames, kMinHistoryFrames, kMaxHistoryFrames);
     return checks.problem();

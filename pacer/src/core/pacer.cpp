@@ -88,6 +88,7 @@ Frame Pacer::Impl::wait() {
     if (index > 0) present.note_swap(index - 1, present_ns);   // the swap after the last wake
     take_presented(frame);
     if (index > 0) arbiter.before_wait(t, index);
+    follow_ceiling();
 
     frame.index = index;
     frame.present_ns = present_ns;
@@ -110,7 +111,7 @@ Frame Pacer::Impl::wait() {
         // re-anchored here so that this frame, not the next, reports it.
         const int64_t late = sat_sub(waited.wake_ns, step.deadline_ns);
         if (late >= resync_after_ns()) {
-            grid.anchor(waited.wake_ns, cfg.target_hz);
+            grid.anchor(waited.wake_ns, arbiter.pace_hz());
             step = {waited.wake_ns, clamp_count(sat_add(step.missed, ceil_div(late, grid.period_ns()))), true};
         }
     }
@@ -153,11 +154,13 @@ std::string Pacer::Impl::reconfigure(const Config& next) {
     waiter.reconfigure(next);
     cfg = next;
     present.configure(cfg.display);
+    arbiter.reconfigured(old, index);
     if (old.target_hz != next.target_hz) {
         // The grid continues from the last deadline with the new period.
-        grid.anchor(index > 0 ? grid.current() : 0, next.target_hz);
+        grid.anchor(index > 0 ? grid.current() : 0, arbiter.pace_hz());
+        ceiling_hz = arbiter.limit_hz();
     }
-    arbiter.reconfigured(old, index);
+    follow_ceiling();
     return {};
 }
 

@@ -46,7 +46,8 @@ struct Pacer::Impl {
           cfg(config),
           stats(cfg.stats.history_frames, cfg.stats.off_tolerance_ns),
           arbiter(cfg, waiter, present) {
-        grid.anchor(0, cfg.target_hz);
+        grid.anchor(0, arbiter.pace_hz());
+        ceiling_hz = arbiter.limit_hz();
         present.configure(cfg.display);
         waiter.stop_on(&interrupt_requested);   // a stopped clock cannot hold a wait past interrupt()
     }
@@ -99,7 +100,7 @@ struct Pacer::Impl {
     // bias), then decide().
     Step place(int64_t t, bool locked) {
         if (index == 0) {
-            grid.anchor(t, cfg.target_hz);
+            grid.anchor(t, arbiter.pace_hz());
             return {t, 0, true};
         }
         if (locked) {
@@ -109,6 +110,16 @@ struct Pacer::Impl {
             present.bias_grid(grid, arbiter.pace_hz(), free_running);
         }
         return decide(t);
+    }
+
+    // A ceiling on the rate came or went (VRR's cap, a window in the
+    // background): the grid restarts from the last wake at the new rate, so
+    // the next deadline is one new period after it, and nothing catches up.
+    // (The wake, not the last deadline: under vsync that lies a period ahead.)
+    void follow_ceiling() {
+        if (arbiter.limit_hz() == ceiling_hz) return;
+        ceiling_hz = arbiter.limit_hz();
+        if (index > 0) grid.anchor(last_wake_ns, arbiter.pace_hz());
     }
 
     // Waiting before present, the frame built after wait f is swapped after wake f + 1.
@@ -169,6 +180,7 @@ struct Pacer::Impl {
     int64_t present_ns = -1;        // marked since the last wait
     int64_t last_present_ns = -1;   // the last one a wait saw
     int64_t build_ns = 0;           // last wake-to-present time (FrameStart's prediction)
+    double ceiling_hz = 0;          // the arbiter's limit_hz() the grid follows
     std::atomic<bool> interrupt_requested{false};   // interrupt(): from any thread or a signal handler
     static_assert(std::atomic<bool>::is_always_lock_free, "interrupt() must be async-signal-safe");
 };

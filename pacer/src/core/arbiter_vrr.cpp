@@ -1,0 +1,110 @@
+// arbiter_vrr.cpp: the arbiter's rule for a display with variable refresh
+// (Config::display.vrr; docs/design.md, "VRR").
+//
+// On such a display there is no refresh to lock to: the display shows each
+// frame as it comes, up to its maximum rate. A frame that comes faster waits
+// for the display like a vsync swap (a queue, a frame of latency), so the
+// timer paces, swap interval 0, at a cap just under the maximum; below the
+// minimum the driver shows each frame more than once, and an even pace at
+// the target keeps those repeats even too.
+#include "core/arbiter.h"
+
+#include "core/arbiter_rules.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pacer::detail {
+
+using namespace arbiter_rules;
+
+// max - max^2 / 3600: 59 at 60 Hz, 138.24 at 144, 224 at 240; in frame
+// time a near-constant 0.27-0.3 ms under the fastest refresh, what a
+// driver's own timing may be off by. The formula turns back at 1800 Hz,
+// where it is max / 2; beyond it stays there.
+double vrr_cap_hz(double max_hz) {
+    if (!(max_hz > 0)) return 0;
+    return std::max(max_hz - max_hz * max_hz / 3600, max_hz / 2);
+}
+
+// Whether VRR is on, and its range, by this table (first row that matches):
+//   display.vrr | range in the config | Host says VRR | VRR    | range from
+//   off         | -                   | -             | off    | -
+//   auto        | -                   | no            | off    | -
+//   on, auto    | given               | -             | on     | the config
+//   on, auto    | none                | yes           | on     | the Host (its max unknown: the stated refresh)
+//   on          | none                | no            | on     | up to the stated refresh (unknown: no cap)
+VrrPlan plan_vrr(const Config::Display& display, const VrrRange* host_range, double stated_hz) {
+    VrrPlan plan;
+    if (display.vrr == Vrr::Off || (display.vrr == Vrr::Auto && host_range == nullptr)) return plan;
+    plan.on = true;
+    if (display.vrr_max_hz > 0) {
+        plan.min_hz = display.vrr_min_hz;
+        plan.max_hz = display.vrr_max_hz;
+        plan.source = "Config::display";
+    } else if (host_range != nullptr) {
+        plan.min_hz = std::isfinite(host_range->min_hz) && host_range->min_hz > 0 ? host_range->min_hz : 0;
+        plan.max_hz = std::isfinite(host_range->max_hz) && host_range->max_hz > plan.min_hz ? host_range->max_hz : 0;
+        plan.source = host_range->source != nullptr ? host_range->source : "host";
+        if (plan.max_hz == 0 && stated_hz > plan.min_hz) {
+            plan.max_hz = stated_hz;
+            plan.source += ", up to the stated refresh";
+        }
+    } else if (stated_hz > 0) {
+        plan.max_hz = stated_hz;
+        plan.source = "up to the stated refresh";
+    }
+    plan.cap_hz = vrr_cap_hz(plan.max_hz);
+    return plan;
+}
+
+// What the Host says now; `stated_hz` the refresh it states.
+VrrPlan Arbiter::read_vrr(double stated_hz) const {
+    VrrRange range;
+    const bool says = cfg_.host != nullptr && cfg_.host->variable_refresh(&range);
+    return plan_vrr(cfg_.display, says ? &range : nullptr, stated_hz);
+}
+
+// VRR in force: the waiter paces (the timer where a strategy would have
+// used the host) at the lower of the target and the cap. The swap interval
+// stays 1 where the host takes it, as a ceiling only: a frame that comes
+// sooner than the panel's fastest refresh after the one before (work that
+// was short after work that was long, waiting at the frame start) waits for
+// it rather than tearing; at the cap's pace none does.
+std::string Arbiter::choose_vrr() {
+    std::string head = strategy_name(cfg_.strategy);
+    if (strategy_uses_host(cfg_.strategy)) {
+        waiter_.set_strategy(Strategy::Timer);
+        waiter_strategy_ = waiter_.state().strategy;
+        head += " -> timer";
+    }
+    set_interval(0);   // nothing paces by the swap ...
+    vsync_ceiling_ = cfg_.host != nullptr && cfg_.host->set_swap_interval(1);   // ... it only bounds
+    limit_hz_ = vrr_.cap_hz;
+    const auto tenth = [](double hz) { return number_text(std::round(hz * 10) / 10); };
+    std::string range = vrr_.min_hz > 0 ? tenth(vrr_.min_hz) + "-" + tenth(vrr_.max_hz) + " Hz"
+                                        : "up to " + hz_rounded(vrr_.max_hz);
+    if (vrr_.max_hz == 0) range = vrr_.min_hz > 0 ? "from " + hz_rounded(vrr_.min_hz) : std::string("range unknown");
+    std::string reason = head + ": VRR " + range + " (" + vrr_.source + ")" +
+                         (vsync_ceiling_ ? ", vsync kept as a ceiling" : ", vsync off (refused)");
+    if (vrr_.max_hz == 0) return reason + ", its maximum unknown: paced at the target " + hz_text(cfg_.target_hz);
+    const std::string cap = "the cap " + hz_rounded(vrr_.cap_hz);
+    if (cfg_.target_hz >= vrr_.cap_hz) return reason + ", paced at " + cap;
+    reason += ", paced at the target " + hz_text(cfg_.target_hz) + ", under " + cap;
+    if (cfg_.target_hz < vrr_.min_hz) reason += "; below the range, the driver shows each frame more than once";
+    return reason;
+}
+
+// Once a second, where a host is: VRR turned on or off, or its range moved.
+bool Arbiter::check_vrr(int64_t t, int64_t index) {
+    if (cfg_.host == nullptr || t < next_vrr_poll_ns_) return false;
+    next_vrr_poll_ns_ = sat_add(t, kRefreshPollNs);
+    const VrrPlan plan = read_vrr(cfg_.host != nullptr && refresh_hz_ == 0 ? read_refresh_hz() : refresh_hz_);
+    if (plan == vrr_) return false;
+    const bool was_on = vrr_.on;
+    vrr_ = plan;
+    choose(plan.on == was_on ? "VRR range changed" : plan.on ? "VRR on" : "VRR off", index);
+    return true;
+}
+
+}  // namespace pacer::detail
