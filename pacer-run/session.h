@@ -58,6 +58,9 @@ protected:
     void swap_buffers() override {
         if (run_ != nullptr) run_(context_);
     }
+    // The program's window is the program's: pacer-run reads none of its
+    // flags, so it paces as in front (Config::background_hz never applies).
+    WindowFlags window_flags() const override { return {}; }
 
 private:
     Run run_ = nullptr;

@@ -18,6 +18,20 @@ struct WaylandApi {
     void* (*window)(GLFWwindow* window) = nullptr;   // glfwGetWaylandWindow
 };
 
+// The X11 build's handles, found the same way (absent from the Wayland build).
+struct X11Api {
+    void* (*display)() = nullptr;                           // glfwGetX11Display
+    unsigned long (*window)(GLFWwindow* window) = nullptr;   // glfwGetX11Window
+};
+
+X11Api x11_api() {
+    X11Api api;
+    api.display = reinterpret_cast<void* (*)()>(dlsym(RTLD_DEFAULT, "glfwGetX11Display"));
+    api.window = reinterpret_cast<unsigned long (*)(GLFWwindow*)>(dlsym(RTLD_DEFAULT, "glfwGetX11Window"));
+    if (api.display == nullptr || api.window == nullptr) return {};
+    return api;
+}
+
 WaylandApi wayland_api() {
     WaylandApi api;
     api.display = reinterpret_cast<void* (*)()>(dlsym(RTLD_DEFAULT, "glfwGetWaylandDisplay"));
@@ -51,6 +65,8 @@ Host::Host(GLFWwindow* window) : window_(window) {
     const WaylandApi api = wayland_api();
     wayland_ = api.display != nullptr && api.display() != nullptr;
     open_feedback(wayland_ ? api.display() : nullptr, wayland_ ? api.window(window) : nullptr);
+    const X11Api x11 = x11_api();
+    if (!wayland_ && x11.display != nullptr && x11.display() != nullptr) open_x11(x11.display(), x11.window(window));
 }
 
 Host::~Host() = default;
@@ -84,6 +100,15 @@ double Host::refresh_rate_hz() {
     if (monitor == nullptr) monitor = glfwGetPrimaryMonitor();
     const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
     return mode != nullptr && mode->refreshRate > 0 ? mode->refreshRate : 0;
+}
+
+// GLFW reads each from the window system: iconified (X11: WM_STATE),
+// visible (mapped), focused (the input focus; Wayland: the keyboard).
+backends::WindowHost::WindowFlags Host::window_flags() const {
+    WindowFlags flags;
+    flags.hidden = glfwGetWindowAttrib(window_, GLFW_ICONIFIED) != 0 || glfwGetWindowAttrib(window_, GLFW_VISIBLE) == 0;
+    flags.focused = glfwGetWindowAttrib(window_, GLFW_FOCUSED) != 0;
+    return flags;
 }
 
 bool Host::gl_context_current() const { return glfwGetCurrentContext() != nullptr; }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "present_source.h"
+#include "x11_vrr.h"
 
 namespace pacer::backends {
 namespace {
@@ -47,6 +48,9 @@ struct WindowHost::Support {
     PresentedCallback callback = nullptr;
     void* user = nullptr;
     SwapIntervalState swap;
+    void* x11_display = nullptr;   // the window's X11 Display* and Window, where it has them
+    unsigned long x11_window = 0;
+    bool had_focus = false;        // the window has been focused since it was made
 };
 
 WindowHost::WindowHost() : support_(std::make_unique<Support>()) {}
@@ -113,6 +117,22 @@ void WindowHost::finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& 
         if (result != kGlTimeoutExpired || left_ns <= 0 || stop.load(std::memory_order_relaxed)) break;
     }
     gl.remove(sync);
+}
+
+void WindowHost::open_x11(void* display, unsigned long window) {
+    support_->x11_display = display;
+    support_->x11_window = window;
+}
+
+WindowState WindowHost::window_state() {
+    const WindowFlags flags = window_flags();
+    if (flags.focused) support_->had_focus = true;
+    if (flags.hidden) return WindowState::Hidden;
+    return support_->had_focus && !flags.focused ? WindowState::Unfocused : WindowState::Foreground;
+}
+
+bool WindowHost::variable_refresh(VrrRange* out) {
+    return support_->x11_display != nullptr && detail::x11_variable_refresh(support_->x11_display, support_->x11_window, out);
 }
 
 bool WindowHost::record_swap(int interval, SwapAnswer answer) {

@@ -41,6 +41,7 @@ public:
     double refresh_rate_hz() override;
 
 private:
+    WindowFlags window_flags() const override;
     bool gl_context_current() const override;
     void* gl_function(const char* name) const override;
     void swap_buffers() override;

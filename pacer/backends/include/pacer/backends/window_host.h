@@ -64,6 +64,16 @@ public:
     // so that Pacer::interrupt ends even a wait on a GPU that never finishes.
     void finish_gpu(int64_t budget_ns) override;
     void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) override;
+    // Whether the window is in front, unfocused or hidden (Host::window_state),
+    // from the window system's own flags (window_flags): minimized or not
+    // shown is hidden; unfocused only once the window had the focus and lost
+    // it, so that a window nothing ever focuses (a headless compositor with
+    // no keyboard, an X server without a window manager) stays in front.
+    WindowState window_state() override;
+    // On X11, where Mesa enabled variable refresh for the window and the
+    // output under it is vrr_capable (RandR), with the EDID's range
+    // (Host::variable_refresh). Wayland's protocols do not say: false there.
+    bool variable_refresh(VrrRange* out) override;
 
     // The last request and what the window system said.
     SwapIntervalState swap_interval() const;
@@ -94,6 +104,16 @@ protected:
     virtual void* gl_function(const char* name) const = 0;
     // The window system's swap of the window's buffers.
     virtual void swap_buffers() = 0;
+    // The window's flags as the window system keeps them: hidden (minimized,
+    // or not shown) and focused (has the keyboard focus).
+    struct WindowFlags {
+        bool hidden = false;
+        bool focused = false;
+    };
+    virtual WindowFlags window_flags() const = 0;
+    // Once the window exists, where it is an X11 window: its Display* and
+    // Window, for variable_refresh.
+    void open_x11(void* display, unsigned long window);
 
 private:
     struct Support;
