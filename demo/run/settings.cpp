@@ -34,7 +34,8 @@ using Slot = std::variant<std::optional<double> Settings::*, std::optional<int64
                           std::optional<int32_t> Settings::*, std::optional<pacer::Strategy> Settings::*,
                           std::optional<pacer::MissPolicy> Settings::*, std::optional<pacer::WaitPoint> Settings::*,
                           std::optional<VsyncMode> Settings::*, std::optional<DtMode> Settings::*,
-                          std::optional<LeadSetting> Settings::*>;
+                          std::optional<LeadSetting> Settings::*, std::optional<pacer::Vrr> Settings::*,
+                          std::optional<VrrRangeSetting> Settings::*>;
 
 struct Row {
     SettingInfo info;
@@ -87,6 +88,18 @@ const Row kTable[] = {
       "(the last frame shows again); more saves latency, (0, 1000]",
       "pacer::Config::display.hitches_per_1000"},
      &Settings::hitches_per_1000, kAny},
+    {{"vrr", "MODE",
+      "variable refresh: off, on, or auto (on where the window system says the display waits for frames); on, the "
+      "timer paces at the target or the cap max - max^2/3600, whichever is lower",
+      "pacer::Config::display.vrr"},
+     &Settings::vrr, kAny},
+    {{"vrr_range", "MIN-MAX", "the VRR panel's range in Hz, e.g. 48-144; host: the window system's",
+      "pacer::Config::display.vrr_min_hz"},
+     &Settings::vrr_range, kAny},
+    {{"background_hz", "HZ", "the rate for an unfocused window; 0: off", "pacer::Config::background_hz"},
+     &Settings::background_hz, kAny},
+    {{"hidden_hz", "HZ", "the rate for a minimized or hidden window; 0: background_hz's", "pacer::Config::hidden_hz"},
+     &Settings::hidden_hz, kAny},
     {{"work_ms", "MS", "in-frame CPU work per frame in ms", "LoadConfig::work_ms"}, &Settings::work_ms, kAny},
     {{"jitter_ms", "MS", "uniform +- jitter on the work in ms", "LoadConfig::jitter_ms"}, &Settings::jitter_ms, kAny},
     {{"spike_ms", "MS", "extra work on spike frames in ms", "LoadConfig::spike_ms"}, &Settings::spike_ms, kAny},
@@ -111,6 +124,8 @@ std::string to_text(pacer::WaitPoint v) { return pacer::wait_point_name(v); }
 std::string to_text(VsyncMode v) { return vsync_mode_name(v); }
 std::string to_text(DtMode v) { return dt_mode_name(v); }
 std::string to_text(const LeadSetting& v) { return display_lead_text(v); }
+std::string to_text(pacer::Vrr v) { return pacer::vrr_name(v); }
+std::string to_text(const VrrRangeSetting& v) { return vrr_range_text(v); }
 
 bool from_text(std::string_view t, pacer::Strategy* out) { return pacer::parse_strategy(t, out); }
 bool from_text(std::string_view t, pacer::MissPolicy* out) { return pacer::parse_miss_policy(t, out); }
@@ -118,6 +133,8 @@ bool from_text(std::string_view t, pacer::WaitPoint* out) { return pacer::parse_
 bool from_text(std::string_view t, VsyncMode* out) { return parse_vsync_mode(t, out); }
 bool from_text(std::string_view t, DtMode* out) { return parse_dt_mode(t, out); }
 bool from_text(std::string_view t, LeadSetting* out) { return parse_display_lead(t, out); }
+bool from_text(std::string_view t, pacer::Vrr* out) { return pacer::parse_vrr(t, out); }
+bool from_text(std::string_view t, VrrRangeSetting* out) { return parse_vrr_range(t, out); }
 // The names there are, for an unknown one.
 const char* names_of(pacer::Strategy*) {
     return "sleep, spin, precise_sleep, robust_sleep, timer, vsync, auto, display_lock";
@@ -127,6 +144,8 @@ const char* names_of(pacer::WaitPoint*) { return "before_present, frame_start"; 
 const char* names_of(VsyncMode*) { return "off, on, adaptive"; }
 const char* names_of(DtMode*) { return "raw, paced, fixed"; }
 const char* names_of(LeadSetting*) { return "off, auto, or a lead in ms"; }
+const char* names_of(pacer::Vrr*) { return "off, on, auto"; }
+const char* names_of(VrrRangeSetting*) { return "host, or MIN-MAX in Hz (48-144)"; }
 
 std::string parse_into(const Row& row, std::string_view value, std::optional<double>* slot) {
     const std::string key = row.info.key;
@@ -173,6 +192,8 @@ std::string parse_into(const Row& r, std::string_view v, std::optional<pacer::Wa
 std::string parse_into(const Row& r, std::string_view v, std::optional<VsyncMode>* s) { return parse_name_into(r, v, s); }
 std::string parse_into(const Row& r, std::string_view v, std::optional<DtMode>* s) { return parse_name_into(r, v, s); }
 std::string parse_into(const Row& r, std::string_view v, std::optional<LeadSetting>* s) { return parse_name_into(r, v, s); }
+std::string parse_into(const Row& r, std::string_view v, std::optional<pacer::Vrr>* s) { return parse_name_into(r, v, s); }
+std::string parse_into(const Row& r, std::string_view v, std::optional<VrrRangeSetting>* s) { return parse_name_into(r, v, s); }
 
 const Row* row_of(const SettingInfo& info) {
     for (const Row& row : kTable) {
@@ -286,6 +307,25 @@ int64_t display_lead_ns(const LeadSetting& lead) {
     return std::llround(std::clamp(lead.ms * 1e6, -1e18, 1e18));
 }
 
+std::string vrr_range_text(const VrrRangeSetting& range) {
+    if (range.min_hz == 0 && range.max_hz == 0) return "host";
+    return number_text(range.min_hz) + "-" + number_text(range.max_hz);
+}
+
+bool parse_vrr_range(std::string_view text, VrrRangeSetting* out) {
+    if (text == "host") {
+        *out = {};
+        return true;
+    }
+    const size_t dash = text.find('-', 1);   // not a leading minus
+    double lo = 0, hi = 0;
+    if (dash == std::string_view::npos || !parse_number(text.substr(0, dash), &lo) ||
+        !parse_number(text.substr(dash + 1), &hi))
+        return false;
+    *out = {lo, hi};   // the range's own rules (min below max, [1, 10000]) are the library's (check())
+    return true;
+}
+
 // --- the table's readers -------------------------------------------------------
 
 const std::vector<const SettingInfo*>& all_settings() {
@@ -370,6 +410,10 @@ const Settings& default_settings() {
                                                                        : LeadSetting{LeadSetting::Kind::Fixed,
                                                                                      static_cast<double>(library.display.lead_ns) * 1e-6};
         s.hitches_per_1000 = library.display.hitches_per_1000;
+        s.vrr = library.display.vrr;
+        s.vrr_range = VrrRangeSetting{library.display.vrr_min_hz, library.display.vrr_max_hz};
+        s.background_hz = library.background_hz;
+        s.hidden_hz = library.hidden_hz;
         // The load's: LoadConfig's.
         const LoadConfig load = resolve(LoadConfig{});
         s.work_ms = load.work_ms;
@@ -407,6 +451,11 @@ pacer::Config to_pacer_config(const Settings& s, pacer::Config c) {
     c.wait_point = *s.wait_point;
     c.display.lead_ns = display_lead_ns(*s.display_lead);
     c.display.hitches_per_1000 = *s.hitches_per_1000;
+    c.display.vrr = *s.vrr;
+    c.display.vrr_min_hz = s.vrr_range->min_hz;
+    c.display.vrr_max_hz = s.vrr_range->max_hz;
+    c.background_hz = *s.background_hz;
+    c.hidden_hz = *s.hidden_hz;
     return c;
 }
 

@@ -56,6 +56,14 @@ std::string display_lead_text(const LeadSetting& lead);                // "off",
 bool parse_display_lead(std::string_view text, LeadSetting* out);      // false for neither a name nor a number
 int64_t display_lead_ns(const LeadSetting& lead);                       // pacer::kLeadOff, kLeadAuto or ns
 
+// A VRR panel's range (pacer::Config::display.vrr_min_hz, vrr_max_hz):
+// "host" (0 and 0: the Host's) or "MIN-MAX" in Hz ("48-144").
+struct VrrRangeSetting {
+    double min_hz = 0, max_hz = 0;
+};
+std::string vrr_range_text(const VrrRangeSetting& range);            // "host", "48-144"
+bool parse_vrr_range(std::string_view text, VrrRangeSetting* out);    // false for neither
+
 // A set of setting changes: only the fields that hold a value change. What
 // each field means, its unit and default: the table in settings.cpp.
 struct Settings {
@@ -79,6 +87,10 @@ struct Settings {
     std::optional<pacer::WaitPoint> wait_point;
     std::optional<LeadSetting> display_lead;
     std::optional<double> hitches_per_1000;      // display_lock's learned lead: its hitch budget
+    std::optional<pacer::Vrr> vrr;
+    std::optional<VrrRangeSetting> vrr_range;
+    std::optional<double> background_hz;         // 0: off
+    std::optional<double> hidden_hz;             // 0: off
     std::optional<double> work_ms;
     std::optional<double> jitter_ms;
     std::optional<double> spike_ms;

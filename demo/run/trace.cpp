@@ -17,7 +17,8 @@ constexpr const char* kHeader =
     "MsSleeping,MsSpinning,MsWaitCpu,MsWakeLateness,DeadlineSeconds,MsTargetPeriod,"
     "Missed,Resynced,Strategy,Decision,Marker,"
     "MsDt,DtMode,MsPacerDt,FixedSteps,FixedAlpha,WaitPoint,MsWakeToPresent,MsPredictedPresent,Contended,"
-    "DisplayedFrame,MsBetweenDisplayChange,MsDisplayLatency,MsAnimationError,MsPresentPredictionError";
+    "DisplayedFrame,MsBetweenDisplayChange,MsDisplayLatency,MsAnimationError,MsPresentPredictionError,"
+    "Window,PaceHz";
 
 double ns_to_ms(int64_t ns) { return static_cast<double>(ns) * 1e-6; }
 
@@ -98,9 +99,17 @@ void TraceWriter::write(const pacer::Frame& frame, const TraceExtra& extra) {
     put_ms_or_na(row, extra.present_ns >= frame.wake_ns, extra.present_ns - frame.wake_ns);
     put(row, ",%.4f,%d", ns_to_ms(frame.predicted_present_ns - frame.wake_ns), frame.contended ? 1 : 0);
 
+    std::string tail = ",";
+    put_text(tail, extra.window.empty() ? std::string_view("NA") : extra.window);
+    if (extra.pace_hz >= 0)
+        put(tail, ",%.4f", extra.pace_hz);
+    else
+        tail += ",NA";
+
     if (frame.present_ns >= 0) previous_present_ns_ = frame.present_ns;
     ++rows_;
-    held_.push_back({frame.index, frame.wake_ns, extra.motion_dt_ns, frame.predicted_present_ns, std::move(row)});
+    held_.push_back({frame.index, frame.wake_ns, extra.motion_dt_ns, frame.predicted_present_ns, std::move(row),
+                     std::move(tail)});
     flush_(false);
 }
 
@@ -156,6 +165,7 @@ void TraceWriter::put_row_(const Held& row) {
             advance_since_shown_ns_ = 0;
         }
     }
+    text += row.tail;
     text += '\n';
     std::fwrite(text.data(), 1, text.size(), file);
     if (std::ferror(file)) out_.fail(std::strerror(errno));

@@ -55,6 +55,11 @@
 //                             display_lock, the refresh shown less the one aimed at:
 //                             a later refresh than the aim is a missed one
 //                             (pacer::shown_late; the summary's missed_refresh_pct)
+//   Added after the display's, at the end:
+//   Window                    the window's state (pacer::Decision::window): foreground,
+//                             unfocused or hidden; NA without a decision
+//   PaceHz                    the rate paced at (pacer::Decision::pace_hz): the target,
+//                             or a ceiling (background_hz, hidden_hz, VRR's cap)
 // Text fields are quoted when they hold a comma, quote or newline (RFC 4180).
 // A row waits in memory until its frame's report arrives, at most
 // kHoldRows rows (then its display columns are NA); close() writes the rest.
@@ -89,6 +94,8 @@ struct TraceExtra {
     double fixed_alpha = -1;           // < 0: not fixed
     std::string_view wait_point = {};  // "before_present", "frame_start"
     int64_t present_ns = -1;           // the swap after this wake returned; -1: none
+    std::string_view window = {};      // Window: "foreground", "unfocused", "hidden"
+    double pace_hz = -1;               // PaceHz; < 0: NA
 };
 
 class TraceWriter {
@@ -132,6 +139,7 @@ private:
     struct Held {
         int64_t index, wake_ns, motion_dt_ns, predicted_present_ns;
         std::string text;   // the columns before the display's
+        std::string tail;   // ... and after them
     };
     struct Fate {
         int64_t index;

@@ -108,6 +108,17 @@ void FrameView::draw_status(const Controls& controls, const OverlayView& view, c
     ImGui::Text("strategy %s -> in force: %s at %.2f Hz", pacer::strategy_name(*s.strategy),
                 pacer::strategy_name(state.strategy), period_ns > 0 ? 1e9 / static_cast<double>(period_ns) : *s.hz);
     const pacer::Decision& decision = view.pacer->decision();
+    // The window's state and the rate paced at, with the VRR range and cap
+    // where the display waits for frames.
+    ImGui::Text("window %s, paced at %.2f Hz", pacer::window_state_name(decision.window), decision.pace_hz);
+    if (decision.vrr) {
+        ImGui::SameLine();
+        if (decision.vrr_max_hz > 0) {
+            ImGui::Text("| VRR %.0f-%.0f Hz, cap %.2f Hz", decision.vrr_min_hz, decision.vrr_max_hz, decision.vrr_cap_hz);
+        } else {
+            ImGui::TextUnformatted("| VRR, range unknown");
+        }
+    }
     ImGui::TextWrapped("decision #%d: %s", static_cast<int>(decision.seq), decision.reason.c_str());
     if (!last_error.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "%s", last_error.c_str());
 }

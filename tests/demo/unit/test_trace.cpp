@@ -88,7 +88,9 @@ TEST(TraceWriter, HeaderNamesEveryColumn) {
         "MsPredictedPresent", "Contended",
         // the display's report (wp_presentation), NA without one
         "DisplayedFrame", "MsBetweenDisplayChange", "MsDisplayLatency", "MsAnimationError",
-        "MsPresentPredictionError"};
+        "MsPresentPredictionError",
+        // the window's state and the rate paced at
+        "Window", "PaceHz"};
     EXPECT_EQ(columns, expected);
 }
 
@@ -120,6 +122,8 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
         extra.fixed_alpha = 0.25;
         extra.wait_point = "before_present";
         extra.present_ns = f2.wake_ns + 1'500'000;
+        extra.window = "unfocused";
+        extra.pace_hz = 30;
         trace.write(f2, extra);
         EXPECT_EQ(trace.rows(), 3);
 
@@ -131,7 +135,7 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_FALSE(has_temp(path));
     const auto rows = read_csv(path);
     ASSERT_EQ(rows.size(), 4u);
-    for (const auto& row : rows) EXPECT_EQ(row.size(), 31u);
+    for (const auto& row : rows) EXPECT_EQ(row.size(), 33u);
 
     const auto& r0 = rows[1];
     EXPECT_EQ(r0[0], "0");
@@ -146,7 +150,7 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     // Without the app's motion and loop facts: NA; the pacer's own always.
     const std::vector<std::string> tail0(r0.begin() + 17, r0.end());
     EXPECT_EQ(tail0, (std::vector<std::string>{"NA", "NA", "0.000000", "NA", "NA", "NA", "NA", "-5000.0000", "0",
-                                               "NA", "NA", "NA", "NA", "NA"}));
+                                               "NA", "NA", "NA", "NA", "NA", "NA", "NA"}));
 
     const auto& r1 = rows[2];
     EXPECT_EQ(r1[1], "0.010000");
@@ -171,7 +175,8 @@ TEST(TraceWriter, WritesRowsOnlyVisibleAfterClose) {
     EXPECT_EQ(r2[16], "mark \"quoted\", and comma");
     const std::vector<std::string> tail2(r2.begin() + 17, r2.end());
     EXPECT_EQ(tail2, (std::vector<std::string>{"20.000001", "fixed", "20.000000", "2", "0.250000", "before_present",
-                                               "1.5000", "10.0000", "1", "NA", "NA", "NA", "NA", "NA"}));
+                                               "1.5000", "10.0000", "1", "NA", "NA", "NA", "NA", "NA", "unfocused",
+                                               "30.0000"}));
 }
 
 // Frames 0..count-1 woken 16 ms apart from 1,000 ms, each predicted on
@@ -186,10 +191,11 @@ void write_frames(TraceWriter& trace, int64_t count) {
     }
 }
 
-// A trace row's display columns: DisplayedFrame (the 27th) to the end.
+// A trace row's display columns: DisplayedFrame (the 27th) to
+// MsPresentPredictionError, before Window and PaceHz.
 std::vector<std::string> display_columns(const std::vector<std::string>& row) {
-    constexpr std::size_t kDisplayedFrame = 26;
-    return {row.begin() + kDisplayedFrame, row.end()};
+    constexpr std::size_t kDisplayedFrame = 26, kAfter = 2;
+    return {row.begin() + kDisplayedFrame, row.end() - kAfter};
 }
 
 // The display's reports join their frames' rows, which wait for them: shown
