@@ -13,6 +13,8 @@ demo=(
   # windowing (and pacer's GLFW and SDL2 backends), GL loader generator, UI,
   # image writer, CLI, JSON
   libsdl2-dev libglfw3-dev libgl-dev libimgui-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
+  # the X11 Hosts' VRR range (RandR's vrr_capable and the EDID): headers only
+  libxrandr-dev
   # headless GL, so the demo runs without a display (tools/headless.sh)
   xvfb libgl1-mesa-dri libglx-mesa0 mesa-utils
   # the plots of a headless run, and the QA tool's (tools/plots.py, tools/qa.py)
@@ -43,6 +45,10 @@ tests=(
   # the Debian packages (tools/package.sh): dpkg-shlibdeps for their
   # dependencies, lintian to judge them
   dpkg-dev lintian
+  # a window in the background under Xvfb (tests/background): a window
+  # manager to minimize it (openbox), xdotool to drive it, and xmessage and
+  # xprop (x11-utils): a window to take the focus, and the manager's check
+  openbox xdotool x11-utils
 )
 case "$part" in
   library) packages=("${library[@]}"); why="the library's build" ;;

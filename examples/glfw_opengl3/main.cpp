@@ -114,7 +114,8 @@ int paced_loop(GLFWwindow* window, const Options& options) {
         game_ns += frame.dt_ns;                      // the next frame's steady step
         if (frame.decision_seq != decision_seq) {    // auto chose, or changed its mind: say why
             decision_seq = frame.decision_seq;
-            std::printf("frame %lld: %s\n", static_cast<long long>(frame.index), pacer->decision().reason.c_str());
+            std::printf("frame %lld (%.1f ms after the one before): %s\n", static_cast<long long>(frame.index),
+                        static_cast<double>(frame.interval_ns) * 1e-6, pacer->decision().reason.c_str());
         }
     }
 
