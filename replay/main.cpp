@@ -6,6 +6,8 @@
 //   pacer-replay capture.csv --report-jitter-ms 0.6     on a display whose reports jitter (mutter)
 //   pacer-replay trace.csv --display recorded --display-says 60 --strategy display_lock --hz 60
 //                                             on the trace's own display: its refreshes, its latch
+//   pacer-replay capture.csv --display vrr --vrr-range 48-144 --strategy auto,vsync --hz 144,40
+//                                             on a VRR panel: auto paces at its cap, 138.24 Hz
 //   pacer-replay trace.csv --scenario assets/scenarios/display-lock-jitter.txt --trace out.csv --summary-json out.json
 //                                             a QA scenario on the replay: its steps, its verdicts
 //
@@ -137,6 +139,23 @@ int run_scenario(const pacer_replay::Recording& recording, const pacer_replay::D
     return pacer_demo::all_passed(report.verdicts) ? code : 1;
 }
 
+// "48-144" as a VRR range within [1, 1000] Hz, its minimum below its
+// maximum; "" or the one line.
+std::string vrr_range_of(const std::string& text, double* min_hz, double* max_hz) {
+    const std::size_t dash = text.find('-', 1);
+    const std::string head = "--vrr-range: '" + pacer_cli::clipped(text) + "'";
+    if (dash == std::string::npos) return head + " is not MIN-MAX";
+    const std::string lo = text.substr(0, dash), hi = text.substr(dash + 1);
+    for (const std::string& item : {lo, hi}) {
+        if (const std::string problem = pacer_cli::number_in(1, 1000, " Hz")(item); !problem.empty())
+            return head + ": " + problem;
+    }
+    *min_hz = std::stod(lo);
+    *max_hz = std::stod(hi);
+    if (!(*min_hz < *max_hz)) return head + ": the minimum must be below the maximum";
+    return {};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -145,7 +164,7 @@ int main(int argc, char** argv) {
                  "pacer-replay"};
     std::string path, strategies = "timer,vsync,display_lock", rates;
     double refresh_hz = 0, latch_ms = -1, lead_ms = -1, hitches = 1, jitter_ms = 0, says_hz = 0, idle_ms = 0;
-    std::string wait_point = "before_present", display = "fixed";
+    std::string wait_point = "before_present", display = "fixed", vrr_range;
     std::string scenario_path, trace_path, summary_json_path;
     bool summary = false, describe = false;
     pacer_replay::Selection selection;
@@ -158,8 +177,11 @@ int main(int argc, char** argv) {
                                             "else each target rate)")
         ->check(pacer_cli::number_in(1, 1000, " Hz"));
     cli.add_option("--display", display, "fixed (default): a fixed cadence; recorded: the recording's own "
-                                         "refreshes and latch (a pacer-demo trace with shown frames)")
-        ->check(CLI::IsMember({"fixed", "recorded"}));
+                                         "refreshes and latch (a pacer-demo trace with shown frames); vrr: a "
+                                         "panel with variable refresh over --vrr-range")
+        ->check(CLI::IsMember({"fixed", "recorded", "vrr"}));
+    cli.add_option("--vrr-range", vrr_range, "--display vrr: the panel's range, MIN-MAX in Hz within [1, 1000] "
+                                             "(48-144); its maximum is the display's refresh");
     cli.add_option("--display-says", says_hz, "the refresh the display reports in Hz, where it is not the one it "
                                               "shows at (weston's headless says 60); default: its refresh")
         ->check(pacer_cli::number_in(1, 1000, " Hz"));
@@ -228,6 +250,19 @@ int main(int argc, char** argv) {
     if (targets.empty()) targets.push_back(own_hz);
     const bool recorded = display == "recorded";
     pacer_replay::DisplayModel model;
+    model.vrr = display == "vrr";
+    if (model.vrr != !vrr_range.empty())
+        return usage_error(model.vrr ? "--display vrr: give the panel's range, --vrr-range MIN-MAX"
+                                     : "--vrr-range: only with --display vrr");
+    if (model.vrr) {
+        double max_hz = 0;
+        if (const std::string problem = vrr_range_of(vrr_range, &model.vrr_min_hz, &max_hz); !problem.empty())
+            return usage_error(problem);
+        if (refresh_hz > 0 && refresh_hz != max_hz)
+            return usage_error("--refresh: " + pacer::number_text(refresh_hz) + " is not --vrr-range's maximum " +
+                               pacer::number_text(max_hz) + ": a VRR panel's refresh is its maximum");
+        refresh_hz = max_hz;
+    }
     model.recorded = recorded;
     model.stated_hz = says_hz;
     model.latch_ns = std::llround(pacer::ns_of_ms(latch_ms >= 0 ? latch_ms : 1));
@@ -284,7 +319,8 @@ int main(int argc, char** argv) {
             config.hitches_per_1000 = hitches;
             config.wait_point = wait_point == "frame_start" ? pacer::WaitPoint::FrameStart
                                                            : pacer::WaitPoint::BeforePresent;
-            const std::string on = pacer::hz_text(std::round(config.display.refresh_hz * 100) / 100);
+            std::string on = pacer::hz_text(std::round(config.display.refresh_hz * 100) / 100);
+            if (model.vrr) on = "VRR " + pacer::number_text(model.vrr_min_hz) + "-" + on;
             config.label = std::string(pacer::strategy_name(strategy)) + " at " + pacer::hz_text(target) + " on " +
                            (recorded ? "its own display (" + on + ", latch " + fixed_ms(model.latch_ns) + ")" : on);
             results.push_back(pacer_replay::replay(recording, config));

@@ -1,6 +1,7 @@
 // replay.cpp: the replay of replay.h: a fake clock and sleeper, the display
 // model as a pacer::Host, and the demo's frame loop around the public API.
 #include "replay.h"
+#include "vrr_panel.h"
 
 #include <pacer/metrics.h>
 #include <pacer/platform.h>
@@ -63,13 +64,22 @@ public:
           stated_period_(pacer::period_ns_of(model.stated_hz > 0 ? model.stated_hz : model.refresh_hz)),
           latch_ns_(model.latch_ns), queue_frames_(std::max(model.queue_frames, 0)),
           jitter_ns_(std::max<int64_t>(model.report_jitter_ns, 0)),
-          idle_repaint_ns_(std::max<int64_t>(model.idle_repaint_ns, 0)), refreshes_(std::move(refreshes)) {}
+          idle_repaint_ns_(std::max<int64_t>(model.idle_repaint_ns, 0)), refreshes_(std::move(refreshes)) {
+        if (model.vrr) vrr_ = std::make_unique<VrrPanel>(model.vrr_min_hz, model.refresh_hz);
+    }
 
     bool set_swap_interval(int interval) override {
         interval_ = std::max(interval, 0);
         return true;
     }
     double refresh_rate_hz() override { return pacer::hz_of(stated_period_); }
+    bool variable_refresh(pacer::VrrRange* out) override {
+        if (!vrr_) return false;
+        out->min_hz = vrr_->min_hz();
+        out->max_hz = vrr_->max_hz();
+        out->source = "the replay's VRR display";
+        return true;
+    }
     bool take_presented(pacer::Presented* out) override {
         flush();
         if (ready_.empty()) return false;
@@ -96,6 +106,10 @@ public:
     void swap(int64_t frame_index, int64_t own_ns) {
         flush();
         clock_.set(gpu_done_ns_);   // the swap cannot show what the GPU has not finished
+        if (vrr_) {
+            swap_vrr(frame_index, own_ns);
+            return;
+        }
         int64_t k = first_refresh_at(clock_.now_ns() + latch_ns_);
         if (idle_repaint_ns_ > 0 && pending_.empty() &&
             (last_k_ < 0 || refresh_ns(last_k_ + 1) - latch_ns_ < clock_.now_ns())) {
@@ -128,8 +142,21 @@ public:
 private:
     struct Pending {
         int64_t frame;
-        int64_t k;
+        int64_t k;   // the refresh that shows it; a VRR panel's: when its scanout begins, ns
     };
+    // On the VRR panel: the frame's scanout begins as the panel allows; a
+    // swap with an interval returns once it has begun.
+    void swap_vrr(int64_t frame_index, int64_t own_ns) {
+        bool torn = false;
+        const int64_t begins = std::llround(
+            vrr_->show(static_cast<double>(clock_.now_ns() + latch_ns_), interval_ > 0, &torn));
+        pending_.push_back({frame_index, begins});
+        if (interval_ > 0 && begins - latch_ns_ > clock_.now_ns())
+            clock_.set(begins - latch_ns_ + kReturnNs);
+        else
+            clock_.advance(own_ns > 0 ? own_ns : kSwapNs);
+        flush();
+    }
     int64_t refresh_ns(int64_t k) const { return offset_ns_ + scheduled_ns(k); }
     int64_t first_refresh_at(int64_t t) const { return first_scheduled_at(t - offset_ns_); }
     // The refreshes as scheduled, before the idle restarts moved them.
@@ -148,7 +175,15 @@ private:
         return static_cast<int64_t>(std::lower_bound(refreshes_.begin(), refreshes_.end(), t) - refreshes_.begin());
     }
     void flush() {
-        while (!pending_.empty() && refresh_ns(pending_.front().k) <= clock_.now_ns()) {
+        while (vrr_ && !pending_.empty() && pending_.front().k <= clock_.now_ns()) {
+            pacer::Presented shown;
+            shown.frame_index = pending_.front().frame;
+            shown.displayed_ns = pending_.front().k;
+            shown.flags = pacer::kPresentedHwClock | pacer::kPresentedHwCompletion;
+            ready_.push_back(shown);
+            pending_.pop_front();
+        }
+        while (!vrr_ && !pending_.empty() && refresh_ns(pending_.front().k) <= clock_.now_ns()) {
             pacer::Presented shown;
             shown.frame_index = pending_.front().frame;
             shown.displayed_ns = refresh_ns(pending_.front().k) + noise();
@@ -188,6 +223,7 @@ private:
     std::deque<pacer::Presented> ready_;
     std::vector<pacer::Presented> told_;
     std::vector<int64_t> refreshes_;
+    std::unique_ptr<VrrPanel> vrr_;   // a VRR panel (DisplayModel::vrr), else null
 };
 
 // The recording's own refreshes on the replay's clock: the times it saw
@@ -331,10 +367,13 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config, Obse
     std::sort(shown.begin(), shown.end());
     result.latency_p50_ms = nearest_rank_ms(latency_ns, 0.50);
     result.latency_p99_ms = nearest_rank_ms(latency_ns, 0.99);
-    const double period = display.period_ns();
+    // A VRR panel has no refresh of its own: a hitch there is a frame a
+    // quarter of the pace's period or more behind it.
+    const double pace_hz = config.display.vrr ? pacer.decision().pace_hz : config.target_hz;
+    const double period = config.display.vrr ? pacer::period_ns_of(pace_hz) : display.period_ns();
     std::vector<std::pair<int64_t, uint32_t>> shown_ns;
     for (const auto& [frame, at_ns, flags] : shown) shown_ns.emplace_back(at_ns, flags);
-    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, config.target_hz);
+    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, pace_hz);
     return result;
 }
 

@@ -90,7 +90,7 @@ std::string read_recording(const std::string& path, const Selection& selection, 
 // swap blocks while queue_frames frames already wait for their refreshes, as
 // a driver's swap chain does. Every frame's fate is reported
 // (Host::take_presented) once its refresh has passed, dated on the display's
-// own clock. Kept apart so that a VRR display can be added beside it.
+// own clock. Or a VRR panel (vrr below).
 struct DisplayModel {
     double refresh_hz = 60;
     int64_t latch_ns = 1'000'000;   // a frame must be swapped this long before its refresh
@@ -112,6 +112,14 @@ struct DisplayModel {
     // headless: its stated period less its 7 ms repaint window. 0: a display
     // that never stops.
     int64_t idle_repaint_ns = 0;
+    // A panel with variable refresh from vrr_min_hz to refresh_hz, its
+    // maximum (vrr_panel.h): each frame begins its scanout latch_ns after its
+    // swap, or once the fastest refresh since the last allows; below the range
+    // the driver repeats frames. The Host says so (Host::variable_refresh),
+    // so that the pacer's VRR auto turns on. Its reports are dated on the
+    // panel's own clock with no refresh stated (there is none to state).
+    bool vrr = false;
+    double vrr_min_hz = 0;
 };
 
 struct ReplayConfig {

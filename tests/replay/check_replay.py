@@ -48,6 +48,9 @@ PINNED = {
     "test_case_0_v1.txt": ["test_case_0_v1.csv"],
     "test_case_0_v2-frame_start.txt": ["test_case_0_v2.csv", "--wait-point", "frame_start", "--hz", "60"],
     "demo-weston-vsync.txt": ["demo-weston-vsync.csv"],
+    # a VRR panel: auto at its cap, and below its range, beside vsync and the timer
+    "test_case_5-vrr.txt": ["test_case_5.csv", "--display", "vrr", "--vrr-range", "48-144",
+                            "--strategy", "auto,vsync,timer", "--hz", "144,40"],
 }
 # The demo's runs under weston (data/README.md), replayed as they ran: weston
 # says 60 Hz, shows at its own rate, and restarts its repaint 9.67 ms after a
@@ -308,7 +311,13 @@ def hostile(replay, tmp, more_cases):
         (["test_case_5.csv", "--app", "nobody.exe"], "no swap chain matches"),
         (["test_case_5.csv", "--refresh", "nan"], "--refresh"),
         (["test_case_5.csv", "--display", "recorded"], "--display recorded: test_case_5.csv does not date"),
-        (["test_case_5.csv", "--display", "vrr"], "--display"),
+        (["test_case_5.csv", "--display", "vrr"], "--display vrr: give the panel's range, --vrr-range MIN-MAX"),
+        (["test_case_5.csv", "--vrr-range", "48-144"], "--vrr-range: only with --display vrr"),
+        (["test_case_5.csv", "--display", "vrr", "--vrr-range", "144-48"], "the minimum must be below the maximum"),
+        (["test_case_5.csv", "--display", "vrr", "--vrr-range", "60-60"], "the minimum must be below the maximum"),
+        (["test_case_5.csv", "--display", "vrr", "--vrr-range", "48"], "'48' is not MIN-MAX"),
+        (["test_case_5.csv", "--display", "vrr", "--vrr-range", "48-144", "--refresh", "120"],
+         "--refresh: 120 is not --vrr-range's maximum 144"),
         (["demo-weston-vsync.csv", "--display", "recorded"], "every swap in demo-weston-vsync.csv waited"),
         (["test_case_5.csv", "--idle-repaint-ms", "-1"], "--idle-repaint-ms"),
         (["test_case_5.csv", "--scenario", "missing.txt"], "--scenario: missing.txt: cannot open"),

@@ -15,6 +15,8 @@
 #include <pacer/metrics.h>
 #include <pacer/units.h>
 
+#include "vrr_panel.h"   // replay/: the VRR panel pacer-replay models
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -328,19 +330,14 @@ private:
     int reports_ = 0;
 };
 
-// A panel with variable refresh (FreeSync): it starts a scanout when a
-// frame arrives (latch_ns after its swap), but not sooner than one fastest
-// refresh (1 / max_hz) after the last one began: with a swap interval the
-// frame waits for that (vsync's queue), without one it tears (counted).
-// Below the range, with nothing new 1 / min_hz after a scanout, the driver
-// shows the last frame again (LFC): where the last interval was longer than
-// 1 / min_hz, m - 1 times, at even steps of interval / m (m the fewest that
-// keep a step within the range), so that the next frame, if it keeps the
-// pace, arrives as the m-th step would begin; else every 1 / min_hz. A frame
-// that arrives during a repeat's scanout waits for its end.
+// A panel with variable refresh (FreeSync) as a Host, on pacer-replay's
+// model of one (replay/vrr_panel.h: a frame begins its scanout as it
+// arrives, latch_ns after its swap, but not within one fastest refresh of
+// the last; below the range the driver repeats frames). A swap with an
+// interval returns once its frame's scanout has begun, without one at once.
 class FakeVrrPanel final : public Host {
 public:
-    FakeVrrPanel(FakeClock& clock, double min, double max) : min_hz(min), max_hz(max), clock_(clock) {}
+    FakeVrrPanel(FakeClock& clock, double min, double max) : min_hz(min), max_hz(max), clock_(clock), panel_(min, max) {}
 
     bool set_swap_interval(int value) override {
         requests.push_back(value);
@@ -360,20 +357,10 @@ public:
     // Swaps the frame built after wait frame_index.
     void swap(int64_t frame_index) {
         const double now = static_cast<double>(clock_.now_ns());
-        double t = now + static_cast<double>(latch_ns);
-        const double fastest = period_ns_of(max_hz);
-        if (last_ns_ >= 0) {
-            t = after_repeats(t, fastest);
-            if (t < last_ns_ + fastest) {
-                if (interval > 0) t = last_ns_ + fastest;   // waits for the panel: a queue
-                else ++torn;                                // shown now, torn
-            }
-            gap_ns_ = t - last_ns_;
-        }
+        bool tore = false;
+        const double t = panel_.show(now + static_cast<double>(latch_ns), interval > 0, &tore);
+        torn += tore ? 1 : 0;
         shown.push_back({frame_index, now, t});
-        last_ns_ = t;
-        // A swap with an interval returns once its frame has begun its
-        // scanout (its buffer is taken); without one at once.
         const int64_t back = interval > 0 ? std::llround(t) - latch_ns : clock_.now_ns();
         clock_.set(std::max(clock_.now_ns(), back) + swap_ns);
     }
@@ -396,34 +383,8 @@ public:
     int torn = 0;
 
 private:
-    // A frame arriving at t, after the driver's repeats of the last one.
-    double after_repeats(double t, double fastest) const {
-        const double slowest = period_ns_of(min_hz);
-        if (t - last_ns_ <= slowest) return t;
-        double step = slowest;
-        int repeats = std::numeric_limits<int>::max();
-        if (gap_ns_ > slowest) {   // the driver's guess: the pace goes on
-            const int m = static_cast<int>(std::ceil(gap_ns_ / slowest - 1e-9));
-            step = gap_ns_ / m;
-            repeats = m - 1;
-        }
-        for (int j = 1; j <= repeats; ++j) {
-            const double begins = last_ns_ + j * step;
-            if (begins > t) break;
-            if (t < begins + fastest) return begins + fastest;
-            if (j == repeats) break;
-        }
-        if (repeats != std::numeric_limits<int>::max()) {
-            // Past the guessed repeats: the panel refreshes again by 1 / min_hz.
-            for (double begins = last_ns_ + repeats * step + slowest; begins <= t; begins += slowest)
-                if (t < begins + fastest) return begins + fastest;
-        }
-        return t;
-    }
-
     FakeClock& clock_;
-    double last_ns_ = -1;   // the newest frame's scanout
-    double gap_ns_ = 0;     // the interval before it
+    pacer_replay::VrrPanel panel_;
 };
 
 // The periods of the refreshes the tests' displays run at, ns.
