@@ -263,6 +263,18 @@ def message_cases():
 
     def cr_only(d, proc):
         return None if '"end":{"frame":5}' in proc.stdout.replace(" ", "") else f"not read as lines: {proc.stdout!r}"
+    # The display's VRR range and the background rates: the flag and the library's field named.
+    for args, says in ((["--vrr-range", "144-48"], "--vrr-range: 144-48 -> display.vrr_min_hz: 144 is above "
+                                                   "display.vrr_max_hz 48"),
+                       (["--vrr-range", "60-60"], "--vrr-range: 60-60 -> display.vrr_min_hz: 60 equals "
+                                                  "display.vrr_max_hz: a range of zero"),
+                       (["--vrr-range", "48"], "--vrr-range: '48' is not one of host, or MIN-MAX in Hz"),
+                       (["--vrr-range", "0-144"], "--vrr-range: 0-144 -> display.vrr_min_hz: 0 with "
+                                                  "display.vrr_max_hz 144: give both or neither"),
+                       (["--vrr", "sometimes"], "--vrr: 'sometimes' is not one of off, on, auto"),
+                       (["--background-hz", "-30"], "--background-hz: -30 is out of range 0 (off) or [0.001, 10000]"),
+                       (["--hidden-hz", "nan"], "--hidden-hz: 'nan' is not a number")):
+        cases.append(Case(f"demo {' '.join(args)}", "demo", args, refuse=says, code=2))
     cases.append(Case("demo scenario with CR-only line ends", "demo", ["--scenario", "{d}/s.txt",
                                                                          "--describe-scenario"],
                       setup=scenario("title \"cr\"\rat 0s set hz=60\rend frame 5\r"), check=cr_only))

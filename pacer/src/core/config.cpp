@@ -209,13 +209,13 @@ void check_vrr(const Config::Display& display, Checks& checks) {
     checks.real("display.vrr_max_hz", hi, hi == 0 || (hi >= 1 && hi <= 10'000), range);
     if (!checks.ok()) return;
     if ((lo == 0) != (hi == 0))
-        checks.first("display.vrr_min_hz, vrr_max_hz: " + number_text(lo) + " and " + number_text(hi) +
+        checks.first("display.vrr_min_hz: " + number_text(lo) + " with display.vrr_max_hz " + number_text(hi) +
                      ": give both or neither (0 and 0: the Host's range)");
     else if (lo > hi)
         checks.first("display.vrr_min_hz: " + number_text(lo) + " is above display.vrr_max_hz " + number_text(hi));
     else if (lo > 0 && lo == hi)
-        checks.first("display.vrr_min_hz, vrr_max_hz: " + number_text(lo) + " to " + number_text(hi) +
-                     " is a range of zero: a fixed refresh (display.vrr off)");
+        checks.first("display.vrr_min_hz: " + number_text(lo) + " equals display.vrr_max_hz: a range of zero is a "
+                     "fixed refresh (display.vrr off)");
 }
 
 }  // namespace
