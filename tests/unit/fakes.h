@@ -341,6 +341,7 @@ public:
 
     bool set_swap_interval(int value) override {
         requests.push_back(value);
+        if (!accepts) return false;
         interval = value;
         return true;
     }
@@ -368,6 +369,7 @@ public:
     // Configuration.
     double min_hz, max_hz;
     bool states_vrr = true;          // variable_refresh says so
+    bool accepts = true;             // set_swap_interval takes what it is asked
     int64_t latch_ns = 500'000;      // a frame's scanout begins this long after its swap
     int64_t swap_ns = 100'000;       // a swap's own cost
     int interval = 0;

@@ -135,6 +135,18 @@ TEST(Vrr, FrameStartLatencyIsWorkAndLatch) {
     EXPECT_GT(median(off.latency_ns), median(rig.latency_ns) + 1e6);
 }
 
+// The ceiling is what keeps those frames whole: where the swap interval is
+// refused, a short frame after a long one comes sooner than the panel's
+// fastest refresh and tears.
+TEST(Vrr, WithoutTheCeilingFramesTear) {
+    VrrRig rig(144);
+    rig.config.wait_point = WaitPoint::FrameStart;
+    rig.panel.accepts = false;
+    const Decision decision = rig.run(6000);
+    EXPECT_TRUE(contains(decision.reason, "vsync off (refused)")) << decision.reason;
+    EXPECT_GT(rig.panel.torn, 1000) << rig.panel.torn;
+}
+
 // Below the range (target 40 on 48-144 Hz) the driver shows each frame
 // twice; an even pace keeps both even.
 TEST(Vrr, BelowTheRangeKeepsAnEvenPace) {
