@@ -157,8 +157,7 @@ void RunOutputs::write_trace(const pacer::Frame& frame, const MotionStep& step, 
         extra.fixed_alpha = step.fixed_alpha;
         extra.wait_point = pacer::wait_point_name(pacer.config().wait_point);
         extra.present_ns = present_ns;
-        extra.window = pacer::window_state_name(pacer.decision().window);
-        extra.pace_hz = pacer.decision().pace_hz;
+        extra.pacing_of(pacer.decision());
         trace_->write(frame, extra);
     }
     if (chrome_trace_) chrome_trace_->write(frame, decision, markers);

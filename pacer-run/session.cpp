@@ -151,6 +151,7 @@ void Session::note_frame_(const pacer::Frame& frame, int64_t swap_ns, int64_t sw
     pacer_demo::TraceExtra extra{decision, {}};
     extra.wait_point = pacer::wait_point_name(settings_.wait_point);
     extra.present_ns = swap_return_ns;
+    extra.pacing_of(pacer_->decision());
     trace_->write(frame, extra);
     if (trace_->rows() % pacer_demo::TraceWriter::kChunkRows == 0) trace_->flush();
 }

@@ -105,6 +105,7 @@ void ScenarioRun::turn_done(const pacer::Pacer& pacer, const pacer::Frame& frame
         extra.motion_dt_ns = frame.dt_ns;
         extra.wait_point = pacer::wait_point_name(pacer.config().wait_point);
         extra.present_ns = last_swap_return_ns;
+        extra.pacing_of(pacer.decision());
         trace_->write(frame, extra);
     }
     markers_.clear();

@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cmath>
-#include <limits>
 
 namespace pacer_replay {
 
@@ -46,25 +45,27 @@ public:
     double max_hz() const { return max_hz_; }
 
 private:
+    // Where a repeat's scanout has begun, the last at or before t, and t is
+    // inside it: the frame waits for its end. Closed form, so that a range
+    // no panel has (NaN, a minimum over the maximum) costs nothing either.
     double after_repeats(double t, double fastest) const {
-        const double slowest = min_hz_ > 0 ? 1e9 / min_hz_ : std::numeric_limits<double>::infinity();
+        if (!(min_hz_ > 0) || !(max_hz_ > min_hz_)) return t;   // no range: no repeats
+        const double slowest = 1e9 / min_hz_;
         if (!(t - last_ns_ > slowest)) return t;
+        double base = last_ns_;   // the repeats after it are base + j * step
         double step = slowest;
-        int repeats = std::numeric_limits<int>::max();
         if (gap_ns_ > slowest) {   // the driver's guess: the pace goes on
-            const int m = static_cast<int>(std::ceil(gap_ns_ / slowest - 1e-9));
+            const double m = std::ceil(gap_ns_ / slowest - 1e-9);
             step = gap_ns_ / m;
-            repeats = m - 1;
+            if (t - last_ns_ < m * step) return inside(t, last_ns_ + std::floor((t - last_ns_) / step) * step, fastest);
+            base = last_ns_ + (m - 1) * step;   // past the guessed repeats: every slowest from the last of them
+            step = slowest;
         }
-        for (int j = 1; j <= repeats; ++j) {
-            const double begins = last_ns_ + j * step;
-            if (begins > t) return t;
-            if (t < begins + fastest) return begins + fastest;
-        }
-        // Past the guessed repeats: the panel refreshes again every 1 / min_hz.
-        for (double begins = last_ns_ + repeats * step + slowest; begins <= t; begins += slowest)
-            if (t < begins + fastest) return begins + fastest;
-        return t;
+        return inside(t, base + std::floor((t - base) / step) * step, fastest);
+    }
+    // t, or the end of the scanout that began at `begins` where t is inside it.
+    static double inside(double t, double begins, double fastest) {
+        return t >= begins && t < begins + fastest ? begins + fastest : t;
     }
 
     double min_hz_, max_hz_;

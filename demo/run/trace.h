@@ -96,6 +96,11 @@ struct TraceExtra {
     int64_t present_ns = -1;           // the swap after this wake returned; -1: none
     std::string_view window = {};      // Window: "foreground", "unfocused", "hidden"
     double pace_hz = -1;               // PaceHz; < 0: NA
+    // Window and PaceHz from the decision in force.
+    void pacing_of(const pacer::Decision& decision) {
+        window = pacer::window_state_name(decision.window);
+        pace_hz = decision.pace_hz;
+    }
 };
 
 class TraceWriter {

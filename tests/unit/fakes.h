@@ -15,7 +15,7 @@
 #include <pacer/metrics.h>
 #include <pacer/units.h>
 
-#include "vrr_panel.h"   // replay/: the VRR panel pacer-replay models
+#include "../../replay/vrr_panel.h"   // the VRR panel pacer-replay models
 
 #include <algorithm>
 #include <cmath>

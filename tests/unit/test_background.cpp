@@ -139,3 +139,45 @@ TEST(Background, FocusFlappingEveryFrame) {
     rig.run(pacer, 3);
     EXPECT_EQ(pacer.decision().window, WindowState::Foreground);
 }
+
+// A hidden window under vsync (a Wayland surface that gets no frame
+// callbacks): the swap is off, the wait is the timer's 100 ms, and
+// interrupt() ends it within one 20 ms slice.
+TEST(Background, AHiddenWindowsWaitIsBoundedAndInterruptible) {
+    Rig rig(Strategy::Vsync);
+    Pacer pacer(rig.config);
+    rig.run(pacer, 60);
+    ASSERT_EQ(rig.display.interval, 1);
+    rig.display.window = WindowState::Hidden;
+    rig.run(pacer, 3);
+    EXPECT_EQ(rig.display.interval, 0);
+    EXPECT_NEAR(interval_ms(rig.frames, rig.frames.size() - 1), 100, 0.01);
+    int sleeps = 0;
+    rig.sleeper.after_sleep = [&] {
+        if (++sleeps == 2) pacer.interrupt();
+    };
+    const int64_t called = rig.clock.now_ns();
+    const Frame cut = pacer.wait();
+    EXPECT_TRUE(cut.interrupted);
+    EXPECT_EQ(cut.wake_ns - called, 2 * 20 * kNsPerMs);
+}
+
+// The frame that notices the change ran past one new period (a loaded
+// machine: 128 ms of work): its deadline is the moment it noticed, and the
+// next one a whole period after, not a grid point the work ran past.
+TEST(Background, WorkPastTheNewPeriodStartsTheGridAtOnce) {
+    Rig rig(Strategy::Timer);
+    Pacer pacer(rig.config);
+    rig.run(pacer, 60);
+    rig.display.window = WindowState::Hidden;
+    rig.run(pacer, 10);
+    rig.display.window = WindowState::Foreground;
+    rig.clock.advance(125 * kNsPerMs);   // with run()'s 3 ms: 128 ms of work
+    rig.run(pacer, 3);
+    const size_t back = rig.frames.size() - 3;
+    EXPECT_EQ(rig.frames[back].lateness_ns, 0);
+    // The wake before it, its swap (2.1 ms, no vsync while hidden), the work.
+    EXPECT_NEAR(interval_ms(rig.frames, back), ms_of(static_cast<double>(rig.display.nonblocking_ns)) + 128, 0.01);
+    EXPECT_NEAR(interval_ms(rig.frames, back + 1), 1000.0 / 60, 0.01);   // not 5.7 ms: no grid point chased
+    EXPECT_EQ(rig.frames[back + 1].missed, 0);
+}

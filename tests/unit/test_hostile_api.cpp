@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <cstdint>
 #include <limits>
 #include <ostream>
@@ -176,6 +177,26 @@ const Case kCases[] = {
              }
          }
          EXPECT_EQ(host.last_interval, 0);   // left as found
+     }},
+    // A host whose VRR range is garbage: NaN, infinite, negative, upside down.
+    {"HostVrrRangeHostile",
+     [] {
+         for (const auto& [lo, hi] : {std::pair{kNan, kNan}, std::pair{-48.0, -kInf}, std::pair{144.0, 48.0},
+                                      std::pair{0.0, kInf}, std::pair{1e300, 1e301}}) {
+             FakeClock clock;
+             FakeSleeper sleeper(clock);
+             Config config = testing::fake_config(clock, sleeper, 144, Strategy::Auto);
+             testing::FakeVrrPanel panel(clock, lo, hi);
+             config.host = &panel;
+             Pacer pacer(config);
+             for (int i = 0; i < 40; ++i) {
+                 const Frame f = pacer.wait();
+                 expect_sane(f, config);
+                 panel.swap(f.index);
+             }
+             const double pace = pacer.decision().pace_hz;
+             EXPECT_TRUE(pace > 0 && pace <= 144) << lo << "-" << hi << ": " << pace;
+         }
      }},
     {"StrategyOutOfRange", [] { config_rejected([](Config& c) { c.strategy = static_cast<Strategy>(99); }, "strategy"); }},
     {"StrategyNegative", [] { config_rejected([](Config& c) { c.strategy = static_cast<Strategy>(-1); }, "strategy"); }},

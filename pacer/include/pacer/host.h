@@ -66,8 +66,17 @@ public:
     // reaches the screen lands that long, and that unevenly, after the
     // deadline. The GLFW and SDL2 Hosts flush and wait on a GL fence.
     virtual void finish_gpu(int64_t budget_ns) { (void)budget_ns; }
+    // The same, cut short once stop is set (Pacer::interrupt): what wait()
+    // calls. A Host whose wait can be long (a GPU that never finishes)
+    // overrides it and checks stop at least every 20 ms, so that interrupt()
+    // ends the wait within one such slice; by default it is finish_gpu.
+    virtual void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) {
+        (void)stop;
+        finish_gpu(budget_ns);
+    }
     // Optional: whether the window is in front, unfocused or hidden; read
-    // before every wait, so it must be cheap (a flag the window system keeps).
+    // before every wait, so it must be cheap (a flag the window system keeps,
+    // or a query or two to its server).
     // A window that never had the input focus (a headless compositor with no
     // seat, an X server without a window manager) is Foreground: unfocused
     // means another window took the focus. The GLFW and SDL2 Hosts read
@@ -80,14 +89,6 @@ public:
     virtual bool variable_refresh(VrrRange* out) {
         (void)out;
         return false;
-    }
-    // The same, cut short once stop is set (Pacer::interrupt): what wait()
-    // calls. A Host whose wait can be long (a GPU that never finishes)
-    // overrides it and checks stop at least every 20 ms, so that interrupt()
-    // ends the wait within one such slice; by default it is finish_gpu.
-    virtual void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) {
-        (void)stop;
-        finish_gpu(budget_ns);
     }
 };
 

@@ -96,7 +96,8 @@ struct Config {
     // timer with swap interval 0 whatever the strategy (a hidden Wayland
     // surface gets no refreshes, so a vsync swap would block for ever). The
     // change takes effect at the next wait, and the grid restarts from the
-    // last frame's wake at the new rate: no catch-up frames. 0: off (a hidden
+    // last frame's wake at the new rate (from now, where the work ran past
+    // one new period): no catch-up frames. 0: off (a hidden
     // window then takes background_hz). Each is a ceiling: a lower target
     // stays. [0.001, 10000] or 0.
     double background_hz = 30;                  // unfocused but visible: it may still be watched

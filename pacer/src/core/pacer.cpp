@@ -88,7 +88,7 @@ Frame Pacer::Impl::wait() {
     if (index > 0) present.note_swap(index - 1, present_ns);   // the swap after the last wake
     take_presented(frame);
     if (index > 0) arbiter.before_wait(t, index);
-    follow_ceiling();
+    follow_ceiling(t);
 
     frame.index = index;
     frame.present_ns = present_ns;
@@ -160,7 +160,7 @@ std::string Pacer::Impl::reconfigure(const Config& next) {
         grid.anchor(index > 0 ? grid.current() : 0, arbiter.pace_hz());
         ceiling_hz = arbiter.limit_hz();
     }
-    follow_ceiling();
+    follow_ceiling(waiter.clock().now_ns());
     return {};
 }
 

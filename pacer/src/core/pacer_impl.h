@@ -113,13 +113,17 @@ struct Pacer::Impl {
     }
 
     // A ceiling on the rate came or went (VRR's cap, a window in the
-    // background): the grid restarts from the last wake at the new rate, so
-    // the next deadline is one new period after it, and nothing catches up.
-    // (The wake, not the last deadline: under vsync that lies a period ahead.)
-    void follow_ceiling() {
+    // background), noticed at t: the grid restarts at the new rate so that
+    // the next deadline is one new period after the last wake (the wake, not
+    // the last deadline: under vsync that lies a period ahead), or t where
+    // the engine's work already ran past that. Nothing catches up, before or
+    // after: a grid point the work ran past is not skipped to (a short frame).
+    void follow_ceiling(int64_t t) {
         if (arbiter.limit_hz() == ceiling_hz) return;
         ceiling_hz = arbiter.limit_hz();
-        if (index > 0) grid.anchor(last_wake_ns, arbiter.pace_hz());
+        if (index == 0) return;
+        const int64_t period = detail::sat_from_double(std::round(period_ns_of(arbiter.pace_hz())));
+        grid.anchor(std::max(last_wake_ns, sat_sub(t, period)), arbiter.pace_hz());
     }
 
     // Waiting before present, the frame built after wait f is swapped after wake f + 1.
