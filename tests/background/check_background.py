@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_background.py: a window in the background, under Xvfb with a window
 manager (openbox: minimizing needs one), driven by xdotool. The program runs
-at 60 Hz through four phases of about two seconds each:
+at 60 Hz through four phases of 1.5 seconds each (the first from the
+window's appearance):
 
   front      the program's window has the focus
   unfocused  a decoy window (xmessage) takes it:  background_hz, 30 Hz
@@ -37,7 +38,7 @@ import subprocess
 import sys
 import time
 
-PHASE_S = 2.0
+PHASE_S = 1.5
 RATES = {"front": 60.0, "unfocused": 30.0, "hidden": 10.0}
 SLACK_MS = 20.0   # the upper bound's allowance on a loaded VM
 
@@ -160,7 +161,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     trace = os.path.join(args.out, f"background-{args.backend}.csv")
     # Enough frames for the four phases with a second to spare; the run ends on its own.
-    frames = int(RATES["front"] * (PHASE_S + 1.5) + RATES["unfocused"] * PHASE_S + RATES["hidden"] * PHASE_S +
+    frames = int(RATES["front"] * (PHASE_S + 1) + RATES["unfocused"] * PHASE_S + RATES["hidden"] * PHASE_S +
                  RATES["front"] * (PHASE_S + 1))
     command = [args.program, "--hz", "60", "--frames", str(frames)]
     if args.kind == "demo":
@@ -179,7 +180,7 @@ def main():
         started.append(program)
         window = wait_for_window(["--name", "^pacer"], args.program)
         xdotool("windowactivate", "--sync", window)
-        time.sleep(PHASE_S + 1.5)
+        time.sleep(PHASE_S)
         print(f"{time.monotonic():.2f} the decoy takes the focus")
         xdotool("windowactivate", "--sync", decoy_id)
         time.sleep(PHASE_S)

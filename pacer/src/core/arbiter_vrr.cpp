@@ -85,8 +85,10 @@ std::string Arbiter::choose_vrr() {
     std::string range = vrr_.min_hz > 0 ? tenth(vrr_.min_hz) + "-" + tenth(vrr_.max_hz) + " Hz"
                                         : "up to " + hz_rounded(vrr_.max_hz);
     if (vrr_.max_hz == 0) range = vrr_.min_hz > 0 ? "from " + hz_rounded(vrr_.min_hz) : std::string("range unknown");
-    std::string reason = head + ": VRR " + range + " (" + vrr_.source + ")" +
-                         (vsync_ceiling_ ? ", vsync kept as a ceiling" : ", vsync off (refused)");
+    const char* ceiling = vsync_ceiling_        ? ", vsync kept as a ceiling"
+                          : cfg_.host == nullptr ? ", no host to keep vsync as a ceiling"
+                                                 : ", vsync refused as a ceiling (a frame faster than the panel tears)";
+    std::string reason = head + ": VRR " + range + " (" + vrr_.source + ")" + ceiling;
     if (vrr_.max_hz == 0) return reason + ", its maximum unknown: paced at the target " + hz_text(cfg_.target_hz);
     const std::string cap = "the cap " + hz_rounded(vrr_.cap_hz);
     if (cfg_.target_hz >= vrr_.cap_hz) return reason + ", paced at " + cap;
@@ -99,7 +101,7 @@ std::string Arbiter::choose_vrr() {
 bool Arbiter::check_vrr(int64_t t, int64_t index) {
     if (cfg_.host == nullptr || t < next_vrr_poll_ns_) return false;
     next_vrr_poll_ns_ = sat_add(t, kRefreshPollNs);
-    const VrrPlan plan = read_vrr(cfg_.host != nullptr && refresh_hz_ == 0 ? read_refresh_hz() : refresh_hz_);
+    const VrrPlan plan = read_vrr(refresh_hz_ > 0 ? refresh_hz_ : read_refresh_hz());
     if (plan == vrr_) return false;
     const bool was_on = vrr_.on;
     vrr_ = plan;
