@@ -465,7 +465,7 @@ void Arbiter::before_wait(int64_t t, int64_t index) {
     if (check_window(index) || check_vrr(t, index)) return;
     // In the background or on VRR the timer paces on its own: the display's
     // account, the refresh and the retries wait until it is over.
-    if (limit_hz_ > 0 || vrr_.on || background_ceiling_hz(cfg_, window_) > 0) return;
+    if (vrr_.on || background_ceiling_hz(cfg_, window_) > 0) return;
     check_display(index);
     if (cfg_.host == nullptr || !strategy_uses_host(cfg_.strategy)) return;
     if (t >= next_refresh_poll_ns_ && refresh_changed(index)) return;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 namespace pacer {
@@ -27,6 +28,19 @@ constexpr int32_t kMaxMarginWindow = 1'000'000;   // two int64 vectors: 16 MB
 constexpr int32_t kMinHistoryFrames = 2;
 constexpr int32_t kMaxHistoryFrames = 1'000'000;  // about 130 MB of frames
 
+// The value among `values` whose name(value) is `name`; false (and *out
+// left alone) for none: what every parse_* below does.
+template <class Enum, class Values>
+bool parse_named(std::string_view name, const Values& values, const char* (*name_of)(Enum), Enum* out) {
+    for (Enum value : values) {
+        if (name == name_of(value)) {
+            *out = value;
+            return true;
+        }
+    }
+    return false;
+}
+
 }  // namespace
 
 const char* strategy_name(Strategy strategy) {
@@ -44,13 +58,7 @@ const char* strategy_name(Strategy strategy) {
 }
 
 bool parse_strategy(std::string_view name, Strategy* out) {
-    for (Strategy strategy : kAllStrategies) {
-        if (name == strategy_name(strategy)) {
-            *out = strategy;
-            return true;
-        }
-    }
-    return false;
+    return parse_named(name, kAllStrategies, strategy_name, out);
 }
 
 const char* miss_policy_name(MissPolicy policy) {
@@ -62,13 +70,7 @@ const char* miss_policy_name(MissPolicy policy) {
 }
 
 bool parse_miss_policy(std::string_view name, MissPolicy* out) {
-    for (MissPolicy policy : {MissPolicy::Skip, MissPolicy::CatchUp}) {
-        if (name == miss_policy_name(policy)) {
-            *out = policy;
-            return true;
-        }
-    }
-    return false;
+    return parse_named(name, std::initializer_list<MissPolicy>{MissPolicy::Skip, MissPolicy::CatchUp}, miss_policy_name, out);
 }
 
 const char* wait_point_name(WaitPoint point) {
@@ -80,13 +82,7 @@ const char* wait_point_name(WaitPoint point) {
 }
 
 bool parse_wait_point(std::string_view name, WaitPoint* out) {
-    for (WaitPoint point : {WaitPoint::BeforePresent, WaitPoint::FrameStart}) {
-        if (name == wait_point_name(point)) {
-            *out = point;
-            return true;
-        }
-    }
-    return false;
+    return parse_named(name, std::initializer_list<WaitPoint>{WaitPoint::BeforePresent, WaitPoint::FrameStart}, wait_point_name, out);
 }
 
 const char* window_state_name(WindowState state) {
@@ -108,13 +104,7 @@ const char* vrr_name(Vrr vrr) {
 }
 
 bool parse_vrr(std::string_view name, Vrr* out) {
-    for (Vrr vrr : {Vrr::Off, Vrr::On, Vrr::Auto}) {
-        if (name == vrr_name(vrr)) {
-            *out = vrr;
-            return true;
-        }
-    }
-    return false;
+    return parse_named(name, std::initializer_list<Vrr>{Vrr::Off, Vrr::On, Vrr::Auto}, vrr_name, out);
 }
 
 namespace {
