@@ -122,9 +122,13 @@ wait_for_calm() {
 
 # Unit tests, and the demo's headless runs under Xvfb where the demo is built.
 # Tests labelled "timing" (the demo on weston and sway, the QA suite) judge
-# what a shared 2-core VM did in a few seconds: one that fails runs once
-# more, alone, once the machine is calm (wait_for_calm), and the log names
-# it. Any other failure fails at once.
+# what a shared 2-core VM did in a few seconds: one that fails runs again,
+# alone, once the machine is calm (wait_for_calm), up to twice, as the QA
+# tool's verdicts do (--reruns 2), and the log names each rerun; it fails
+# where it failed all three times. A VM whose timer overshoots by 1-2 ms at
+# p99 with nothing stolen (2026-11-29) failed 4 of 6 weston display-model
+# runs in a row, then none of the next 14 (docs/wayland.md). Any other
+# failure fails at once.
 ctest_release() {
   ctest --preset release && return 0
   local failed=build/Testing/Temporary/LastTestsFailed.log
@@ -138,9 +142,14 @@ ctest_release() {
     echo "ctest: failed, not timing tests:$others" >&2
     return 1
   fi
-  echo "ctest: timing tests failed once on this machine, run again alone: $(cut -d: -f2 "$failed" | tr '\n' ' ')"
-  wait_for_calm
-  ctest --preset release --rerun-failed -j1
+  local rerun
+  for rerun in 1 2; do
+    echo "ctest: timing tests failed on this machine, run again alone (rerun $rerun of 2):" \
+      "$(cut -d: -f2 "$failed" | tr '\n' ' ')"
+    wait_for_calm
+    ctest --preset release --rerun-failed -j1 && return 0
+  done
+  return 1
 }
 
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer: the library, its
