@@ -26,11 +26,15 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <unistd.h>
+#include <xcb/xcb.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 #include <unordered_map>
 
 #define PACER_EXPORT extern "C" __attribute__((visibility("default")))
@@ -194,6 +198,121 @@ double x11_refresh_hz(void* display) {
     return hz > 0 ? hz : 0;
 }
 
+// The program's window as the X server has it: hidden (not viewable:
+// minimized, or unmapped) and whether the keyboard focus is on it, an
+// ancestor of it (the toplevel of a child it draws into) or a child of it.
+// Asked on a connection of pacer's own, through XCB, whose replies carry an
+// error rather than calling the program's Xlib error handler (which may
+// end it): a drawable that is no window (a GLXWindow, a pixmap) is an
+// error reply, and the window then counts as in front, as where libxcb or
+// the server cannot be reached. libxcb is loaded in every Xlib program;
+// nothing links against it. Focus that follows the pointer (PointerRoot,
+// as on an X server with no window manager, or the root window) counts as
+// focused.
+class X11Window {
+public:
+    // true with *hidden and *focused where the server answered for window
+    bool read(void* display, unsigned long window, bool* hidden, bool* focused) {
+        xcb_connection_t* c = connection(display);
+        if (c == nullptr) return false;
+        // Both asked before either answer is read: one round trip.
+        const auto attributes_cookie = xcb_.attributes(c, static_cast<xcb_window_t>(window));
+        const auto focus_cookie = xcb_.focus(c);
+        xcb_generic_error_t* error = nullptr;
+        xcb_get_window_attributes_reply_t* attributes = xcb_.attributes_reply(c, attributes_cookie, &error);
+        std::free(error);
+        error = nullptr;
+        xcb_get_input_focus_reply_t* focus = xcb_.focus_reply(c, focus_cookie, &error);
+        std::free(error);
+        const bool known = attributes != nullptr && focus != nullptr;
+        if (known) {
+            *hidden = attributes->map_state != XCB_MAP_STATE_VIEWABLE;
+            const xcb_window_t on = focus->focus;
+            *focused = on == XCB_INPUT_FOCUS_POINTER_ROOT || within(c, static_cast<xcb_window_t>(window), on) ||
+                       within(c, on, static_cast<xcb_window_t>(window));
+        }
+        std::free(attributes);
+        std::free(focus);
+        return known;
+    }
+
+private:
+    struct Xcb {
+        xcb_connection_t* (*connect)(const char*, int*) = nullptr;
+        int (*has_error)(xcb_connection_t*) = nullptr;
+        xcb_get_window_attributes_cookie_t (*attributes)(xcb_connection_t*, xcb_window_t) = nullptr;
+        xcb_get_window_attributes_reply_t* (*attributes_reply)(xcb_connection_t*, xcb_get_window_attributes_cookie_t,
+                                                               xcb_generic_error_t**) = nullptr;
+        xcb_get_input_focus_cookie_t (*focus)(xcb_connection_t*) = nullptr;
+        xcb_get_input_focus_reply_t* (*focus_reply)(xcb_connection_t*, xcb_get_input_focus_cookie_t,
+                                                    xcb_generic_error_t**) = nullptr;
+        xcb_query_tree_cookie_t (*tree)(xcb_connection_t*, xcb_window_t) = nullptr;
+        xcb_query_tree_reply_t* (*tree_reply)(xcb_connection_t*, xcb_query_tree_cookie_t,
+                                              xcb_generic_error_t**) = nullptr;
+    };
+    static constexpr int kMaxDepth = 16;   // window managers nest a client two or three deep
+
+    // The connection, made at the first read to the server of display (an
+    // Xlib Display*, its name from XDisplayString), and again in a child
+    // forked since: a connection's replies are read by one process, and the
+    // one inherited is the parent's. Null where libxcb or the server fails.
+    xcb_connection_t* connection(void* display) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const pid_t pid = ::getpid();
+        if (pid == owner_) return connection_;
+        owner_ = pid;
+        connection_ = nullptr;   // a parent's is left alone, not closed: its socket is the parent's too
+        using NameFn = const char* (*)(void*);
+        const auto name = real_dlsym() != nullptr
+                              ? reinterpret_cast<NameFn>(real_dlsym()(RTLD_DEFAULT, "XDisplayString"))
+                              : nullptr;
+        if (name == nullptr || display == nullptr || !load()) return nullptr;
+        xcb_connection_t* c = xcb_.connect(name(display), nullptr);
+        if (xcb_.has_error(c) == 0) connection_ = c;   // a failed one is not closed: its memory is xcb's
+        return connection_;
+    }
+
+    // libxcb's calls, looked up once (the program has it loaded).
+    bool load() {
+        if (xcb_.connect != nullptr) return true;
+        void* xcb = dlopen("libxcb.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        if (xcb == nullptr) return false;
+        Xcb x;
+        const auto find = [&](const char* symbol, auto* out) {
+            *out = reinterpret_cast<std::remove_pointer_t<decltype(out)>>(real_dlsym()(xcb, symbol));
+            return *out != nullptr;
+        };
+        const bool all = find("xcb_connect", &x.connect) && find("xcb_connection_has_error", &x.has_error) &&
+                         find("xcb_get_window_attributes", &x.attributes) &&
+                         find("xcb_get_window_attributes_reply", &x.attributes_reply) &&
+                         find("xcb_get_input_focus", &x.focus) && find("xcb_get_input_focus_reply", &x.focus_reply) &&
+                         find("xcb_query_tree", &x.tree) && find("xcb_query_tree_reply", &x.tree_reply);
+        if (all) xcb_ = x;
+        return all;
+    }
+
+    // Whether ancestor is window or one of its parents.
+    bool within(xcb_connection_t* c, xcb_window_t window, xcb_window_t ancestor) const {
+        for (int depth = 0; depth < kMaxDepth && window != XCB_NONE; ++depth) {
+            if (window == ancestor) return true;
+            xcb_generic_error_t* error = nullptr;
+            xcb_query_tree_reply_t* tree = xcb_.tree_reply(c, xcb_.tree(c, window), &error);
+            std::free(error);
+            if (tree == nullptr) return false;
+            const bool top = tree->parent == tree->root;
+            window = tree->parent;
+            std::free(tree);
+            if (top) return window == ancestor;
+        }
+        return false;
+    }
+
+    std::mutex mutex_;
+    pid_t owner_ = 0;   // the process connection_ belongs to
+    Xcb xcb_;
+    xcb_connection_t* connection_ = nullptr;
+};
+
 class GlxHost final : public PresentHost {
 public:
     const char* api_name() const override { return "OpenGL (GLX)"; }
@@ -220,11 +339,22 @@ public:
     }
 
 protected:
+    // Read before each wait of the paced window (Arbiter::check_window), on
+    // its drawable: see X11Window.
+    WindowFlags window_flags() const override {
+        const auto* call = static_cast<const GlxCall*>(present_context());
+        WindowFlags flags;
+        if (call == nullptr || !window_.read(call->display, call->drawable, &flags.hidden, &flags.focused)) return {};
+        return flags;
+    }
     bool gl_context_current() const override {
         const auto current = reinterpret_cast<GlxCurrentFn>(glx_function("glXGetCurrentContext"));
         return current != nullptr && current() != nullptr;
     }
     void* gl_function(const char* name) const override { return glx_function(name); }
+
+private:
+    mutable X11Window window_;   // window_flags() is const; the reader keeps its connection
 };
 
 GlxHost& glx_host() {

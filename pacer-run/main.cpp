@@ -1,6 +1,7 @@
 // main.cpp: pacer-run, a frame limiter for programs nobody rebuilt.
 //
-//   pacer-run [--hz HZ] [--strategy NAME] [--wait POINT] [--trace FILE] [--summary] [--] PROGRAM [ARGS...]
+//   pacer-run [--hz HZ] [--strategy NAME] [--wait POINT] [--background-hz HZ] [--hidden-hz HZ]
+//             [--trace FILE] [--summary] [--] PROGRAM [ARGS...]
 //
 // It starts PROGRAM with pacer in it: its GL preload (gl_preload.cpp) in
 // LD_PRELOAD, its Vulkan layer (vk_layer.cpp) enabled, and the settings in
@@ -200,13 +201,16 @@ int main(int argc, char** argv) {
     CLI::App app{"pacer-run: starts PROGRAM with pacer in it (its GL preload and Vulkan layer), paced to a "
                  "steady cadence. The flags override the PACER_RUN environment variable's keys."};
     app.prefix_command();   // the first word that is no flag is the program; the rest are its
-    std::string hz, strategy, wait_point, trace;
+    std::string hz, strategy, wait_point, background_hz, hidden_hz, trace;
     bool summary = false, version = false;
     app.add_option("--hz", hz, "target rate in Hz (PACER_RUN's hz); default: the display's refresh, else 60");
     app.add_option("--strategy", strategy,
                    "timer (default), sleep, spin, precise_sleep, robust_sleep, vsync, auto, display_lock, "
                    "or off (every present passed through)");
     app.add_option("--wait", wait_point, "before_present (default) or frame_start");
+    app.add_option("--background-hz", background_hz,
+                   "the rate while another window has the focus (GLX windows); 0: off; default 30");
+    app.add_option("--hidden-hz", hidden_hz, "the rate while the window is minimized (GLX windows); 0: off; default 10");
     app.add_option("--trace", trace, "per-frame trace CSV (the demo's PresentMon columns)");
     app.add_flag("--summary", summary, "the demo's summary on stderr when the program exits");
     app.add_flag("--version", version, "print the version and exit");
@@ -229,11 +233,18 @@ int main(int argc, char** argv) {
     std::string problem;
     if (const char* text = std::getenv(pacer_run::kSettingsVariable))
         problem = pacer_run::parse_settings(text, &settings);
-    const std::pair<const char*, const std::string*> flags[] = {
-        {"hz", &hz}, {"strategy", &strategy}, {"wait", &wait_point}};
-    for (const auto& [key, value] : flags) {
-        if (problem.empty() && app.count(std::string("--") + key) > 0)
-            problem = pacer_run::parse_settings(std::string(key) + "=" + *value, &settings, true);
+    const struct {
+        const char* key;
+        const char* flag;
+        const std::string* value;
+    } flags[] = {{"hz", "--hz", &hz},
+                 {"strategy", "--strategy", &strategy},
+                 {"wait", "--wait", &wait_point},
+                 {"background_hz", "--background-hz", &background_hz},
+                 {"hidden_hz", "--hidden-hz", &hidden_hz}};
+    for (const auto& f : flags) {
+        if (problem.empty() && app.count(f.flag) > 0)
+            problem = pacer_run::parse_settings(std::string(f.key) + "=" + *f.value, &settings, true);
     }
     if (summary) settings.summary = true;
     if (problem.empty() && app.count("--trace") > 0) {

@@ -114,6 +114,8 @@ bool Session::start_(PresentHost& host, const void* window) {
     config.target_hz = target_hz_;
     config.strategy = settings_.strategy;
     config.wait_point = settings_.wait_point;
+    config.background_hz = settings_.background_hz;
+    config.hidden_hz = settings_.hidden_hz;
     config.host = &host;
     std::string problem;
     pacer_ = pacer::Pacer::create(config, &problem);

@@ -58,8 +58,9 @@ protected:
     void swap_buffers() override {
         if (run_ != nullptr) run_(context_);
     }
-    // The program's window is the program's: pacer-run reads none of its
-    // flags, so it paces as in front (Config::background_hz never applies).
+    // As in front, where the Host has no way to ask (EGL, Vulkan); the GLX
+    // Host asks the X server (gl_preload.cpp), and Config::background_hz
+    // and hidden_hz then apply.
     WindowFlags window_flags() const override { return {}; }
 
 private:

@@ -14,10 +14,11 @@ namespace {
 constexpr double kMaxHz = 10000;   // pacer::Config::target_hz's range
 constexpr double kMinHz = 0.001;
 
-// "PACER_RUN: key=value: why", or "--key=value: why" for a flag.
+// "PACER_RUN: key=value: why", or "--key=value: why" for a flag (whose
+// name has dashes where the key has underscores: --background-hz).
 std::string problem(std::string_view key, std::string_view value, const char* why, bool as_flag) {
     std::string line = as_flag ? std::string("--") : std::string(kSettingsVariable) + ": ";
-    line.append(key.begin(), key.end());
+    for (const char c : key) line += as_flag && c == '_' ? '-' : c;
     line += '=';
     line.append(value.begin(), value.end());
     return line + ": " + why;
@@ -65,6 +66,11 @@ std::string parse_settings(std::string_view text, RunSettings* out, bool as_flag
         } else if (key == "wait") {
             if (!pacer::parse_wait_point(value, &next.wait_point))
                 return problem(key, value, "unknown wait point (before_present, frame_start)");
+        } else if (key == "background_hz" || key == "hidden_hz") {
+            double hz = 0;
+            if (!parse_hz(value, &hz)) return problem(key, value, "not a number");
+            if (hz != 0 && (hz < kMinHz || hz > kMaxHz)) return problem(key, value, "out of range [0.001, 10000] (0: off)");
+            (key == "background_hz" ? next.background_hz : next.hidden_hz) = hz;
         } else if (key == "trace") {
             if (value.empty()) return problem(key, value, "empty path");
             next.trace = std::string(value);
@@ -72,7 +78,7 @@ std::string parse_settings(std::string_view text, RunSettings* out, bool as_flag
             if (value != "0" && value != "1") return problem(key, value, "not 0 or 1");
             next.summary = value == "1";
         } else {
-            return problem(key, value, "unknown key (hz, strategy, wait, trace, summary)");
+            return problem(key, value, "unknown key (hz, strategy, wait, background_hz, hidden_hz, trace, summary)");
         }
     }
     *out = next;
@@ -91,6 +97,10 @@ std::string format_settings(const RunSettings& settings) {
     text += settings.paced ? pacer::strategy_name(settings.strategy) : "off";
     text += ",wait=";
     text += pacer::wait_point_name(settings.wait_point);
+    std::snprintf(hz, sizeof hz, "%.17g", settings.background_hz);
+    text += std::string(",background_hz=") + hz;
+    std::snprintf(hz, sizeof hz, "%.17g", settings.hidden_hz);
+    text += std::string(",hidden_hz=") + hz;
     if (!settings.trace.empty()) text += ",trace=" + settings.trace;
     text += settings.summary ? ",summary=1" : ",summary=0";
     return text;

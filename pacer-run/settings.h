@@ -13,6 +13,12 @@
 //   wait      before_present (the default: the frame's GPU work finished,
 //             the wait, then the present) or frame_start (the present, then
 //             the wait: the program's next frame starts on the grid)
+//   background_hz, hidden_hz
+//             the rate for the program's window when another window has the
+//             focus, and when it is minimized or hidden: 0 (off) or [0.001,
+//             10000]; absent: pacer::Config's (30 and 10). Read from the X
+//             server for a GLX window; an EGL or Vulkan window counts as in
+//             front
 //   trace     a file for the per-frame trace (the demo's PresentMon columns,
 //             demo/run/trace.h); absent: none
 //   summary   1: the demo's summary on stderr when the program exits; 0 (default)
@@ -20,6 +26,7 @@
 // leave the program unpaced, and pacer-run starts it without them.
 #pragma once
 
+#include <pacer/pacer.h>
 #include <pacer/strategy.h>
 
 #include <string>
@@ -38,6 +45,8 @@ struct RunSettings {
     bool paced = true;                   // false: strategy=off
     pacer::Strategy strategy = pacer::Strategy::Timer;
     pacer::WaitPoint wait_point = pacer::WaitPoint::BeforePresent;
+    double background_hz = pacer::Config{}.background_hz;   // 0: off
+    double hidden_hz = pacer::Config{}.hidden_hz;           // 0: off
     std::string trace;                   // "" none
     bool summary = false;
 };

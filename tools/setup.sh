@@ -24,6 +24,8 @@ demo=(
   libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
   # pacer-run's Vulkan layer: the headers and the layer interface (vk_layer.h)
   libvulkan-dev
+  # pacer-run's GLX Host: XCB's headers, for a program's window state
+  libxcb1-dev
 )
 tests=(
   libgtest-dev libgmock-dev

@@ -18,11 +18,14 @@ work ran past that: a loaded machine), its wake within 20 ms of it, and back
 in front no more frames may come in half a second than 60 Hz allows (no
 catch-up burst).
 
-  check_background.py --program PATH --kind example|demo [--backend glfw|sdl2] [--out DIR]
+  check_background.py --program PATH --kind example|demo|run [--backend glfw|sdl2] [--out DIR]
 
 An example prints a line per decision with the frame's interval ("frame 312
 (33.4 ms after the one before): ..."); the demo writes its trace (--trace),
-whose Window and PaceHz columns say the state of every frame. Run it under
+whose Window and PaceHz columns say the state of every frame. With --kind
+run, PATH is pacer-run, and the program it paces is glxgears (a program
+nobody here wrote, which reads no window state of its own): pacer-run's
+trace is the demo's, and it is ended with SIGTERM after the last phase. Run it under
 tools/headless.sh (DISPLAY set); it starts openbox and the decoy itself and
 stops them, by PID, at the end. Exits 0 when every check holds, 1 when one
 fails (each printed), 77 where openbox, xdotool or xmessage is missing.
@@ -150,11 +153,11 @@ def check_trace(path, problems):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--program", required=True)
-    parser.add_argument("--kind", choices=["example", "demo"], required=True)
+    parser.add_argument("--kind", choices=["example", "demo", "run"], required=True)
     parser.add_argument("--backend", choices=["glfw", "sdl2"], default="sdl2")
     parser.add_argument("--out", default="background-out")
     args = parser.parse_args()
-    for tool in ("openbox", "xdotool", "xmessage", "xprop"):
+    for tool in ("openbox", "xdotool", "xmessage", "xprop") + (("glxgears",) if args.kind == "run" else ()):
         if shutil.which(tool) is None:
             print(f"check_background: {tool} not found (tools/setup.sh tests installs it): skipped")
             return 77
@@ -164,9 +167,14 @@ def main():
     frames = int(RATES["front"] * (PHASE_S + 1) + RATES["unfocused"] * PHASE_S + RATES["hidden"] * PHASE_S +
                  RATES["front"] * (PHASE_S + 1))
     command = [args.program, "--hz", "60", "--frames", str(frames)]
+    title = "^pacer"
     if args.kind == "demo":
         command += ["--backend", args.backend, "--strategy", "auto", "--width", "480", "--height", "270",
                     "--trace", trace]
+    elif args.kind == "run":
+        trace = os.path.join(args.out, "background-run.csv")
+        command = [args.program, "--hz", "60", "--trace", trace, "--", "glxgears"]
+        title = "^glxgears$"
     started = []
     try:
         wm = subprocess.Popen(["openbox", "--sm-disable"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -178,7 +186,7 @@ def main():
         decoy_id = wait_for_window(["--classname", "focus_decoy"], "the decoy")
         program = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         started.append(program)
-        window = wait_for_window(["--name", "^pacer"], args.program)
+        window = wait_for_window(["--name", title], args.program)
         xdotool("windowactivate", "--sync", window)
         time.sleep(PHASE_S)
         print(f"{time.monotonic():.2f} the decoy takes the focus")
@@ -189,6 +197,9 @@ def main():
         time.sleep(PHASE_S)
         print(f"{time.monotonic():.2f} the window is activated")
         xdotool("windowactivate", "--sync", window)
+        if args.kind == "run":   # glxgears runs until it is told to stop
+            time.sleep(PHASE_S + 1)
+            program.send_signal(signal.SIGTERM)
         output, _ = program.communicate(timeout=60)
         started.remove(program)
     except (RuntimeError, subprocess.TimeoutExpired) as error:
@@ -202,12 +213,13 @@ def main():
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-    if program.returncode != 0:
+    if program.returncode not in ((-signal.SIGTERM, 128 + signal.SIGTERM) if args.kind == "run" else (0,)):
         print(output)
         print(f"check_background: {args.program} exited {program.returncode}")
         return 1
     problems = []
-    print(f"{os.path.basename(args.program)} ({args.kind}, {args.backend}):")
+    what = "run, glxgears" if args.kind == "run" else f"{args.kind}, {args.backend}"
+    print(f"{os.path.basename(args.program)} ({what}):")
     if args.kind == "example":
         check_example(output, problems)
     else:

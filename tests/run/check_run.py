@@ -203,6 +203,10 @@ def check_cases(args, tmp):
          extra=["--summary", "--strategy", "vsync"], check=summary_says("swap interval: last asked 1"))
     case(args, tmp, "gles", ["--case", "gles"], trace_rows=(n, n + 2), extra=["--summary"],
          check=summary_says("OpenGL (EGL)"))
+    # A GLXWindow's XID is no X window: the window-state read gets an error
+    # reply (never the program's Xlib error handler, which would end it),
+    # and the window is paced as in front.
+    case(args, tmp, "glx_window", ["--case", "glx-window"], trace_rows=(n, n + 2), check=paced_time(n))
     # Ends: the status is the program's; the trace is completed whatever ended it.
     case(args, tmp, "exit_thread", ["--case", "exit-thread", "--status", "3"], expect_code=3, trace_rows=(n, n + 8))
     chunk = 64   # TraceWriter::kChunkRows: what a process that ends without exit() leaves
@@ -244,6 +248,10 @@ def check_cases(args, tmp):
               env={"PACER_RUN": "strategy=fast"})
     table_row("flag_hz_range", [args.pacer_run, "--hz", "-5"] + program, 0, "--hz=-5: out of range")
     table_row("flag_wait", [args.pacer_run, "--wait", "later"] + program, 0, "--wait=later: unknown wait point")
+    table_row("flag_background_hz", [args.pacer_run, "--background-hz", "-1"] + program, 0,
+              "--background-hz=-1: out of range [0.001, 10000] (0: off)")
+    table_row("pacer_run_hidden_hz", [args.pacer_run] + program, 0, "PACER_RUN: hidden_hz=nan: not a number",
+              env={"PACER_RUN": "hidden_hz=nan"})
     # The preload alone, as an engine or a player sets it up: the same line, from the program.
     library = os.path.join(os.path.dirname(args.pacer_run), "libpacer-run.so")
     table_row("preload_alone", [args.cases, "--frames", "30"], 0, "PACER_RUN: hz=0.0001: out of range",

@@ -13,7 +13,10 @@
 //   exit-thread  after N frames another thread calls exit(K) while this one renders and swaps
 //   _exit        after N frames, _exit(K): no atexit handler, no destructor
 //   crash        after N frames, SIGSEGV
+//   glx-window   no GLFW: Xlib and GLX, swapping a GLXWindow (glXCreateWindow),
+//                an XID that is no X window, as some engines and Wine do
 // Prints "gl_cases: N frames" at a normal end; exits K (--status, default 0).
+#include <GL/glx.h>
 #include <GLFW/glfw3.h>
 
 #include <signal.h>
@@ -60,7 +63,48 @@ void render(GLFWwindow* window, long frames) {
     glfwMakeContextCurrent(nullptr);
 }
 
+// The glx-window case: an X window with an FBConfig's visual, a GLXWindow
+// on it, and a GL context current on that.
+int run_glx_window(const Options& o) {
+    Display* display = XOpenDisplay(nullptr);
+    if (display == nullptr) return std::fprintf(stderr, "gl_cases: no X display\n"), 1;
+    const int attributes[] = {GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT, GLX_RENDER_TYPE, GLX_RGBA_BIT, GLX_DOUBLEBUFFER, True,
+                              None};
+    int count = 0;
+    GLXFBConfig* configs = glXChooseFBConfig(display, DefaultScreen(display), attributes, &count);
+    if (configs == nullptr || count == 0) return std::fprintf(stderr, "gl_cases: no FBConfig\n"), 1;
+    const GLXFBConfig config = configs[0];
+    XFree(configs);
+    XVisualInfo* visual = glXGetVisualFromFBConfig(display, config);
+    if (visual == nullptr) return std::fprintf(stderr, "gl_cases: no visual\n"), 1;
+    const Window root = RootWindow(display, visual->screen);
+    XSetWindowAttributes set{};
+    set.colormap = XCreateColormap(display, root, visual->visual, AllocNone);
+    const Window window = XCreateWindow(display, root, 0, 0, 320, 240, 0, visual->depth, InputOutput,
+                                        visual->visual, CWColormap, &set);
+    XFree(visual);
+    XStoreName(display, window, "gl_cases glx-window");
+    XMapWindow(display, window);
+    const GLXWindow drawable = glXCreateWindow(display, config, window, nullptr);
+    const GLXContext context = glXCreateNewContext(display, config, GLX_RGBA_TYPE, nullptr, True);
+    if (context == nullptr || !glXMakeContextCurrent(display, drawable, drawable, context))
+        return std::fprintf(stderr, "gl_cases: no GLX context\n"), 1;
+    for (long i = 0; i < o.frames; ++i) {
+        draw(i);
+        glXSwapBuffers(display, drawable);
+    }
+    std::printf("gl_cases: %ld frames\n", o.frames);
+    std::fflush(stdout);
+    glXMakeContextCurrent(display, None, None, nullptr);
+    glXDestroyContext(display, context);
+    glXDestroyWindow(display, drawable);
+    XDestroyWindow(display, window);
+    XCloseDisplay(display);
+    return o.status;
+}
+
 int run(const Options& o, const char* self) {
+    if (o.name == "glx-window") return run_glx_window(o);
     if (glfwInit() != GLFW_TRUE) return std::fprintf(stderr, "gl_cases: glfwInit failed\n"), 1;
     const bool gles = o.name == "gles";
     GLFWwindow* window = open_window("gl_cases", gles);
@@ -129,7 +173,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--status") == 0) o.status = std::atoi(argv[i + 1]);
     }
     const char* names[] = {"single", "two-windows", "thread", "fork-exec", "interval", "gles", "exit-thread",
-                           "_exit", "crash"};
+                           "_exit", "crash", "glx-window"};
     bool known = false;
     for (const char* name : names) known = known || o.name == name;
     if (!known || o.frames < 1 || argc % 2 == 0) {

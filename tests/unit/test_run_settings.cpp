@@ -21,6 +21,8 @@ TEST(RunSettings, DefaultsAreTheTimerAtTheDisplaysRefresh) {
     EXPECT_EQ(s.wait_point, pacer::WaitPoint::BeforePresent);
     EXPECT_TRUE(s.trace.empty());
     EXPECT_FALSE(s.summary);
+    EXPECT_EQ(s.background_hz, pacer::Config{}.background_hz);   // the library's: 30
+    EXPECT_EQ(s.hidden_hz, pacer::Config{}.hidden_hz);           // and 10
 }
 
 TEST(RunSettings, EveryKeyParses) {
@@ -33,14 +35,19 @@ TEST(RunSettings, EveryKeyParses) {
     EXPECT_TRUE(s.summary);
     ASSERT_EQ(parse_settings("strategy=off,,", &s), "");   // empty items are harmless
     EXPECT_FALSE(s.paced);
+    ASSERT_EQ(parse_settings("background_hz=20,hidden_hz=0", &s), "");
+    EXPECT_EQ(s.background_hz, 20);
+    EXPECT_EQ(s.hidden_hz, 0);   // off
 }
 
 TEST(RunSettings, FormatParsesBack) {
     RunSettings s;
-    ASSERT_EQ(parse_settings("hz=59.94,strategy=auto,trace=a b.csv,summary=1", &s), "");
+    ASSERT_EQ(parse_settings("hz=59.94,strategy=auto,background_hz=0.5,hidden_hz=0,trace=a b.csv,summary=1", &s), "");
     RunSettings back;
     ASSERT_EQ(parse_settings(pacer_run::format_settings(s), &back), "");
     EXPECT_EQ(back.hz, s.hz);
+    EXPECT_EQ(back.background_hz, 0.5);
+    EXPECT_EQ(back.hidden_hz, 0);
     EXPECT_EQ(back.strategy, s.strategy);
     EXPECT_EQ(back.trace, s.trace);
     EXPECT_EQ(back.summary, s.summary);
@@ -65,7 +72,11 @@ TEST(RunSettings, BadValuesNameTheKeyAndLeaveTheSettingsAlone) {
         {"wait=later", "PACER_RUN: wait=later: unknown wait point (before_present, frame_start)"},
         {"trace=", "PACER_RUN: trace=: empty path"},
         {"summary=yes", "PACER_RUN: summary=yes: not 0 or 1"},
-        {"speed=2", "PACER_RUN: speed=2: unknown key (hz, strategy, wait, trace, summary)"},
+        {"background_hz=-1", "PACER_RUN: background_hz=-1: out of range [0.001, 10000] (0: off)"},
+        {"background_hz=nan", "PACER_RUN: background_hz=nan: not a number"},
+        {"hidden_hz=1e9", "PACER_RUN: hidden_hz=1e9: out of range [0.001, 10000] (0: off)"},
+        {"hidden_hz=", "PACER_RUN: hidden_hz=: not a number"},
+        {"speed=2", "PACER_RUN: speed=2: unknown key (hz, strategy, wait, background_hz, hidden_hz, trace, summary)"},
         {"hz", "PACER_RUN: 'hz': not key=value"},
         {"hz=30,strategy=fast", "PACER_RUN: strategy=fast: unknown strategy"},
     };
@@ -82,6 +93,7 @@ TEST(RunSettings, BadValuesNameTheKeyAndLeaveTheSettingsAlone) {
 TEST(RunSettings, FlagsAreNamedAsFlags) {
     RunSettings s;
     EXPECT_EQ(parse_settings("hz=abc", &s, true), "--hz=abc: not a number");
+    EXPECT_EQ(parse_settings("background_hz=-2", &s, true), "--background-hz=-2: out of range [0.001, 10000] (0: off)");
 }
 
 TEST(RunSettings, TracePartIsBesideTheTrace) {
