@@ -25,10 +25,11 @@ An example prints a line per decision with the frame's interval ("frame 312
 whose Window and PaceHz columns say the state of every frame. With --kind
 run, PATH is pacer-run, and the program it paces is glxgears (a program
 nobody here wrote, which reads no window state of its own): pacer-run's
-trace is the demo's, and it is ended with SIGTERM after the last phase. Run it under
-tools/headless.sh (DISPLAY set); it starts openbox and the decoy itself and
-stops them, by PID, at the end. Exits 0 when every check holds, 1 when one
-fails (each printed), 77 where openbox, xdotool or xmessage is missing.
+trace is the demo's, and it is ended with SIGTERM after the last phase.
+Run it under tools/headless.sh (DISPLAY set); it starts openbox and the
+decoy itself and stops them, by PID, at the end. Exits 0 when every check
+holds, 1 when one fails (each printed), 77 where openbox, xdotool, xmessage,
+xprop or (--kind run) glxgears is missing.
 """
 
 import argparse

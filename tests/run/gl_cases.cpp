@@ -13,8 +13,8 @@
 //   exit-thread  after N frames another thread calls exit(K) while this one renders and swaps
 //   _exit        after N frames, _exit(K): no atexit handler, no destructor
 //   crash        after N frames, SIGSEGV
-//   glx-window   no GLFW: Xlib and GLX, swapping a GLXWindow (glXCreateWindow),
-//                an XID that is no X window, as some engines and Wine do
+//   glx-window   no GLFW: Xlib and GLX 1.3, swapping a GLXWindow (glXCreateWindow),
+//                an XID that is no X window
 // Prints "gl_cases: N frames" at a normal end; exits K (--status, default 0).
 #include <GL/glx.h>
 #include <GLFW/glfw3.h>
