@@ -90,17 +90,18 @@ std::string trace_part_path(const std::string& trace, long pid) {
 }
 
 std::string format_settings(const RunSettings& settings) {
-    char hz[40];
-    std::snprintf(hz, sizeof hz, "%.17g", settings.hz);
-    std::string text = std::string("hz=") + hz;
+    const auto exact = [](double hz) {   // parses back to the same double
+        char text[40];
+        std::snprintf(text, sizeof text, "%.17g", hz);
+        return std::string(text);
+    };
+    std::string text = "hz=" + exact(settings.hz);
     text += ",strategy=";
     text += settings.paced ? pacer::strategy_name(settings.strategy) : "off";
     text += ",wait=";
     text += pacer::wait_point_name(settings.wait_point);
-    std::snprintf(hz, sizeof hz, "%.17g", settings.background_hz);
-    text += std::string(",background_hz=") + hz;
-    std::snprintf(hz, sizeof hz, "%.17g", settings.hidden_hz);
-    text += std::string(",hidden_hz=") + hz;
+    text += ",background_hz=" + exact(settings.background_hz);
+    text += ",hidden_hz=" + exact(settings.hidden_hz);
     if (!settings.trace.empty()) text += ",trace=" + settings.trace;
     text += settings.summary ? ",summary=1" : ",summary=0";
     return text;

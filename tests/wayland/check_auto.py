@@ -142,6 +142,12 @@ UNEVEN_REASON = re.compile(r"vsync presents off their median \(([0-9.]+) ms\) by
                            r"in ([0-9]+) of (the last )?([0-9]+)")
 
 
+def decision_row(rows, reason):
+    """The index of the last row whose Decision is reason (where the decision
+    in force was made), or None."""
+    return max((i for i, r in enumerate(rows) if r["Decision"] == reason), default=None)
+
+
 def uneven_swaps(rows, reason, period_ms):
     """Where reason is auto leaving vsync for uneven swaps: (agrees, text),
     agrees where the trace's swap-to-swap intervals up to that decision
@@ -152,7 +158,7 @@ def uneven_swaps(rows, reason, period_ms):
         return None
     said_median, bar_ms, said_off = float(m.group(1)), float(m.group(2)), int(m.group(3))
     watch, judged = m.group(4) is not None, int(m.group(5))
-    at = max((i for i, r in enumerate(rows) if r["Decision"] == reason), default=None)
+    at = decision_row(rows, reason)
     if at is None:
         return False, f"no row of the trace carries the decision \"{reason}\""
     # What the pacer watched (Pacer::Impl's call of Arbiter::watch): each
@@ -310,8 +316,8 @@ def main():
         reason = field("decision_reason")
         evidence = uneven_swaps(rows, reason, args.or_uneven_timer)
         if evidence is not None:
-            at = max(float(r["TimeInSeconds"]) for r in rows if r["Decision"] == reason) \
-                if any(r["Decision"] == reason for r in rows) else 0.0
+            row = decision_row(rows, reason)
+            at = float(rows[row]["TimeInSeconds"]) if row is not None else 0.0
             before_change = not args.set_hz_at or \
                 at < set_hz_monotonic - int(field("first_wake_ns")) * 1e-9
             if before_change:
