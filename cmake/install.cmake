@@ -39,7 +39,7 @@ install(EXPORT pacerTargets
 # The backends that were built (pacer/backends), one export set each, loaded
 # by pacerConfig.cmake for find_package(pacer CONFIG COMPONENTS glfw ...).
 # pacer::backend_support is what the GLFW and SDL2 backends share.
-foreach(backend wayland backend_support glfw sdl2)
+foreach(backend wayland x11 backend_support glfw sdl2)
   if(TARGET pacer_${backend})
     string(REPLACE "_s" "S" set_name "${backend}")   # backend_support -> backendSupport
     string(SUBSTRING "${set_name}" 0 1 first)
@@ -52,7 +52,7 @@ foreach(backend wayland backend_support glfw sdl2)
     install(EXPORT ${set_name} NAMESPACE pacer:: DESTINATION "${PACER_CMAKE_DIR}")
   endif()
 endforeach()
-foreach(backend wayland glfw sdl2)
+foreach(backend wayland x11 glfw sdl2)
   if(TARGET pacer_${backend})
     install(FILES "${CMAKE_CURRENT_LIST_DIR}/../pacer/backends/include/pacer/backends/${backend}.h"
       DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer/backends")
@@ -118,7 +118,8 @@ endif()
 pacer_install_pc(pacer pacer.pc.in "PACER_PC_LIBS=${PACER_PC_LIBS}")
 
 
-# One .pc per backend (pacer-glfw.pc, pacer-sdl2.pc, pacer-wayland.pc):
+# One .pc per backend (pacer-glfw.pc, pacer-sdl2.pc, pacer-wayland.pc,
+# pacer-x11.pc):
 #   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer-glfw)
 # The libraries are static, so each names what it links: its own archives,
 # then (Requires) pacer, the window system and, where built, wayland-client.
@@ -126,22 +127,29 @@ set(PACER_PC_WAYLAND "")
 if(TARGET pacer_wayland)
   set(PACER_PC_WAYLAND " -lpacer_wayland")
 endif()
+set(PACER_PC_X11 "")
+if(TARGET pacer_x11)
+  set(PACER_PC_X11 " -lpacer_x11")
+endif()
 set(pc_wayland_libs "-lpacer_wayland")
 set(pc_wayland_requires "pacer wayland-client")
 set(pc_dl "")
 if(CMAKE_DL_LIBS)
-  set(pc_dl " -l${CMAKE_DL_LIBS}")   # glfw.cpp looks up GLFW's Wayland functions with dlsym
+  # glfw.cpp looks up GLFW's Wayland functions with dlsym, x11.cpp libxcb's
+  set(pc_dl " -l${CMAKE_DL_LIBS}")
 endif()
-set(pc_glfw_libs "-lpacer_glfw -lpacer_backend_support${PACER_PC_WAYLAND}${pc_dl}")
+set(pc_x11_libs "-lpacer_x11${pc_dl}")
+set(pc_x11_requires "pacer")
+set(pc_glfw_libs "-lpacer_glfw -lpacer_backend_support${PACER_PC_WAYLAND}${PACER_PC_X11}${pc_dl}")
 set(pc_glfw_requires "pacer glfw3")
-set(pc_sdl2_libs "-lpacer_sdl2 -lpacer_backend_support${PACER_PC_WAYLAND}")
+set(pc_sdl2_libs "-lpacer_sdl2 -lpacer_backend_support${PACER_PC_WAYLAND}${PACER_PC_X11}${pc_dl}")
 set(pc_sdl2_requires "pacer sdl2")
-foreach(backend wayland glfw sdl2)
+foreach(backend wayland x11 glfw sdl2)
   if(NOT TARGET pacer_${backend})
     continue()
   endif()
   set(requires "${pc_${backend}_requires}")
-  if(TARGET pacer_wayland AND NOT backend STREQUAL "wayland")
+  if(TARGET pacer_wayland AND NOT backend MATCHES "^(wayland|x11)$")
     string(APPEND requires " wayland-client")
   endif()
   pacer_install_pc(pacer-${backend} pacer-backend.pc.in "PACER_PC_BACKEND=${backend}"

@@ -4,6 +4,9 @@
 // session (session.h), which finishes the frame's GL work (WindowHost's
 // fence), waits, presents and marks the present.
 //
+// GLX 1.3's glXCreateWindow is hooked too, to know the X window of a
+// GLXWindow: the X server's Present events (X11's display clock) name it.
+//
 // How a program reaches a present, and how each way is hooked:
 //   linked against libGL or libEGL          this library's exports come first (LD_PRELOAD)
 //   glXGetProcAddress[ARB], eglGetProcAddress
@@ -50,6 +53,7 @@ enum Hook : int {
     kGlxSwapIntervalExt,
     kGlxSwapIntervalMesa,
     kGlxSwapIntervalSgi,
+    kGlxCreateWindow,
     kEglSwapBuffers,
     kEglSwapBuffersWithDamageKhr,
     kEglSwapBuffersWithDamageExt,
@@ -176,6 +180,18 @@ struct GlxCall {
     void* display;
     unsigned long drawable;
 };
+
+// GLX 1.3's GLXWindows (glXCreateWindow) and the X windows they draw on: a
+// GLXWindow's XID is no window to the X server, whose Present events name
+// the X window.
+std::mutex* const g_glx_mutex = new std::mutex;
+auto* const g_window_of_glx_window = new std::unordered_map<unsigned long, unsigned long>;
+
+unsigned long x_window_of(unsigned long drawable) {
+    std::lock_guard<std::mutex> lock(*g_glx_mutex);
+    const auto found = g_window_of_glx_window->find(drawable);
+    return found != g_window_of_glx_window->end() ? found->second : drawable;
+}
 
 // The display's refresh through RandR (libXrandr, loaded on demand: the
 // program is an X11 one, libX11 is there), 0 where it says none.
@@ -337,6 +353,12 @@ public:
         const auto* call = static_cast<const GlxCall*>(present_context());
         return call == nullptr ? 0 : x11_refresh_hz(call->display);
     }
+    // The X server's Present clock and each frame's fate, for the drawable's
+    // X window (a GLXWindow's own), asked on a connection of its own.
+    void starting(const void* window) override {
+        const auto* call = static_cast<const GlxCall*>(present_context());
+        if (call != nullptr) watch_x11_window(call->display, x_window_of(reinterpret_cast<unsigned long>(window)));
+    }
 
 protected:
     // Read before each wait of the paced window (Arbiter::check_window), on
@@ -480,6 +502,18 @@ PACER_EXPORT void glXSwapBuffers(void* display, unsigned long drawable) {
                      &call);
 }
 
+PACER_EXPORT unsigned long glXCreateWindow(void* display, void* config, unsigned long window, const int* attributes) {
+    using CreateFn = unsigned long (*)(void*, void*, unsigned long, const int*);
+    const auto real = real_of<CreateFn>(kGlxCreateWindow);
+    if (real == nullptr) return 0;
+    const unsigned long drawable = real(display, config, window, attributes);
+    if (drawable != 0) {
+        std::lock_guard<std::mutex> lock(*g_glx_mutex);
+        (*g_window_of_glx_window)[drawable] = window;
+    }
+    return drawable;
+}
+
 PACER_EXPORT void* glXGetProcAddressARB(const unsigned char* name) {
     const auto real = real_of<GlxProcFn>(kGlxGetProcAddressArb);
     if (real == nullptr) return nullptr;
@@ -607,6 +641,7 @@ __attribute__((constructor)) void install_table() {
         {"glXSwapIntervalEXT", reinterpret_cast<void*>(&glXSwapIntervalEXT)},
         {"glXSwapIntervalMESA", reinterpret_cast<void*>(&glXSwapIntervalMESA)},
         {"glXSwapIntervalSGI", reinterpret_cast<void*>(&glXSwapIntervalSGI)},
+        {"glXCreateWindow", reinterpret_cast<void*>(&glXCreateWindow)},
         {"eglSwapBuffers", reinterpret_cast<void*>(&eglSwapBuffers)},
         {"eglSwapBuffersWithDamageKHR", reinterpret_cast<void*>(&eglSwapBuffersWithDamageKHR)},
         {"eglSwapBuffersWithDamageEXT", reinterpret_cast<void*>(&eglSwapBuffersWithDamageEXT)},

@@ -46,10 +46,12 @@ void Session::interrupt() {
 
 void Session::present(const void* window, PresentHost& host, PresentHost::Run run, void* context) {
     bool paced = settings_.paced && !finished_.load();
+    bool handed_over = false;   // another window took over: its feedback, not the old one's
     if (paced) {
         std::lock_guard<std::mutex> lock(window_mutex_);
         const int64_t now_ns = steady_now_ns();
         if (paced_window_ == nullptr || paced_window_ == window || now_ns - paced_last_ns_ > kQuietNs) {
+            handed_over = paced_window_ != nullptr && paced_window_ != window;
             paced_window_ = window;
             paced_last_ns_ = now_ns;
         } else {
@@ -64,7 +66,11 @@ void Session::present(const void* window, PresentHost& host, PresentHost::Run ru
         // A start that failed (no Pacer) leaves every present unpaced.
         paced = !finished_.load() && (!started_ || (pacer_ != nullptr && &host == host_));
         if (paced) host.present_with(run, context);   // before start_: the Host asks its window
-        if (paced && !started_) paced = start_(host, window);
+        if (paced && !started_) {
+            paced = start_(host, window);
+        } else if (paced && handed_over) {
+            host.starting(window);
+        }
     }
     if (!paced) {
         if (lock.owns_lock()) host.present_with(nullptr, nullptr);
@@ -85,6 +91,7 @@ void Session::present(const void* window, PresentHost& host, PresentHost::Run ru
         const int64_t swap_start_ns = clock.now_ns();
         host.before_swap(has_pending_ ? pending_.index : -1);
         run(context);
+        host.after_swap();
         pacer_->mark_present();
         const int64_t swap_return_ns = clock.now_ns();
         if (has_pending_) note_frame_(pending_, swap_return_ns - swap_start_ns, swap_return_ns);

@@ -47,10 +47,14 @@ public:
     }
     // Wayland's present feedback for the window's surface, once it is known.
     void watch_surface(void* wl_display, void* wl_surface) { open_feedback(wl_display, wl_surface); }
+    // X11's (the Present extension) for an X window: the program's Xlib
+    // Display* (null: $DISPLAY's server) and the window.
+    void watch_x11_window(void* display, unsigned long window) { open_x11_feedback(display, window); }
     // What the summary names the API by: "OpenGL (GLX)", "Vulkan".
     virtual const char* api_name() const = 0;
-    // Before the session's Pacer is made, with the window it paces: a Host
-    // on Wayland opens the present feedback of that window's surface here.
+    // Before the session's Pacer is made, with the window it paces, and
+    // again when another window takes over: a Host opens the present
+    // feedback of that window (Wayland's surface, or the X window) here.
     virtual void starting(const void* window) { (void)window; }
 
 protected:

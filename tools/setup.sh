@@ -24,8 +24,9 @@ demo=(
   libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
   # pacer-run's Vulkan layer: the headers and the layer interface (vk_layer.h)
   libvulkan-dev
-  # pacer-run's GLX Host: XCB's headers, for a program's window state
-  libxcb1-dev
+  # pacer-run's GLX Host: XCB's headers, for a program's window state; and
+  # XCB's Present headers, for X11's display clock (pacer::x11)
+  libxcb1-dev libxcb-present-dev
 )
 tests=(
   libgtest-dev libgmock-dev

@@ -16,6 +16,7 @@ public:
     void request(int64_t frame_index) override { feedback_->request(frame_index); }
     bool take(Presented* out) override { return feedback_->take(out); }
     std::string describe() const override { return std::string("wp_presentation, clock ") + feedback_->clock_name(); }
+    const char* clock_name() const override { return "wp_presentation"; }
 
 private:
     std::unique_ptr<wayland::PresentFeedback> feedback_;
@@ -25,7 +26,7 @@ private:
 
 std::unique_ptr<PresentSource> open_present_source(void* display, void* surface, std::string* why) {
     if (display == nullptr || surface == nullptr) {
-        *why = "not on Wayland (X11 has no present feedback)";
+        *why = "not on Wayland";
         return nullptr;
     }
     std::unique_ptr<wayland::PresentFeedback> feedback = wayland::PresentFeedback::open(

@@ -71,11 +71,21 @@ void WindowHost::before_swap(int64_t frame_index) {
     if (support_->source) support_->source->request(frame_index);
 }
 
+void WindowHost::after_swap() {
+    if (support_->source) support_->source->sent();
+}
+
 void WindowHost::present(Pacer& pacer, const Frame& frame) {
-    before_swap(frame.index);
+    // Render, wait, swap: the frame swapped now was built after the wait
+    // before this one (frame 0's, before any: unknown).
+    const bool built_before = pacer.config().wait_point == WaitPoint::BeforePresent;
+    before_swap(built_before ? frame.index - 1 : frame.index);
     swap_buffers();
+    after_swap();
     pacer.mark_present();
 }
+
+const char* WindowHost::present_clock_name() { return support_->source ? support_->source->clock_name() : nullptr; }
 
 bool WindowHost::take_presented(Presented* out) {
     if (!support_->source || !support_->source->take(out)) return false;
@@ -122,6 +132,14 @@ void WindowHost::finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& 
 void WindowHost::open_x11(void* display, unsigned long window) {
     support_->x11_display = display;
     support_->x11_window = window;
+    open_x11_feedback(display, window);
+}
+
+void WindowHost::open_x11_feedback(void* display, unsigned long window) {
+    if (support_->wl_display != nullptr) return;   // Wayland's own feedback, or why it has none
+    std::string why;
+    support_->source = detail::open_x11_present_source(display, window, &why);
+    support_->feedback_text = support_->source ? support_->source->describe() : "none: " + why;
 }
 
 WindowState WindowHost::window_state() {

@@ -58,6 +58,10 @@ public:
         (void)out;
         return false;
     }
+    // Optional: what the reports of take_presented come from, named in the
+    // reasons of auto and display_lock ("X Present", "wp_presentation"); a
+    // string that lives as long as the Host. nullptr: unnamed.
+    virtual const char* present_clock_name() { return nullptr; }
     // Optional: the frame's GPU work, finished before a before_present wait
     // (wait() calls it first, under WaitPoint::BeforePresent, except while
     // vsync paces: that swap waits anyway). budget_ns is the time left to

@@ -219,9 +219,10 @@ std::string Arbiter::choose_display_lock(const char* head) {
     const std::string later = aims_later_ ? "; the work's tail and the latch take more than a frame step: each "
                                             "frame aims a refresh later"
                                           : std::string();
+    const char* clock = cfg_.host->present_clock_name();
     return std::string(head) + " -> display_lock: " + (says.empty() ? std::string() : says + "; ") +
-           hz_rounded(shown_hz_) + " / " + std::to_string(display_refreshes_) + ", each deadline " + lead +
-           " before its refresh" + later;
+           (clock != nullptr ? std::string(clock) + ", " : std::string()) + hz_rounded(shown_hz_) + " / " +
+           std::to_string(display_refreshes_) + ", each deadline " + lead + " before its refresh" + later;
 }
 
 // display_lock with a learned lead: a lead past one frame step that lasts

@@ -1,7 +1,8 @@
 // pacer/backends/window_host.h: what the GLFW and SDL2 Hosts (glfw.h,
 // sdl2.h) share: the answer to the last swap-interval request, the window's
-// shown frames (Wayland's wp_presentation, where the window is on Wayland
-// and pacer was built with it), and a callback that sees each report.
+// shown frames (Wayland's wp_presentation, or X11's Present extension, where
+// pacer was built with them: wayland.h, x11.h), and a callback that sees
+// each report.
 // Under Xvfb SDL refuses every interval and GLFW cannot tell (glfwSwapInterval
 // returns nothing): a demo or an overlay shows which.
 #pragma once
@@ -48,13 +49,22 @@ public:
     // The swap, in one call: asks when the frame is shown (before_swap),
     // swaps the window's buffers (glfwSwapBuffers, SDL_GL_SwapWindow) and
     // tells the pacer the swap returned (Pacer::mark_present). frame is the
-    // one wait() returned before this swap.
+    // one wait() returned before this swap; waiting before the present
+    // (WaitPoint::BeforePresent), the frame swapped was built after the wait
+    // before that one, and is reported as that one's (Presented::frame_index).
     void present(Pacer& pacer, const Frame& frame);
     // The same in parts, for an engine that swaps itself: right before its
-    // swap, with the index of the frame it shows (Frame::index), then
-    // Pacer::mark_present after it.
+    // swap, with the index of the wait the frame it shows was built after
+    // (Presented::frame_index: the wait before the last one where the
+    // engine waits before its present, else the last one); after it,
+    // after_swap (optional: on X11 it dates the image the swap sent) and
+    // Pacer::mark_present.
     void before_swap(int64_t frame_index);
+    void after_swap();
     bool take_presented(Presented* out) override;
+    // "wp_presentation" or "X Present" where the window reports shown
+    // frames, else nullptr (Host::present_clock_name).
+    const char* present_clock_name() override;
     // The frame's GL work done before the pacer waits (Host::finish_gpu):
     // glFlush, then a fence (GL 3.2 or ARB_sync) waited on for at most
     // budget_ns. Nothing without a current GL context (a Vulkan window);
@@ -78,7 +88,8 @@ public:
     // The last request and what the window system said.
     SwapIntervalState swap_interval() const;
     // Where the shown frames come from ("wp_presentation, clock
-    // CLOCK_MONOTONIC_RAW"), or why none do ("none: not on Wayland ...").
+    // CLOCK_MONOTONIC_RAW", "X Present 1.2 on Xwayland: ..."), or why none
+    // do ("none: the X server ':1' has no Present extension").
     const char* present_feedback() const;
     // Whether the window's connection to the display server broke (Wayland:
     // the compositor died or closed the client). SDL2 and GLFW report that
@@ -112,8 +123,13 @@ protected:
     };
     virtual WindowFlags window_flags() const = 0;
     // Once the window exists, where it is an X11 window: its Display* and
-    // Window, for variable_refresh.
+    // Window, for variable_refresh and X11's present feedback
+    // (open_x11_feedback).
     void open_x11(void* display, unsigned long window);
+    // X11's present feedback alone, where no Wayland feedback is open: the
+    // program's Xlib Display* (null: $DISPLAY's server) and the X window
+    // it presents to.
+    void open_x11_feedback(void* display, unsigned long window);
 
 private:
     struct Support;

@@ -1,5 +1,6 @@
-// present_source_none.cpp: pacer built without Wayland's client library or
-// protocol files: no window reports when its frames were shown.
+// present_source_wayland_none.cpp: pacer built without Wayland's client
+// library or protocol files: no Wayland window reports when its frames were
+// shown.
 #include "present_source.h"
 
 namespace pacer::backends::detail {
