@@ -15,15 +15,21 @@
 // frame to its refresh itself and a FIFO queue would hold it back a refresh
 // (vkcube-wayland on weston: auto saw display_lock's frames shown early and
 // left it); the others keep the program's. The swap interval the pacer
-// asks for is accepted where the mode gives it (FIFO: 1, the others: 0). On Wayland the swapchain's surface comes from
-// vkCreateWaylandSurfaceKHR: the present feedback auto and display_lock pace to.
+// asks for is accepted where the mode gives it (FIFO: 1, the others: 0).
+// The swapchain's surface tells where the present feedback auto and
+// display_lock pace to comes from: vkCreateWaylandSurfaceKHR's wl_surface
+// (wp_presentation), or vkCreateXlibSurfaceKHR's and vkCreateXcbSurfaceKHR's
+// X window (X11's Present, asked on a connection of pacer's own: an XCB
+// surface's server is $DISPLAY's).
 //
 // The same shared library is pacer-run's GL preload: loaded both ways, it is
 // one session. It exports only vkNegotiateLoaderLayerInterfaceVersion, so a
 // program's own vkGetInstanceProcAddr is never shadowed by the preload.
 #include "session.h"
 
-// vulkan_wayland.h's types need only the two opaque Wayland structs.
+// vulkan_wayland.h's types need only the two opaque Wayland structs; the
+// Xlib and XCB surfaces' are declared here, so that neither header (and
+// Xlib's macros) comes in.
 #define VK_USE_PLATFORM_WAYLAND_KHR
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
@@ -47,11 +53,35 @@ constexpr uint64_t kReuseWaitNs = 1'000'000'000;
 // shared by an instance and its physical devices, a device and its queues.
 void* key_of(const void* handle) { return *static_cast<void* const*>(handle); }
 
+// vulkan_xlib.h's and vulkan_xcb.h's create-infos, as the Vulkan headers
+// lay them out (sType, pNext, flags, then the display or connection, and
+// the window: an XID).
+struct XlibSurfaceCreateInfo {
+    VkStructureType sType;
+    const void* pNext;
+    VkFlags flags;
+    void* dpy;
+    unsigned long window;
+};
+struct XcbSurfaceCreateInfo {
+    VkStructureType sType;
+    const void* pNext;
+    VkFlags flags;
+    void* connection;
+    uint32_t window;
+};
+using CreateXlibSurfaceFn = VkResult(VKAPI_PTR*)(VkInstance, const XlibSurfaceCreateInfo*,
+                                                 const VkAllocationCallbacks*, VkSurfaceKHR*);
+using CreateXcbSurfaceFn = VkResult(VKAPI_PTR*)(VkInstance, const XcbSurfaceCreateInfo*,
+                                                const VkAllocationCallbacks*, VkSurfaceKHR*);
+
 struct InstanceData {
     VkInstance instance = VK_NULL_HANDLE;
     PFN_vkGetInstanceProcAddr next_gipa = nullptr;
     PFN_vkDestroyInstance destroy = nullptr;
     PFN_vkCreateWaylandSurfaceKHR create_wayland_surface = nullptr;
+    CreateXlibSurfaceFn create_xlib_surface = nullptr;
+    CreateXcbSurfaceFn create_xcb_surface = nullptr;
     PFN_vkGetPhysicalDeviceSurfacePresentModesKHR present_modes = nullptr;
 };
 
@@ -89,16 +119,19 @@ struct SwapchainData {
     VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;
 };
 
-struct WaylandSurface {
+// Where a surface's frames go: a Wayland surface (display, surface) or an
+// X window (x11_window, on the Xlib display given, else $DISPLAY's server).
+struct WindowOf {
     void* display = nullptr;
     void* surface = nullptr;
+    unsigned long x11_window = 0;
 };
 
 std::mutex* const g_mutex = new std::mutex;   // the maps below; never destroyed
 auto* const g_instances = new std::unordered_map<void*, InstanceData>;
 auto* const g_devices = new std::unordered_map<void*, DeviceData*>;
 auto* const g_swapchains = new std::unordered_map<uint64_t, SwapchainData>;
-auto* const g_wayland_surfaces = new std::unordered_map<uint64_t, WaylandSurface>;
+auto* const g_surfaces = new std::unordered_map<uint64_t, WindowOf>;   // Wayland's and X11's
 
 uint64_t handle_id(VkSwapchainKHR handle) { return reinterpret_cast<uint64_t>(handle); }
 uint64_t handle_id(VkSurfaceKHR handle) { return reinterpret_cast<uint64_t>(handle); }
@@ -141,16 +174,20 @@ public:
     }
     double refresh_rate_hz() override { return 0; }   // Wayland states it in each report
     void starting(const void* window) override {
-        WaylandSurface found_surface;
+        WindowOf found;
         {
             std::lock_guard<std::mutex> lock(*g_mutex);
             const auto swapchain = g_swapchains->find(reinterpret_cast<uint64_t>(window));
             if (swapchain == g_swapchains->end()) return;
-            const auto surface = g_wayland_surfaces->find(handle_id(swapchain->second.surface));
-            if (surface == g_wayland_surfaces->end()) return;
-            found_surface = surface->second;
+            const auto surface = g_surfaces->find(handle_id(swapchain->second.surface));
+            if (surface == g_surfaces->end()) return;
+            found = surface->second;
         }
-        watch_surface(found_surface.display, found_surface.surface);
+        if (found.x11_window != 0) {
+            watch_x11_window(found.display, found.x11_window);
+        } else {
+            watch_surface(found.display, found.surface);
+        }
     }
     void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) override {
         auto* call = static_cast<VkCall*>(present_context());
@@ -297,7 +334,31 @@ VKAPI_ATTR VkResult VKAPI_CALL create_wayland_surface(VkInstance instance, const
     const VkResult result = data->create_wayland_surface(instance, info, allocator, out);
     if (result == VK_SUCCESS) {
         std::lock_guard<std::mutex> lock(*g_mutex);
-        (*g_wayland_surfaces)[handle_id(*out)] = {info->display, info->surface};
+        (*g_surfaces)[handle_id(*out)] = {info->display, info->surface, 0};
+    }
+    return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_xlib_surface(VkInstance instance, const XlibSurfaceCreateInfo* info,
+                                                   const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
+    InstanceData* data = instance_of(instance);
+    if (data == nullptr || data->create_xlib_surface == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+    const VkResult result = data->create_xlib_surface(instance, info, allocator, out);
+    if (result == VK_SUCCESS) {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        (*g_surfaces)[handle_id(*out)] = {info->dpy, nullptr, info->window};
+    }
+    return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_xcb_surface(VkInstance instance, const XcbSurfaceCreateInfo* info,
+                                                  const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
+    InstanceData* data = instance_of(instance);
+    if (data == nullptr || data->create_xcb_surface == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+    const VkResult result = data->create_xcb_surface(instance, info, allocator, out);
+    if (result == VK_SUCCESS) {
+        std::lock_guard<std::mutex> lock(*g_mutex);
+        (*g_surfaces)[handle_id(*out)] = {nullptr, nullptr, info->window};   // no server's name: $DISPLAY
     }
     return result;
 }
@@ -362,6 +423,8 @@ VKAPI_ATTR VkResult VKAPI_CALL create_instance(const VkInstanceCreateInfo* info,
     data.destroy = reinterpret_cast<PFN_vkDestroyInstance>(gipa(*out, "vkDestroyInstance"));
     data.create_wayland_surface =
         reinterpret_cast<PFN_vkCreateWaylandSurfaceKHR>(gipa(*out, "vkCreateWaylandSurfaceKHR"));
+    data.create_xlib_surface = reinterpret_cast<CreateXlibSurfaceFn>(gipa(*out, "vkCreateXlibSurfaceKHR"));
+    data.create_xcb_surface = reinterpret_cast<CreateXcbSurfaceFn>(gipa(*out, "vkCreateXcbSurfaceKHR"));
     data.present_modes = reinterpret_cast<PFN_vkGetPhysicalDeviceSurfacePresentModesKHR>(
         gipa(*out, "vkGetPhysicalDeviceSurfacePresentModesKHR"));
     std::lock_guard<std::mutex> lock(*g_mutex);
@@ -412,6 +475,8 @@ PFN_vkVoidFunction own_instance_function(const char* name) {
         {"vkDestroyInstance", reinterpret_cast<PFN_vkVoidFunction>(&destroy_instance)},
         {"vkCreateDevice", reinterpret_cast<PFN_vkVoidFunction>(&create_device)},
         {"vkCreateWaylandSurfaceKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_wayland_surface)},
+        {"vkCreateXlibSurfaceKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_xlib_surface)},
+        {"vkCreateXcbSurfaceKHR", reinterpret_cast<PFN_vkVoidFunction>(&create_xcb_surface)},
     };
     if (PFN_vkVoidFunction own = find_own(table, name)) return own;
     return own_device_function(name);
