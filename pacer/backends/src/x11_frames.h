@@ -17,13 +17,13 @@
 //     ticks, the newest is shown and the others were replaced unseen.
 // The first PIXMAP completion switches a feedback to the first way for good.
 //
-// Ticks: each MSC once, in order. A tick at or before the newest heard is
-// left out (the server answers a request for a past MSC with the current
-// one; requests of other clients reach us too); a gap of up to
-// kMaxFilled ticks is filled in evenly between the two heard, so that a
-// frame sent in it still names its own refresh; a larger jump either way
-// (the window moved to another CRTC, the counter wrapped) starts the count
-// afresh at the new tick.
+// Ticks: each MSC once, in order, the counter's wrap a step like any other.
+// A tick at or up to kMaxFilled before the newest heard is left out (heard
+// late, or twice: requests of other clients reach us too); one further back
+// is a new count (the window moved to another CRTC) and taken as it is. A
+// gap of up to kMaxFilled ticks is filled in evenly between the two heard,
+// so that a frame sent in it still names its own refresh; a longer one
+// (nothing was heard for a while) is not.
 #pragma once
 
 #include <pacer/host.h>
@@ -37,7 +37,6 @@ class X11Frames {
 public:
     static constexpr int kMaxPending = 64;        // frames awaiting their fate; the oldest left out beyond
     static constexpr int64_t kMaxFilled = 64;     // missing ticks filled in between two heard
-    static constexpr int64_t kRestartJump = 1 << 20;   // an MSC this far either way is a new count
 
     // Present's CompleteNotify modes (xcb_present_complete_mode_t).
     enum class Mode : uint8_t { Copy = 0, Flip = 1, Skip = 2, SuboptimalCopy = 3 };
@@ -62,7 +61,7 @@ public:
     // Returns whether it was a new one.
     bool tick(uint64_t msc, int64_t ust_ns) {
         const int64_t step = static_cast<int64_t>(msc - last_msc_);   // modular: a wrap is a step of 1
-        const bool restart = !heard_ || step > kRestartJump || step < -kRestartJump;
+        const bool restart = !heard_ || step < -kMaxFilled;
         if (!restart && (step <= 0 || ust_ns <= last_ust_ns_)) return false;
         if (!restart && step <= kMaxFilled) {
             for (int64_t k = 1; k < step; ++k) {
