@@ -35,8 +35,9 @@ tests=(
   # for the seat module)
   sway weston libweston-10-dev
   # the desktops players run, headless (tools/wayland.sh): GNOME's mutter with
-  # its Xwayland, KDE's KWin, each on a session bus of its own (dbus-run-session)
-  mutter kwin-wayland xwayland dbus-daemon
+  # its Xwayland, KDE's KWin, each on a session bus of its own (dbus-run-session);
+  # xhost (x11-xserver-utils) lets root's clients into weston's Xwayland
+  mutter kwin-wayland xwayland dbus-daemon x11-xserver-utils
   # Windows cross-build, run under Wine
   g++-mingw-w64-x86-64-posix wine wine64
   # libFuzzer and Clang's sanitizers (tests/fuzz)

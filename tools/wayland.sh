@@ -2,11 +2,11 @@
 # tools/wayland.sh: headless Wayland compositors for the tests and QA runs.
 #
 #   tools/wayland.sh start sway   [--hz N] [--size WxH] [--name NAME]
-#   tools/wayland.sh start weston [--size WxH] [--seat-module PATH] [--repaint-window-ms N] [--name NAME]
+#   tools/wayland.sh start weston [--size WxH] [--seat-module PATH] [--repaint-window-ms N] [--xwayland] [--name NAME]
 #   tools/wayland.sh start mutter [--hz N] [--size WxH] [--xwayland] [--name NAME]
 #   tools/wayland.sh start kwin   [--size WxH] [--name NAME]
 #   tools/wayland.sh env    [--name NAME]     the lines a client needs: eval "$(tools/wayland.sh env)"
-#                                             (mutter --xwayland: DISPLAY and XAUTHORITY too)
+#                                             (--xwayland: DISPLAY, and mutter's XAUTHORITY, too)
 #   tools/wayland.sh set-hz N [--name NAME]   sway only: change the output's rate live
 #   tools/wayland.sh status [--name NAME]     exit 0 when the instance runs
 #   tools/wayland.sh stop   [--name NAME]
@@ -24,9 +24,9 @@
 # slower clock (docs/wayland.md): kept as the "display lies about its refresh"
 # case. weston sends wp_presentation feedback, sway (wlroots 0.15) does not.
 # mutter (GNOME) runs headless with a virtual monitor at the asked rate and
-# sends feedback dated in software (no hardware-clock flag), with jitter;
-# --xwayland also starts its Xwayland, for X11 clients as most games run on
-# GNOME. KWin (KDE) runs its virtual backend at 60 Hz and sends no feedback.
+# sends feedback dated in software (no hardware-clock flag), with jitter.
+# --xwayland (mutter, weston) also starts the compositor's Xwayland, for X11
+# clients as most games run on GNOME. KWin (KDE) runs its virtual backend at 60 Hz and sends no feedback.
 # Both want a session bus: each gets its own (dbus-run-session).
 set -euo pipefail
 
@@ -98,10 +98,21 @@ socket_name() {
   return 1
 }
 
-# mutter's Xwayland: its display (":N", from mutter's log) and the auth file
-# it made, kept in the instance's dir once both are there.
+# The compositor's Xwayland: its display (":N", from mutter's log or
+# weston's) and the auth file mutter made, kept in the instance's dir once
+# there. weston's Xwayland has no auth file and lets in only its own user
+# (nobody): xhost, run as nobody, lets root's clients in too (the first
+# client also starts that Xwayland, which weston does on demand).
 x_display() {
   local dir="$1" number auth
+  if [[ "$(cat "$dir/kind")" == weston ]]; then
+    number="$(sed -n 's/.*xserver listening on display \(:[0-9]*\).*/\1/p' "$dir/weston.log" | head -n 1)"
+    [[ -n "$number" ]] || return 1
+    command -v xhost >/dev/null || die "start: xhost not found (x11-xserver-utils; tools/setup.sh installs it)"
+    as_nobody env DISPLAY="$number" xhost +si:localuser:root >/dev/null 2>&1 || return 1
+    echo "$number" > "$dir/x-display"
+    return 0
+  fi
   number="$(sed -n 's/.*Using public X11 display \(:[0-9]*\).*/\1/p' "$dir/log" | head -n 1)"
   [[ -n "$number" ]] || return 1
   for auth in "$dir"/run/.mutter-Xwaylandauth.*; do
@@ -123,7 +134,7 @@ print_env() {
   [[ -f "$dir/kind" && "$(cat "$dir/kind")" == sway ]] && echo "export SWAYSOCK=$dir/run/sway-ipc.sock"
   if [[ -f "$dir/x-display" ]]; then
     echo "export DISPLAY=$(cat "$dir/x-display")"
-    echo "export XAUTHORITY=$(cat "$dir/x-auth")"
+    [[ -f "$dir/x-auth" ]] && echo "export XAUTHORITY=$(cat "$dir/x-auth")"
   fi
   return 0
 }
@@ -164,6 +175,10 @@ compositor_command() {
            weston --backend=headless-backend.so --shell=desktop-shell.so --width="${size%x*}" --height="${size#*x}"
            --socket=wayland-0 --idle-time=0 --config="$dir/weston.ini"
            --modules="$dir/pacer-weston-seat.so" --log="$dir/weston.log")
+      if [[ "$xwayland" == 1 ]]; then
+        [[ -d /tmp/.X11-unix ]] || install -d -m 1777 /tmp/.X11-unix
+        cmd+=(--xwayland)
+      fi
       ;;
     mutter|kwin)
       # The compositor itself records its PID (stop ends it, and then
@@ -339,7 +354,7 @@ positive_number "$hz" || die "--hz: '$hz' is not a positive number"
 [[ -z "$window_ms" ]] || [[ "$window_ms" =~ ^[0-9]+$ ]] || die "--repaint-window-ms: '$window_ms' is not a whole number of ms"
 [[ "$size" =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "--size: '$size' is not WIDTHxHEIGHT in pixels"
 [[ -z "$name" ]] || [[ "$name" =~ ^[A-Za-z0-9_-]+$ ]] || die "--name: '$name' may hold only letters, digits, '-' and '_'"
-[[ "$xwayland" == 0 || "$kind" == mutter ]] || die "--xwayland: only mutter starts an Xwayland here"
+[[ "$xwayland" == 0 || "$kind" == mutter || "$kind" == weston ]] || die "--xwayland: only mutter and weston start an Xwayland here"
 
 if [[ -z "$name" ]]; then
   # Unnamed: the compositor started, sway for set-hz, else the one default

@@ -22,7 +22,9 @@ after its image; at 60 Hz on a 60 Hz clock each refresh is due a new frame:
     before any refresh showed it).
 The first 2 s of each run (start-up, and auto's probe) are left out; the
 count runs from the first tick after that to the last tick before the last
-image. Beside the counts: where the images land before the tick that shows
+image. Where the server answered nobody for 4 refreshes or more (the tick
+client heard them all at once, and no program drew), those refreshes are
+counted apart ("stalled"), not as repeats: no pacer can show a frame there. Beside the counts: where the images land before the tick that shows
 them (p5-p95), and the latency from each frame's wake to that tick (p50:
 the trace's wake-to-present plus the image's wait for its tick, pairing
 images and frames in order where their counts agree).
@@ -47,6 +49,10 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP_S = 2.0
+# The tick client keeps 4 MSCs asked ahead: a gap of 4 ticks or more heard
+# at once is the server answering nobody for that long (headless mutter's
+# Xwayland stops for 0.5-0.7 s every few seconds, unpaced programs too).
+STALL_TICKS = 4
 
 # name -> command; {pacer_run}, {strategy}, {demo}, {imgui}, {seconds}, {trace} filled in.
 PROGRAMS = {
@@ -65,11 +71,16 @@ PROGRAMS = {
 }
 
 
-def read_images(path):
+def read_images(path, window_path):
+    """The images put on the window the ticks are of (the probe names each
+    put's drawable: SDL2 puts a pixmap or two first)."""
     try:
+        with open(window_path) as f:
+            window = int(f.read().split()[0], 16)
         with open(path) as f:
-            return [int(line) for line in f if line.strip()]
-    except FileNotFoundError:
+            return [int(words[0]) for words in (line.split() for line in f)
+                    if len(words) == 2 and int(words[1], 16) == window]
+    except (FileNotFoundError, IndexError, ValueError):
         return []
 
 
@@ -113,13 +124,18 @@ def count(images, ticks, wake_to_present):
     window = [(m, u) for m, u in ticks if start <= u <= images[-1]]
     if len(window) < 30:
         return None
-    repeats = lost = refreshes = 0
+    repeats = lost = refreshes = stalled = 0
     for (m0, u0), (m1, u1) in zip(window, window[1:]):
         due = m1 - m0   # refreshes in the interval (a tick the instrument missed leaves a gap of 2)
         shown = bisect.bisect_left(images, u1) - bisect.bisect_left(images, u0)
+        if due >= STALL_TICKS:   # the server answered nobody: no pacer's doing, counted apart
+            stalled += due
+            continue
         refreshes += due
         repeats += max(0, due - shown)
         lost += max(0, shown - due)
+    if refreshes < 30:
+        return None
     usts = [u for _, u in ticks]
     before_tick, latency = [], []
     # Frame k's image is the k-th: a trace cut short by a signal (its last
@@ -137,6 +153,7 @@ def count(images, ticks, wake_to_present):
             latency.append(wake_to_present[k] + wait_ms)
     per = 1000 / refreshes
     return {"repeats": repeats * per, "lost": lost * per, "sum": (repeats + lost) * per, "ticks": refreshes,
+            "stalled": 1000 * stalled / (refreshes + stalled),
             "before_p5": pct(before_tick, 0.05), "before_p95": pct(before_tick, 0.95),
             "latency_p50": statistics.median(latency) if latency else float("nan")}
 
@@ -179,6 +196,7 @@ def run_once(server, words, strategy, seconds, paths):
     env["LD_PRELOAD"] = paths["probe"] + (":" + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
     env["PACER_PROBE_OUT"] = images
     env["PACER_PROBE_WINDOW"] = window
+    env["PACER_PROBE_DRAWABLES"] = "1"
     env.pop("PACER_RUN", None)
     # The tick client beside the program on the same display; the program
     # ends by itself (the demo) or at `timeout` (SIGTERM, which pacer-run
@@ -189,7 +207,7 @@ def run_once(server, words, strategy, seconds, paths):
     done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           timeout=seconds + 60)
     wake_to_present, decision = read_trace(trace)
-    got = count(read_images(images), read_ticks(ticks), wake_to_present)
+    got = count(read_images(images, window), read_ticks(ticks), wake_to_present)
     shutil.rmtree(tmp, ignore_errors=True)
     return got, decision, done.stdout
 
@@ -260,7 +278,7 @@ def main():
     lines = [f"{where}: {args.rounds} interleaved rounds of {args.seconds:g} s, the first {SKIP_S:g} s left out; "
              "median [min–max] over the rounds. Per 1,000 of the X server's own ticks:", "",
              "| program | strategy | repeats + lost | repeats | lost | image before its tick, ms (p5–p95) "
-             "| wake to tick p50, ms | ticks |", "|---|---|---|---|---|---|---|---|"]
+             "| wake to tick p50, ms | ticks | stalled, per 1,000 |", "|---|---|---|---|---|---|---|---|---|"]
     for program in programs:
         for strategy in strategies:
             values = results.get((program, strategy), [])
@@ -270,7 +288,7 @@ def main():
             ticks = f"{min(v['ticks'] for v in ok)}–{max(v['ticks'] for v in ok)}" if ok else "–"
             lines.append(f"| {program} | {strategy} | {cell(values, 'sum', '{:.1f}')} | "
                          f"{cell(values, 'repeats', '{:.1f}')} | {cell(values, 'lost', '{:.1f}')} | {span} | "
-                         f"{cell(values, 'latency_p50', '{:.1f}')} | {ticks} |")
+                         f"{cell(values, 'latency_p50', '{:.1f}')} | {ticks} | {cell(values, 'stalled', '{:.0f}')} |")
     lines += ["", "What each run decided last (its trace's decision, the last round's):", ""]
     for program in programs:
         for strategy in strategies:

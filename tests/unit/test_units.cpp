@@ -201,6 +201,23 @@ TEST(DisplayLeadUnit, ShownAFractionOfARefreshLateIsAMissAndLengthensTheLeadOnce
     EXPECT_EQ(lead.missed(), before);
 }
 
+TEST(DisplayLeadUnit, AFrameShownPastTheLeadsReachIsAnOutageNotALatch) {
+    DisplayLead lead;
+    lead.start(kFrameNs);
+    for (int i = 0; i < 64; ++i) lead.add_work(2 * kNsPerMs);
+    const int64_t placed = lead.lead_ns();
+    // Swapped 5 ms before its refresh, shown 33 refreshes later: the server
+    // stopped (headless mutter's Xwayland for half a second), whatever the lead.
+    lead.judge(33 * kFrameNs, kFrameNs, 0, placed, 5 * kNsPerMs, 2 * kNsPerMs);
+    EXPECT_EQ(lead.missed(), 1);
+    EXPECT_EQ(lead.latch_ns(), 0);
+    EXPECT_EQ(lead.lead_ns(), placed);
+    // One refresh late with the same room is the latch's.
+    lead.judge(kFrameNs, kFrameNs, 0, placed, 5 * kNsPerMs, 2 * kNsPerMs);
+    EXPECT_GT(lead.latch_ns(), 5 * kNsPerMs);
+    EXPECT_GT(lead.lead_ns(), placed);
+}
+
 TEST(DisplayLeadUnit, LandedFramesShortenItToWorkPlusLatchPlusPadAndARelockKeepsIt) {
     constexpr int64_t refresh = 20 * kNsPerMs;
     DisplayLead lead;

@@ -119,6 +119,7 @@ struct PresentFeedback::Impl {
     uint64_t asked_to = 0;      // the highest MSC asked for exactly (0: none yet)
     int64_t heard_ns = 0;       // when the newest tick was read
     int64_t armed_ns = 0;       // when the next tick was last asked for
+    bool late = false;          // an answer came late since the newest tick: the server stalled
     bool requested = false;     // a frame has been requested (last_index is it)
     int64_t last_index = -1;    // the newest frame requested
     bool pending_flush = false;
@@ -164,7 +165,10 @@ struct PresentFeedback::Impl {
         if (on_time) {
             ++counts.ticks;
             heard_ns = now;
-            frames.tick(e.msc, ust_ns);
+            frames.tick(e.msc, ust_ns, late);
+            late = false;
+        } else if (static_cast<int64_t>(e.msc - frames.last_msc()) > 0) {
+            late = true;   // asked for an MSC ahead, answered after it had passed
         }
         ask_ahead(e.msc);   // a late answer still says where the count is
     }

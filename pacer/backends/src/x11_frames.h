@@ -58,12 +58,15 @@ public:
     }
 
     // A refresh tick: the window's MSC and its UST (ns, CLOCK_MONOTONIC).
-    // Returns whether it was a new one.
-    bool tick(uint64_t msc, int64_t ust_ns) {
+    // stalled: the server answered late since the tick before (it stopped
+    // for a while: Xwayland under a busy compositor), so the ticks between
+    // came and went without it taking any image, and none is filled in: the
+    // frames sent since show at this tick. Returns whether it was a new one.
+    bool tick(uint64_t msc, int64_t ust_ns, bool stalled = false) {
         const int64_t step = static_cast<int64_t>(msc - last_msc_);   // modular: a wrap is a step of 1
         const bool restart = !heard_ || step < -kMaxFilled;
         if (!restart && (step <= 0 || ust_ns <= last_ust_ns_)) return false;
-        if (!restart && step <= kMaxFilled) {
+        if (!restart && !stalled && step <= kMaxFilled) {
             for (int64_t k = 1; k < step; ++k) {
                 const int64_t filled_ns = last_ust_ns_ + (ust_ns - last_ust_ns_) * k / step;
                 at_tick(last_msc_ + static_cast<uint64_t>(k), filled_ns);

@@ -132,6 +132,11 @@ void DisplayLead::judge(int64_t late_ns, int64_t refresh_ns, uint32_t flags, int
         return;
     }
     ++missed_;
+    // Shown further past its aim than the lead can reach: the display (or
+    // its server: headless mutter's Xwayland stops for half a second every
+    // few) was not showing frames, whatever their lead. An outage, as work
+    // past that reach is: counted, learned from not.
+    if (late_ns != kDiscarded && late_ns > reach_ns()) return;
     // A frame that missed with clearly more room (by kRoomNoiseNs, the
     // aimed refresh being a prediction) than one that landed lately did not
     // miss for the latch: the display moved (weston restarts its repaint

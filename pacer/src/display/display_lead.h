@@ -27,7 +27,8 @@
 //     the aimed refresh is a prediction). It may exceed a refresh: weston's
 //     headless output reports a frame 16 ms after the repaint that took it.
 //     A miss with more room than a recent landing is not the latch's (the
-//     display moved, or reported noise): counted, not learned from.
+//     display moved, or reported noise), nor is one shown past the lead's
+//     reach (the display stopped): counted, not learned from.
 //   - the pad: twice the 95th percentile of how far from their predicted
 //     refresh the last 64 landed frames were shown (the prediction's error,
 //     which the latch's bound, measured against predictions, carries too),
