@@ -10,11 +10,14 @@
 //   3. the present, waiting on the layer's semaphore in place of the
 //      program's (already consumed by the submit).
 // The present mode is set where the swapchain is made: FIFO for vsync;
-// for auto and display_lock, a FIFO the program asked for becomes MAILBOX
-// (else IMMEDIATE) where the surface has it, since display_lock times each
+// for auto and display_lock, a FIFO the program asked for becomes IMMEDIATE
+// (else MAILBOX) where the surface has it, since display_lock times each
 // frame to its refresh itself and a FIFO queue would hold it back a refresh
 // (vkcube-wayland on weston: auto saw display_lock's frames shown early and
-// left it); the others keep the program's. The swap interval the pacer
+// left it); IMMEDIATE before MAILBOX, because Mesa's software X11 swapchain
+// hands a MAILBOX image to a thread of its own, which puts it on the window
+// when it runs, not when the pacer presents (docs/x11.md). The others keep
+// the program's. The swap interval the pacer
 // asks for is accepted where the mode gives it (FIFO: 1, the others: 0).
 // The swapchain's surface tells where the present feedback auto and
 // display_lock pace to comes from: vkCreateWaylandSurfaceKHR's wl_surface
@@ -267,13 +270,13 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue queue, const VkPresentInfoK
     return call.result;
 }
 
-// MAILBOX, else IMMEDIATE, where the surface has one; else FIFO.
+// IMMEDIATE, else MAILBOX, where the surface has one; else FIFO.
 VkPresentModeKHR unqueued_mode(const DeviceData& d, VkSurfaceKHR surface) {
     std::array<VkPresentModeKHR, 16> modes{};
     uint32_t count = modes.size();
     if (d.present_modes == nullptr || d.present_modes(d.physical, surface, &count, modes.data()) < 0)
         return VK_PRESENT_MODE_FIFO_KHR;
-    for (const VkPresentModeKHR wanted : {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR}) {
+    for (const VkPresentModeKHR wanted : {VK_PRESENT_MODE_IMMEDIATE_KHR, VK_PRESENT_MODE_MAILBOX_KHR}) {
         if (std::find(modes.begin(), modes.begin() + count, wanted) != modes.begin() + count) return wanted;
     }
     return VK_PRESENT_MODE_FIFO_KHR;
