@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tools/headless.sh: runs a command on a virtual X display of its own.
 #
-#   tools/headless.sh [--size WxH] COMMAND [ARG...]
+#   tools/headless.sh [--size WxH] [--xvfb-arg ARG]... COMMAND [ARG...]
 #
-# Starts Xvfb (Mesa's software GL; 1280x720x24 unless --size), which picks a
+# Starts Xvfb (Mesa's software GL; 1280x720x24 unless --size; each
+# --xvfb-arg passed on to it, e.g. --xvfb-arg -extension --xvfb-arg Present
+# for a server without Present), which picks a
 # free display number itself and reports it (-displayfd), so that runs in
 # parallel never race for one; runs COMMAND with DISPLAY set; then stops that
 # Xvfb by its PID and waits for it. Exits with COMMAND's status (xvfb-run can
@@ -12,16 +14,21 @@
 set -uo pipefail
 
 size=1280x720
-if [[ "${1:-}" == --size ]]; then
-  size="${2:-}"
-  shift 2 || true
-fi
+xvfb_args=()
+while [[ "${1:-}" == --size || "${1:-}" == --xvfb-arg ]]; do
+  if (($# < 2)); then
+    echo "headless: $1 needs a value" >&2
+    exit 2
+  fi
+  if [[ "$1" == --size ]]; then size="$2"; else xvfb_args+=("$2"); fi
+  shift 2
+done
 if [[ ! "$size" =~ ^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$ ]]; then
   echo "headless: --size: '$size' is not WIDTHxHEIGHT in pixels" >&2
   exit 2
 fi
 if (($# == 0)); then
-  echo "headless: no command (usage: tools/headless.sh [--size WxH] COMMAND [ARG...])" >&2
+  echo "headless: no command (usage: tools/headless.sh [--size WxH] [--xvfb-arg ARG]... COMMAND [ARG...])" >&2
   exit 2
 fi
 if ! command -v Xvfb >/dev/null; then
@@ -43,7 +50,7 @@ trap cleanup EXIT
 trap '[[ -n "$child_pid" ]] && kill -TERM "$child_pid" 2>/dev/null' TERM
 trap '[[ -n "$child_pid" ]] && kill -INT "$child_pid" 2>/dev/null' INT
 
-Xvfb -displayfd 3 -screen 0 "${size}x24" -nolisten tcp -noreset 3>"$dir/display" 2>"$dir/xvfb.log" &
+Xvfb -displayfd 3 -screen 0 "${size}x24" -nolisten tcp -noreset "${xvfb_args[@]}" 3>"$dir/display" 2>"$dir/xvfb.log" &
 xvfb_pid=$!
 display=""
 for _ in $(seq 200); do   # 10 s

@@ -232,8 +232,10 @@ RunReport RunRecord::report(const RunFacts& facts, const pacer::Pacer& pacer) co
                                std::string(pacer::strategy_name(pacer.status().strategy)) +
                                "); frames are judged against it");
     }
-    if (presented_frames_ == 0 && facts.refresh_hz > 0) {
-        report.brief.push_back(format("display: refresh %g Hz stated; ", facts.refresh_hz) + facts.present_feedback);
+    if (presented_frames_ == 0) {   // why nothing was reported shown
+        report.brief.push_back((facts.refresh_hz > 0 ? format("display: refresh %g Hz stated; ", facts.refresh_hz)
+                                                     : std::string("display: no refresh stated; ")) +
+                               facts.present_feedback);
     }
     add_cost_notes_(&report, report.stats.summary.target_period_us * 1e-3);
     if (!facts.ended_by.empty()) report.notes.push_back("ended by " + facts.ended_by);

@@ -5,6 +5,8 @@ programs bring, and bad inputs, under Xvfb (tools/headless.sh).
   check_run.py --pacer-run BIN --probe SO --cases BIN --imgui BIN --headless SH --tmp DIR programs
   check_run.py ... cases
   check_run.py ... trace --replay PACER_REPLAY --qa tools/qa.py
+  check_run.py ... x11 --x11-present BIN
+  check_run.py ... wayland --wayland-sh tools/wayland.sh
 
 programs: glxgears, Dear ImGui's example_glfw_opengl3, SDL2's testgl2, one
   glmark2-x11 scene and vkcube (lavapipe) under `pacer-run --hz 60`, each
@@ -18,6 +20,13 @@ cases: tests/run/gl_cases.cpp's cases (two windows, a second thread, fork
   missing one, one that cannot run, an unwritable trace, SIGINT and SIGTERM.
 trace: a pacer-run trace replayed by pacer-replay, and judged by tools/qa.py
   on that replay.
+x11: X11's display clock (the Present extension) under Xvfb: an engine on
+  a bare X window with pacer::x11's source, presenting by PutImage and by
+  PresentPixmap (x11_present.cpp: auto locks, the cost a frame); under
+  `pacer-run --strategy auto`, a GLXWindow, a window destroyed and another
+  made, a program that waits for the window's MSC as Mesa does (it sees
+  no difference), a server without Present (Xvfb with two screens under
+  Xinerama), and the server killed mid-run (the trace kept).
 wayland: glmark2-es2-wayland (GLES, EGL) and vkcube-wayland (the Vulkan
   layer) under weston and `pacer-run --strategy auto`: auto goes to
   display_lock on the program's own surface (its shown frames, from
@@ -296,6 +305,107 @@ def check_trace(args, tmp):
            f"exit {qa.returncode}: {(qa.stdout + qa.stderr).strip()[-600:]}")
 
 
+# Xvfb with Present switched off: Debian 12's Xvfb cannot leave the
+# extension out (-extension lists what it can), but Present stands down
+# under Xinerama, which needs a second screen.
+NO_PRESENT = ["--xvfb-arg", "-screen", "--xvfb-arg", "1", "--xvfb-arg", "320x240x24", "--xvfb-arg", "+xinerama"]
+
+
+def check_x11(args, tmp):
+    def lines_of(text, start):
+        return [line for line in text.splitlines() if line.startswith(start)]
+
+    # An engine on its own X window: PutImage and PresentPixmap.
+    for mode in ("put", "pixmap"):
+        code, out, err = run(args, tmp, f"x11-{mode}", [args.x11_present, "--mode", mode, "--frames", "300"])
+        said = " / ".join(lines_of(out, "x11_present:"))
+        problem = None
+        if code != 0:
+            problem = f"exit {code}: {err.strip()[-300:]}"
+        elif "auto -> display_lock:" not in said or "X Present, " not in said:
+            problem = f"auto did not lock to X Present: {said}"
+        elif (mode == "pixmap") != ("by completions: yes" in said):
+            problem = f"frames told the wrong way: {said}"
+        else:
+            shown = int(said.split(" shown,")[0].split()[-1])
+            cost = [float(w) for w in said.split("per frame ")[1].split()[:1]]
+            if shown < 270 or cost[0] > 1.2 or "1 round trips in all" not in said:
+                problem = f"{shown} of 300 shown, or more than a request a frame: {said}"
+        report(f"x11/engine_{mode}", problem)
+        for line in lines_of(out, "x11_present:")[1:]:
+            print("     " + line)
+
+    def summary(err):
+        return " / ".join(lines_of(err, "pacing:") + lines_of(err, "display"))
+
+    def locked_on_x(err):
+        said = summary(err)
+        return None if "auto -> display_lock: " in said and "X Present, " in said else f"not on X Present: {said}"
+
+    n = 120
+    # A GLXWindow's XID names no window to the server: its X window's clock (glXCreateWindow's).
+    case(args, tmp, "x11_glx_window", ["--case", "glx-window"], frames=300, trace_rows=(300, 302),
+         extra=["--strategy", "auto", "--summary"], check=lambda t, o, e, took: locked_on_x(e))
+    # The paced window destroyed, a second made: its clock from then on.
+    def second_window_shown(trace, out, err, took):
+        traced = rows(trace)
+        shown = sum(r["DisplayedFrame"] == "1" for r in traced[330:])
+        if shown < (len(traced) - 330) // 2:
+            return f"of the {len(traced) - 330} frames after the 330th, {shown} reported shown"
+        return locked_on_x(err) or (None if "gl_cases: 300 frames" in out else out[-200:])
+    # 300 frames, then 300 in a second window made 400 ms later, which the
+    # session paces from its first (the first was silent over 250 ms): its
+    # frames are reported shown by its own window's source.
+    case(args, tmp, "x11_new_window", ["--case", "new-window"], frames=300, trace_rows=(600, 602),
+         extra=["--strategy", "auto", "--summary"], check=second_window_shown)
+
+    # A program waiting for the window's MSC as Mesa's DRI3 GLX does sees
+    # the Present source's notifies and keeps only its own: the same waits.
+    alone = run(args, tmp, "msc_alone", [args.cases, "--case", "msc-wait", "--frames", str(n)])
+    under = run(args, tmp, "msc_paced", [args.pacer_run, "--strategy", "auto", "--summary", "--", args.cases,
+                                         "--case", "msc-wait", "--frames", str(n)])
+    waits = [lines_of(out, "gl_cases: msc") for _, out, _ in (alone, under)]
+    problem = None
+    if alone[0] != 0 or under[0] != 0 or not waits[0] or not waits[1]:
+        problem = f"exits {alone[0]}, {under[0]}: {alone[2][-200:]} {under[2][-200:]}"
+    elif waits[0][0].split(";")[0] != waits[1][0].split(";")[0] or " 0 not by one" not in waits[1][0]:
+        problem = f"alone '{waits[0][0]}', under pacer-run '{waits[1][0]}'"
+    elif waits[1][0].endswith("; 0 other notifies"):
+        problem = f"the program heard none of the source's notifies: {waits[1][0]}"
+    else:
+        problem = locked_on_x(under[2])
+    report("x11/msc_wait: the program's own waits unchanged", problem)
+    for line in waits[0] + waits[1]:
+        print("     " + line)
+
+    # No Present: auto as without X11's clock, and the summary says why.
+    code, out, err = run(args, tmp, "no_present", NO_PRESENT + [args.pacer_run, "--strategy", "auto", "--summary",
+                                                                  "--", args.cases, "--frames", str(n)])
+    said = summary(err)
+    report("x11/no_present", None if code == 0 and "auto -> timer: " in said and "has no Present extension" in said
+           else f"exit {code}: {said or err[-300:]}")
+
+    # The X server killed mid-run: Xlib ends the program (1), and pacer-run keeps its trace.
+    trace = os.path.join(tmp, "killed.csv")
+    proc = subprocess.Popen(["bash", args.headless, args.pacer_run, "--strategy", "auto", "--trace", trace, "--",
+                             args.cases, "--frames", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp)
+    time.sleep(4)
+    found = subprocess.run(["pgrep", "-P", str(proc.pid), "Xvfb"], capture_output=True, text=True)
+    for pid in found.stdout.split():
+        os.kill(int(pid), signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    traced = rows(trace) if os.path.exists(trace) else []
+    report("x11/server_killed", None if proc.returncode == 1 and len(traced) >= 64 and
+           any(r["Decision"].startswith("auto -> display_lock") for r in traced)
+           else f"exit {proc.returncode}, {len(traced)} trace rows: {err.strip()[-300:]}")
+    return 0
+
+
 def check_wayland(args, tmp):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(args.headless))))
     import wayland_session as wl
@@ -345,16 +455,18 @@ def check_wayland(args, tmp):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["programs", "cases", "trace", "wayland"])
+    parser.add_argument("what", choices=["programs", "cases", "trace", "wayland", "x11"])
     for flag in ("--pacer-run", "--probe", "--cases", "--imgui", "--headless", "--tmp"):
         parser.add_argument(flag, required=True)
     parser.add_argument("--replay")
     parser.add_argument("--qa")
     parser.add_argument("--wayland-sh")
+    parser.add_argument("--x11-present")
     args = parser.parse_args()
     tmp = os.path.join(args.tmp, args.what)
     os.makedirs(tmp, exist_ok=True)
-    checks = {"programs": check_programs, "cases": check_cases, "trace": check_trace, "wayland": check_wayland}
+    checks = {"programs": check_programs, "cases": check_cases, "trace": check_trace, "wayland": check_wayland,
+              "x11": check_x11}
     if checks[args.what](args, tmp) == 77:
         return 77
     print(f"check_run {args.what}: {len(failures)} failed" + (f": {', '.join(failures)}" if failures else ""))

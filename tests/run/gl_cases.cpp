@@ -15,9 +15,16 @@
 //   crash        after N frames, SIGSEGV
 //   glx-window   no GLFW: Xlib and GLX 1.3, swapping a GLXWindow (glXCreateWindow),
 //                an XID that is no X window
+//   new-window   N frames in one window, which it then destroys, and N more in a second
+//                made 400 ms later
+//   msc-wait     no GLFW: Xlib and GLX, each frame waiting for the window's next MSC
+//                as Mesa's DRI3 GLX waits for it (X Present on a connection of its
+//                own), then swapping; prints "gl_cases: msc advanced A in N waits, ..."
 // Prints "gl_cases: N frames" at a normal end; exits K (--status, default 0).
 #include <GL/glx.h>
 #include <GLFW/glfw3.h>
+#include <xcb/present.h>
+#include <xcb/xcb.h>
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -103,8 +110,76 @@ int run_glx_window(const Options& o) {
     return o.status;
 }
 
+// The msc-wait case: the window's MSC waited for as Mesa's DRI3 loader
+// waits for it (glXWaitForMscOML on a GPU; Mesa's software GLX has none): on
+// an XCB connection of the program's own, CompleteNotify selected on the
+// window with an event id, each wait a PresentNotifyMSC for the MSC after
+// the last one seen with that id as its serial, and only a notify carrying
+// it taken as the answer. The server sends every client's notifies for the
+// window to every selection on it, so under pacer-run the program's queue
+// holds the Present source's too (their serials have the top bit set, no
+// XID's): it must see its own MSC advance one by one as without pacer-run.
+int run_msc_wait(const Options& o) {
+    Display* display = XOpenDisplay(nullptr);
+    if (display == nullptr) return std::fprintf(stderr, "gl_cases: no X display\n"), 1;
+    int attributes[] = {GLX_RGBA, GLX_DOUBLEBUFFER, None};
+    XVisualInfo* visual = glXChooseVisual(display, DefaultScreen(display), attributes);
+    if (visual == nullptr) return std::fprintf(stderr, "gl_cases: no visual\n"), 1;
+    const Window root = RootWindow(display, visual->screen);
+    XSetWindowAttributes set{};
+    set.colormap = XCreateColormap(display, root, visual->visual, AllocNone);
+    const Window window = XCreateWindow(display, root, 0, 0, 320, 240, 0, visual->depth, InputOutput,
+                                        visual->visual, CWColormap, &set);
+    XMapWindow(display, window);
+    const GLXContext context = glXCreateContext(display, visual, nullptr, True);
+    XFree(visual);
+    if (context == nullptr || !glXMakeCurrent(display, window, context))
+        return std::fprintf(stderr, "gl_cases: no GLX context\n"), 1;
+    xcb_connection_t* c = xcb_connect(DisplayString(display), nullptr);
+    if (xcb_connection_has_error(c) != 0) return std::fprintf(stderr, "gl_cases: no XCB connection\n"), 1;
+    const uint32_t eid = xcb_generate_id(c);
+    xcb_special_event_t* queue = xcb_register_for_special_xge(c, &xcb_present_id, eid, nullptr);
+    xcb_present_select_input(c, eid, static_cast<xcb_window_t>(window), XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY);
+    uint64_t first = 0, last = 0;
+    long waits = 0, skipped = 0, foreign = 0;
+    for (long i = 0; i < o.frames; ++i) {
+        xcb_present_notify_msc(c, static_cast<xcb_window_t>(window), eid, waits == 0 ? 0 : last + 1, 0, 0);
+        xcb_flush(c);
+        for (;;) {   // until our own answer
+            xcb_generic_event_t* event = xcb_wait_for_special_event(c, queue);
+            if (event == nullptr) return std::fprintf(stderr, "gl_cases: the X connection failed\n"), 1;
+            const auto* e = reinterpret_cast<const xcb_present_complete_notify_event_t*>(event);
+            const bool ours = e->event_type == XCB_PRESENT_COMPLETE_NOTIFY &&
+                              e->kind == XCB_PRESENT_COMPLETE_KIND_NOTIFY_MSC && e->serial == eid;
+            const uint64_t msc = e->msc;
+            foreign += e->event_type == XCB_PRESENT_COMPLETE_NOTIFY && !ours;
+            std::free(event);
+            if (!ours) continue;
+            if (waits == 0) first = msc;
+            if (waits > 0 && msc != last + 1) ++skipped;
+            last = msc;
+            ++waits;
+            break;
+        }
+        draw(i);
+        glXSwapBuffers(display, window);
+    }
+    std::printf("gl_cases: msc advanced %llu in %ld waits, %ld not by one; %ld other notifies\n",
+                static_cast<unsigned long long>(last - first), waits, skipped, foreign);
+    std::printf("gl_cases: %ld frames\n", o.frames);
+    std::fflush(stdout);
+    xcb_unregister_for_special_event(c, queue);
+    xcb_disconnect(c);
+    glXMakeCurrent(display, None, nullptr);
+    glXDestroyContext(display, context);
+    XDestroyWindow(display, window);
+    XCloseDisplay(display);
+    return o.status;
+}
+
 int run(const Options& o, const char* self) {
     if (o.name == "glx-window") return run_glx_window(o);
+    if (o.name == "msc-wait") return run_msc_wait(o);
     if (glfwInit() != GLFW_TRUE) return std::fprintf(stderr, "gl_cases: glfwInit failed\n"), 1;
     const bool gles = o.name == "gles";
     GLFWwindow* window = open_window("gl_cases", gles);
@@ -124,6 +199,15 @@ int run(const Options& o, const char* self) {
             glfwSwapBuffers(second);
         }
         glfwDestroyWindow(second);
+    } else if (o.name == "new-window") {
+        render(window, o.frames);
+        glfwDestroyWindow(window);   // the window paced so far is gone ...
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));   // the next level loads
+        window = glfwCreateWindow(320, 240, "gl_cases 2", nullptr, nullptr);
+        if (window == nullptr) return std::fprintf(stderr, "gl_cases: no second window\n"), 1;
+        glfwMakeContextCurrent(window);
+        glfwSwapInterval(0);
+        render(window, o.frames);   // ... and another takes over
     } else if (o.name == "thread") {
         glfwMakeContextCurrent(nullptr);
         std::thread renderer(render, window, o.frames);
@@ -173,7 +257,7 @@ int main(int argc, char** argv) {
         else if (std::strcmp(argv[i], "--status") == 0) o.status = std::atoi(argv[i + 1]);
     }
     const char* names[] = {"single", "two-windows", "thread", "fork-exec", "interval", "gles", "exit-thread",
-                           "_exit", "crash", "glx-window"};
+                           "_exit", "crash", "glx-window", "new-window", "msc-wait"};
     bool known = false;
     for (const char* name : names) known = known || o.name == name;
     if (!known || o.frames < 1 || argc % 2 == 0) {

@@ -292,6 +292,7 @@ bool PresentFeedback::take(Presented* out) {
 const char* PresentFeedback::describe() const { return impl_->text.c_str(); }
 bool PresentFeedback::hardware_clock() const { return impl_->hardware; }
 bool PresentFeedback::lost() const { return impl_->lost; }
+bool PresentFeedback::by_completions() const { return impl_->frames.by_completions(); }
 PresentFeedback::Counts PresentFeedback::counts() const { return impl_->counts; }
 
 }  // namespace pacer::x11

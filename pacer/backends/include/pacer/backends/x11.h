@@ -62,6 +62,9 @@ public:
     bool hardware_clock() const;
     // Whether the window is gone or the connection broke: nothing more comes.
     bool lost() const;
+    // Whether frames are told by the program's own PresentPixmap completions
+    // (from the first one heard), rather than by the ticks after their images.
+    bool by_completions() const;
     // What it cost since open(), for docs/x11.md: requests sent (after the
     // open's), events read, round trips (the open's only).
     struct Counts {
