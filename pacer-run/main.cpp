@@ -22,6 +22,10 @@
 // (session.h); once the program has ended, whatever ended it, pacer-run
 // renames the part of the process that presented the most frames to FILE,
 // and each other one to FILE's name with .PID before its extension.
+// The summary: each process prints its own when it exits; one ended by a
+// signal, by _exit or by a crash cannot, and pacer-run prints it instead,
+// as the process last wrote it (every 64 frames, into a folder of
+// pacer-run's own: PACER_RUN_SUMMARY_DIR), saying how the process ended.
 #include "settings.h"
 
 #include "run/atomic_file.h"
@@ -84,15 +88,17 @@ void prepend(std::vector<std::string>* env, const char* name, const std::string&
 }
 
 // The program's environment: pacer-run's own, with pacer added; unpaced
-// (lib_dir ""), pacer-run's own as it is.
-std::vector<std::string> program_environment(const std::string& lib_dir, const std::string& settings) {
+// (lib_dir ""), pacer-run's own as it is. summary_dir: where its processes
+// leave their summaries ("" none).
+std::vector<std::string> program_environment(const std::string& lib_dir, const std::string& settings,
+                                             const std::string& summary_dir) {
     std::vector<std::string> env;
     if (lib_dir.empty()) {
         for (char** entry = environ; *entry != nullptr; ++entry) env.emplace_back(*entry);
         return env;
     }
-    const char* replaced[] = {"LD_PRELOAD", "VK_ADD_LAYER_PATH", "VK_INSTANCE_LAYERS", pacer_run::kSettingsVariable,
-                              pacer_run::kHandoverVariable};
+    const char* replaced[] = {"LD_PRELOAD",       "VK_ADD_LAYER_PATH",           "VK_INSTANCE_LAYERS",
+                              pacer_run::kSettingsVariable, pacer_run::kHandoverVariable, pacer_run::kSummaryDirVariable};
     for (char** entry = environ; *entry != nullptr; ++entry) {
         bool keep = true;
         for (const char* name : replaced) {
@@ -106,7 +112,46 @@ std::vector<std::string> program_environment(const std::string& lib_dir, const s
     prepend(&env, "VK_INSTANCE_LAYERS", kLayer, ':');
     env.push_back(std::string(pacer_run::kSettingsVariable) + "=" + settings);
     env.push_back(std::string(pacer_run::kHandoverVariable) + "=1");
+    if (!summary_dir.empty()) env.push_back(std::string(pacer_run::kSummaryDirVariable) + "=" + summary_dir);
     return env;
+}
+
+// How the program ended, for a summary it could not print itself.
+std::string how_it_ended(int status) {
+    if (WIFSIGNALED(status)) {
+        const char* name = sigabbrev_np(WTERMSIG(status));
+        return std::string("by SIG") + (name != nullptr ? name : std::to_string(WTERMSIG(status)));
+    }
+    if (WIFEXITED(status)) return "with status " + std::to_string(WEXITSTATUS(status)) + " without exit()";
+    return "abnormally";
+}
+
+// The summaries the program's processes left and did not print (an ended
+// one removes its own once printed): each printed, then the folder removed.
+void print_left_summaries(const std::string& dir, const std::string& program, int status) {
+    DIR* folder = ::opendir(dir.c_str());
+    if (folder == nullptr) return;
+    std::vector<std::string> names;
+    while (const dirent* entry = ::readdir(folder)) {
+        const std::string name = entry->d_name;
+        if (name.size() > 8 && name.compare(name.size() - 8, 8, ".summary") == 0) names.push_back(name);
+    }
+    ::closedir(folder);
+    for (const std::string& name : names) {
+        const std::string path = dir + "/" + name;
+        std::FILE* file = std::fopen(path.c_str(), "r");
+        if (file == nullptr) continue;
+        std::string text;
+        char chunk[4096];
+        for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) text.append(chunk, n);
+        std::fclose(file);
+        const std::string pid = name.substr(0, name.size() - 8);
+        std::fprintf(stderr, "pacer-run: %s (pid %s) ended %s before printing its summary; as of its last %lld "
+                             "frames or fewer:\n%s", program.c_str(), pid.c_str(), how_it_ended(status).c_str(),
+                     static_cast<long long>(pacer_run::kSummaryEveryFrames), text.c_str());
+        std::remove(path.c_str());
+    }
+    ::rmdir(dir.c_str());
 }
 
 // The trace's parts (FILE.PID.part beside FILE), by pid.
@@ -277,7 +322,14 @@ int main(int argc, char** argv) {
         for (const auto& part : trace_parts(settings.trace)) std::remove(part.second.c_str());
     }
 
-    std::vector<std::string> env_text = program_environment(lib_dir, pacer_run::format_settings(settings));
+    // A folder of pacer-run's own for the summaries the processes leave.
+    std::string summary_dir;
+    if (settings.summary && !lib_dir.empty()) {
+        char folder[] = "/tmp/pacer-run-XXXXXX";
+        if (::mkdtemp(folder) != nullptr) summary_dir = folder;
+    }
+    std::vector<std::string> env_text =
+        program_environment(lib_dir, pacer_run::format_settings(settings), summary_dir);
     std::vector<char*> env, args;
     for (std::string& entry : env_text) env.push_back(entry.data());
     env.push_back(nullptr);
@@ -327,5 +379,6 @@ int main(int argc, char** argv) {
         return exec_error == ENOENT ? 127 : 126;
     }
     if (!settings.trace.empty() && !lib_dir.empty()) finish_trace(settings.trace);
+    if (!summary_dir.empty()) print_left_summaries(summary_dir, program, status);
     return exit_like(status);
 }

@@ -1,6 +1,7 @@
 // session.cpp: one process's pacing under pacer-run (session.h).
 #include "session.h"
 
+#include "run/atomic_file.h"
 #include "run/run_record.h"
 #include "run/summary.h"
 #include "run/trace.h"
@@ -35,8 +36,11 @@ std::string hz_text(double hz) {
 
 }  // namespace
 
-Session::Session(RunSettings settings, std::string program, bool handover)
-    : settings_(std::move(settings)), program_(std::move(program)), handover_(handover) {}
+Session::Session(RunSettings settings, std::string program, bool handover, std::string summary_dir)
+    : settings_(std::move(settings)),
+      program_(std::move(program)),
+      handover_(handover),
+      summary_dir_(settings_.summary ? std::move(summary_dir) : std::string()) {}
 
 Session::~Session() = default;
 
@@ -156,6 +160,7 @@ void Session::note_frame_(const pacer::Frame& frame, int64_t swap_ns, int64_t sw
     record_->add_frame(frame, -1, "the program's own", pacer_->display().locked, swap_in_work_ns_);
     record_->add_swap(frame.index, swap_return_ns);
     swap_in_work_ns_ = swap_ns;
+    if (!summary_dir_.empty() && (frame.index + 1) % kSummaryEveryFrames == 0) leave_summary_();
     if (!trace_) return;
     pacer_demo::TraceExtra extra{decision, {}};
     extra.wait_point = pacer::wait_point_name(settings_.wait_point);
@@ -194,6 +199,23 @@ void Session::finish() {
         if (!problem.empty()) std::fprintf(stderr, "pacer-run: %s\n", problem.c_str());
     }
     if (!settings_.summary) return;
+    std::fputs(summary_text_().c_str(), stderr);
+    if (!summary_dir_.empty()) std::remove(summary_part_path(summary_dir_, ::getpid()).c_str());   // printed
+}
+
+// The summary pacer-run prints where the process ends without printing its
+// own (a signal, _exit, a crash): the same text, as of the frames so far,
+// written whole (atomic_file.h) every kSummaryEveryFrames frames. Its cost,
+// a report over bounded histograms and a small file, falls once a second at
+// 60 Hz in the frame's work after its present, as the trace's chunk does.
+void Session::leave_summary_() {
+    pacer_demo::AtomicFile file(summary_part_path(summary_dir_, ::getpid()), "pacer-run: the summary's copy");
+    if (!file.ok()) return;
+    std::fputs(summary_text_().c_str(), file.get());
+    file.close();
+}
+
+std::string Session::summary_text_() const {
     pacer_demo::RunFacts facts;
     auto info = [&](const char* key, const std::string& value) { facts.info.emplace_back(key, value); };
     const pacer::Decision& decision = pacer_->decision();
@@ -215,7 +237,7 @@ void Session::finish() {
     facts.present_feedback = host_->present_feedback();
     facts.refresh_hz = pacer_->display().stated_hz;
     const pacer_demo::RunReport report = record_->report(facts, *pacer_);
-    std::fputs(pacer_demo::summary_text(report).c_str(), stderr);
+    return pacer_demo::summary_text(report);
 }
 
 namespace {
@@ -269,7 +291,9 @@ Session* process_session() {
         return nullptr;
     }
     const char* handover = std::getenv(kHandoverVariable);
-    g_session = new Session(std::move(settings), program, handover != nullptr && std::string_view(handover) == "1");
+    const char* summary_dir = std::getenv(kSummaryDirVariable);
+    g_session = new Session(std::move(settings), program, handover != nullptr && std::string_view(handover) == "1",
+                            summary_dir != nullptr ? summary_dir : "");
     if (!g_at_exit) g_at_exit = std::atexit(finish_at_exit) == 0;
     return g_session;
 }

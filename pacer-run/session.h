@@ -78,8 +78,9 @@ public:
     static constexpr int64_t kFinishWaitNs = 1'000'000'000;
 
     // program: the name the summary gives; handover: pacer-run renames the
-    // trace once the program has ended (its part is left, trace_part_path).
-    Session(RunSettings settings, std::string program, bool handover);
+    // trace once the program has ended (its part is left, trace_part_path);
+    // summary_dir: pacer-run's folder for the summary's copies ("" none).
+    Session(RunSettings settings, std::string program, bool handover, std::string summary_dir = {});
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -112,11 +113,14 @@ public:
 private:
     bool start_(PresentHost& host, const void* window);   // under pace_mutex_: the Pacer and the outputs
     void note_frame_(const pacer::Frame& frame, int64_t swap_ns, int64_t swap_return_ns);
+    std::string summary_text_() const;   // under pace_mutex_, once started
+    void leave_summary_();                // its copy in summary_dir_, for pacer-run
     static void on_presented_(const pacer::Presented& presented, void* user);
 
     RunSettings settings_;
     std::string program_;
     bool handover_;
+    std::string summary_dir_;   // pacer-run's folder for the summary's copies, "" none
     // Which window is paced (window_mutex_): the first, until kQuietNs quiet.
     mutable std::mutex window_mutex_;
     const void* paced_window_ = nullptr;

@@ -89,6 +89,8 @@ std::string trace_part_path(const std::string& trace, long pid) {
     return trace + "." + std::to_string(pid) + ".part";
 }
 
+std::string summary_part_path(const std::string& dir, long pid) { return dir + "/" + std::to_string(pid) + ".summary"; }
+
 std::string format_settings(const RunSettings& settings) {
     const auto exact = [](double hz) {   // parses back to the same double
         char text[40];

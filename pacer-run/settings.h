@@ -39,6 +39,15 @@ inline constexpr const char* kSettingsVariable = "PACER_RUN";
 // Set to 1 by pacer-run: it renames the trace once the program has ended,
 // so a process leaves its part (session.h) instead of renaming it at exit.
 inline constexpr const char* kHandoverVariable = "PACER_RUN_HANDOVER";
+// Set by pacer-run with --summary: a folder of its own where each process
+// keeps its summary as of its latest frames (summary_part_path), which
+// pacer-run prints where the process ended without printing it (a signal,
+// _exit, a crash).
+inline constexpr const char* kSummaryDirVariable = "PACER_RUN_SUMMARY_DIR";
+// Frames between the copies of a process's summary: the trace's chunk
+// (demo/run/trace.h), so that a trace and a summary left by a process that
+// could not finish them say the same frames.
+inline constexpr long kSummaryEveryFrames = 64;
 
 struct RunSettings {
     double hz = 0;                       // 0: the display's refresh, else kFallbackHz
@@ -59,6 +68,8 @@ std::string parse_settings(std::string_view text, RunSettings* out, bool as_flag
 // "FILE.PID.part": where the process PID writes the trace FILE in chunks
 // (session.h) before pacer-run, or the process itself at its exit, renames it.
 std::string trace_part_path(const std::string& trace, long pid);
+// "DIR/PID.summary": process PID's latest summary in pacer-run's folder DIR.
+std::string summary_part_path(const std::string& dir, long pid);
 // The text that parses back to settings (every key, in the list's order).
 std::string format_settings(const RunSettings& settings);
 

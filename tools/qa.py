@@ -32,9 +32,9 @@ Each run is `tools/headless.sh pacer-demo --backend B --scenario S --trace ...
 weston, mutter or kwin the runs are Wayland clients of one headless
 compositor (tools/wayland.sh; weston with the seat module SDL2 needs, mutter
 at 60 Hz), at the priority the Wayland tests use (tools/wayland_session.py).
-weston and mutter report when frames were shown; only there do the scenarios
-that say "needs present_feedback" run (elsewhere they are skipped, and naming
-one is an error). The demo is
+Xvfb (X11's Present), weston and mutter report when frames were shown; only
+there do the scenarios that say "needs present_feedback" run (under kwin
+they are skipped, and naming one is an error). The demo is
 build-dir/demo/pacer-demo (default build/, as tools/test.sh leaves it); if it
 is missing, the pacer-demo target is configured and built there first.
 
@@ -88,7 +88,8 @@ SCREENSHOT_FRAME = 30       # early enough for every shipped scenario; shorter o
 MANIFEST_NAME = ".qa-report"   # in the report folder: what this tool wrote there
 WAYLAND_SH = os.path.join(ROOT, "tools", "wayland.sh")
 DISPLAYS = ("xvfb", "weston", "mutter", "kwin")
-FEEDBACK_DISPLAYS = ("weston", "mutter", "replay")   # they report when frames were shown (replay: its model)
+# They report when frames were shown (Xvfb: X11's Present; replay: its model).
+FEEDBACK_DISPLAYS = ("xvfb", "weston", "mutter", "replay")
 BACKENDS = ("sdl2", "glfw")
 MAX_RERUNS = 8              # --reruns: a scenario runs at most 9 times
 # Headline figures for the report (metric keys of run/summary.h).
@@ -240,7 +241,7 @@ def resolve_scenarios(names, quick, demo, display):
         if "present_feedback" in description.get("needs", []) and display not in FEEDBACK_DISPLAYS:
             if names:
                 raise UsageError(f"{shown(path)}: needs present_feedback, which {display} does not give "
-                                 "(--display weston or mutter)")
+                                 "(--display xvfb, weston or mutter)")
             skipped.append(shown(os.path.splitext(os.path.basename(path))[0]))
             continue
         chosen.append((path, description))
@@ -560,7 +561,7 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
     else:
         lines += [f"- demo: `{args.demo}`",
                   f"- Chrome traces: {'yes' if chrome else 'no (this pacer-demo has no --chrome-trace)'}",
-                  "- display: " + ("an Xvfb per run (no present feedback)" if args.display == "xvfb" else
+                  "- display: " + ("an Xvfb per run (X Present: its software clock)" if args.display == "xvfb" else
                                    "one headless weston for the suite (reports when frames were shown)"),
                   f"- measured runs: `{' '.join(render_args(args))}` (the overlay costs the software renderer "
                   f"CPU that the pacer shares); each screenshot is of its measured run, at the scenario's "
@@ -878,7 +879,7 @@ def main(argv=None):
     started_utc = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     t0 = time.monotonic()
     for stem in skipped:
-        print(f"qa: skip  {stem}: needs present_feedback (--display weston or mutter)", flush=True)
+        print(f"qa: skip  {stem}: needs present_feedback (--display xvfb, weston or mutter)", flush=True)
     try:
         with Display(args.display, args.seat_module, render_args(args)) as display:
             suite = Suite(args.demo, out, chrome, render_args(args), manifest, display, args.reruns)
@@ -903,7 +904,7 @@ def main(argv=None):
     notes = ["at the start: " + load_note] if load_note else []
     if skipped:
         notes.append("not run under " + args.display + ", which reports no presents: " + ", ".join(skipped) +
-                     " (needs present_feedback: --display weston or mutter)")
+                     " (needs present_feedback: --display xvfb, weston or mutter)")
     write_report(out, results, scenarios, args, started_utc, elapsed, chrome, bench_plots, notes, manifest)
     bad = [r for r in results if r["status"] != "PASS"]
     print(f"qa: {len(results) - len(bad)} passed, {len(bad)} failed, {elapsed:.0f} s; report: "

@@ -3,30 +3,37 @@
 # (apt), and says what and why. Idempotent: packages already present are
 # skipped, so running it again is quick and changes nothing.
 #   tools/setup.sh library   the compiler and the build: the library needs nothing else
+#   tools/setup.sh tools     and what pacer-run, pacer-replay and their packages build
+#                            against (a player's build: cmake --preset tools)
 #   tools/setup.sh demo      and the demo: its window systems, UI and headless GL (run-demo.sh)
 #   tools/setup.sh [all]     and the tests: compositors, sanitizers' Clang, Wine (test.sh)
 set -euo pipefail
 
 part="${1:-all}"
 library=(build-essential cmake ninja-build pkg-config)
+tools=(
+  # pacer-run's Vulkan layer (vk_layer.h); its X11 window state and X11's
+  # display clock (XCB's headers); Wayland's present feedback (pacer::wayland)
+  libvulkan-dev libxcb1-dev libxcb-present-dev libwayland-dev libwayland-bin wayland-protocols
+  # the command lines and pacer-replay's CapFrameX captures
+  libcli11-dev nlohmann-json3-dev
+  # the packages: their dependencies (dpkg-shlibdeps) and the man pages
+  # written from each tool's --help
+  dpkg-dev help2man
+)
 demo=(
   # windowing (and pacer's GLFW and SDL2 backends), GL loader generator, UI,
-  # image writer, CLI, JSON
-  libsdl2-dev libglfw3-dev libgl-dev libimgui-dev python3-glad libstb-dev libcli11-dev nlohmann-json3-dev
+  # image writer (the tools' part brings the CLI and JSON libraries, Wayland's
+  # and XCB's headers)
+  libsdl2-dev libglfw3-dev libgl-dev libimgui-dev python3-glad libstb-dev
   # the X11 Hosts' VRR range (RandR's vrr_capable and the EDID): headers only
   libxrandr-dev
   # headless GL, so the demo runs without a display (tools/headless.sh)
   xvfb libgl1-mesa-dri libglx-mesa0 mesa-utils
   # the plots of a headless run, and the QA tool's (tools/plots.py, tools/qa.py)
   python3 python3-matplotlib
-  # Wayland's present feedback (pacer::wayland): the client library and the
-  # protocol files its code is generated from; Mesa's EGL for Wayland windows
-  libwayland-dev libwayland-bin wayland-protocols libegl-mesa0
-  # pacer-run's Vulkan layer: the headers and the layer interface (vk_layer.h)
-  libvulkan-dev
-  # pacer-run's GLX Host: XCB's headers, for a program's window state; and
-  # XCB's Present headers, for X11's display clock (pacer::x11)
-  libxcb1-dev libxcb-present-dev
+  # Mesa's EGL for Wayland windows
+  libegl-mesa0
 )
 tests=(
   libgtest-dev libgmock-dev
@@ -46,9 +53,8 @@ tests=(
   # on Mesa's software driver (lavapipe); MangoHud, the limiter players use,
   # for the bench beside it (tools/pace_any.py)
   libsdl2-tests glmark2-x11 glmark2-es2-wayland vulkan-tools mesa-vulkan-drivers mangohud
-  # the Debian packages (tools/package.sh): dpkg-shlibdeps for their
-  # dependencies, lintian to judge them
-  dpkg-dev lintian
+  # the Debian packages (tools/package.sh): lintian to judge them
+  lintian
   # a window in the background under Xvfb (tests/background): a window
   # manager to minimize it (openbox), xdotool to drive it, and xmessage and
   # xprop (x11-utils): a window to take the focus, and the manager's check
@@ -56,10 +62,11 @@ tests=(
 )
 case "$part" in
   library) packages=("${library[@]}"); why="the library's build" ;;
-  demo) packages=("${library[@]}" "${demo[@]}"); why="the library and the demo" ;;
-  all) packages=("${library[@]}" "${demo[@]}" "${tests[@]}"); why="the library, the demo and every test" ;;
-  -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "setup: unknown part '$part' (library, demo or all)" >&2; exit 2 ;;
+  tools) packages=("${library[@]}" "${tools[@]}"); why="the library and the player's tools" ;;
+  demo) packages=("${library[@]}" "${tools[@]}" "${demo[@]}"); why="the library, the tools and the demo" ;;
+  all) packages=("${library[@]}" "${tools[@]}" "${demo[@]}" "${tests[@]}"); why="the library, the demo and every test" ;;
+  -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "setup: unknown part '$part' (library, tools, demo or all)" >&2; exit 2 ;;
 esac
 
 # Debian's GLFW is built for X11 or for Wayland, and the Wayland build

@@ -31,9 +31,12 @@ images and frames in order where their counts agree).
 
 --server: xvfb (a virtual X server of its own per run, tools/headless.sh),
 or Xwayland under a headless mutter or weston at 60 Hz (tools/wayland.sh,
-one compositor for the whole run). --check N: exit 1 where any run under a
-strategy other than the timer has repeats plus lost frames over N per
-1,000 ticks; --expect-reason: where that run's decision does not match.
+one compositor for the whole run). --check N: exit 1 where the runs under
+strategies other than the timer, all together, have repeats plus lost
+frames over N per 1,000 of their ticks (a frame on the wrong side of a tick
+is a repeat and a lost frame: one in a 12 s run is already 3 per 1,000),
+or where one of those runs saw too little; --expect-reason: where one of
+their decisions does not match.
 """
 
 import argparse
@@ -263,9 +266,6 @@ def main():
                         continue
                     if got is None:
                         failures.append(f"{program} {strategy}: the instrument saw too little:\n{output[-2000:]}")
-                    elif args.check is not None and got["sum"] > args.check:
-                        failures.append(f"{program} {strategy}: {got['sum']:.1f} repeats and lost frames per 1,000 "
-                                        f"ticks, over {args.check:g}; {decision}")
                     if args.expect_reason and not re.search(args.expect_reason, decision):
                         failures.append(f"{program} {strategy}: decision '{decision}' does not match "
                                         f"'{args.expect_reason}'")
@@ -298,6 +298,15 @@ def main():
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(text)
+    judged = [v for (program, strategy), values in results.items() if strategy != "timer" for v in values if v]
+    if args.check is not None and judged:
+        ticks = sum(v["ticks"] for v in judged)
+        events = sum((v["repeats"] + v["lost"]) * v["ticks"] / 1000 for v in judged)
+        pooled = 1000 * events / ticks
+        print(f"x11_clock: {round(events)} repeats and lost frames in {ticks} ticks of {len(judged)} runs: "
+              f"{pooled:.2f} per 1,000 (at most {args.check:g})")
+        if pooled > args.check:
+            failures.append(f"{pooled:.2f} repeats and lost frames per 1,000 ticks, over {args.check:g}")
     for failure in failures:
         print("x11_clock: FAIL: " + failure, file=sys.stderr)
     sys.exit(1 if failures else 0)

@@ -16,6 +16,8 @@ programs: glxgears, Dear ImGui's example_glfw_opengl3, SDL2's testgl2, one
   over 0.5 ms (the figures of a calm machine are docs/bench/pace-any-program.md's).
 cases: tests/run/gl_cases.cpp's cases (two windows, a second thread, fork
   and exec, its own swap interval, OpenGL ES, exits mid-frame, _exit, a crash),
+  the summary however the program ends (SIGTERM, SIGKILL), MangoHud's HUD
+  beside pacer-run (glxgears and vkcube),
   then the bad-input table: bad PACER_RUN values and flags, no program, a
   missing one, one that cannot run, an unwritable trace, SIGINT and SIGTERM.
 trace: a pacer-run trace replayed by pacer-replay, and judged by tools/qa.py
@@ -221,6 +223,57 @@ def check_cases(args, tmp):
     chunk = 64   # TraceWriter::kChunkRows: what a process that ends without exit() leaves
     case(args, tmp, "_exit", ["--case", "_exit", "--status", "4"], expect_code=4, trace_rows=(chunk, n + 2))
     case(args, tmp, "crash", ["--case", "crash"], expect_code=128 + signal.SIGSEGV, trace_rows=(chunk, n + 2))
+
+    # The summary however the program ends: a signal to pacer-run (passed
+    # on), or SIGKILL to the program itself; pacer-run prints the summary the
+    # process last left, and says how it ended.
+    def summary_printed(how):
+        def check(err):
+            said = [line for line in err.splitlines() if line.startswith("pacer-run: ") and " ended " in line]
+            if not said or how not in said[0]:
+                return f"no 'ended {how}' line: {err.strip()[-300:]}"
+            return None if "presents (swap to swap): " in err else f"no presents line: {err.strip()[-300:]}"
+        return check
+    for name, command in (("glxgears", ["glxgears"]), ("vkcube", ["vkcube"])):
+        code, out, err = run(args, tmp, f"summary_{name}", [args.pacer_run, "--summary", "--"] + command, seconds=4)
+        report(f"cases/summary_sigterm_{name}", summary_printed("by SIGTERM")(err) if code == 128 + signal.SIGTERM
+               else f"exit {code}: {err.strip()[-300:]}")
+    proc = subprocess.Popen(["bash", args.headless, args.pacer_run, "--summary", "--", args.cases, "--frames",
+                             "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp)
+    time.sleep(4)
+
+    def children(pid, name):
+        found = subprocess.run(["pgrep", "-P", str(pid), "-x", name], capture_output=True, text=True)
+        return [int(p) for p in found.stdout.split()]
+    programs = [c for r in children(proc.pid, "pacer-run") for c in children(r, os.path.basename(args.cases)[:15])]
+    for pid in programs:
+        os.kill(pid, signal.SIGKILL)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    report("cases/summary_sigkill", summary_printed("by SIGKILL")(err) if programs
+           else "the program was not found to kill")
+
+    # Beside MangoHud's HUD (its own launcher, --dlsym for GL): pacer paces,
+    # MangoHud draws, neither loses its hooks. MangoHud says it made its HUD's
+    # renderer (overlay.cpp); the presents, dated below both, keep the target.
+    for name, command in (("glxgears", ["mangohud", "--dlsym", "glxgears"]), ("vkcube", ["mangohud", "vkcube"])):
+        probe, env = probed(args, tmp, f"mangohud_{name}")
+        code, out, err = run(args, tmp, f"mangohud_{name}", [args.pacer_run, "--hz", "45", "--"] + command,
+                             seconds=7, env=env)
+        figures = probe_figures(probe) if os.path.exists(probe) else None
+        problem = None
+        if "[MANGOHUD]" not in err or "overlay.cpp" not in err:
+            problem = f"MangoHud made no HUD: {err.strip()[-300:]}"
+        elif figures is None:
+            problem = f"fewer than 60 presents dated (exit {code})"
+        elif abs(figures["p50_ms"] - 1000 / 45) > 0.1:
+            problem = f"median present interval {figures['p50_ms']:.3f} ms, not {1000 / 45:.3f}"
+        report(f"cases/mangohud_{name}", problem)
+        if figures:
+            print(f"     {figures['n']} presents: median {figures['p50_ms']:.3f} ms")
 
     # A relative trace lands beside pacer-run's folder, whatever folder the program works in.
     relative = os.path.join(tmp, "relative.csv")

@@ -20,13 +20,16 @@
 // - under SDL's Wayland driver (SDL_VIDEODRIVER=wayland), the frames the
 //   compositor reports shown (wp_presentation), for display_lock and auto.
 //   pacer must be built with Wayland (pacer::wayland).
+// - on X11, the X server's refresh ticks and each frame's fate from its
+//   Present extension, asked on a connection of pacer's own (pacer::x11,
+//   built where XCB's Present headers are found; docs/x11.md).
 // - the window's state for Config::background_hz and hidden_hz
 //   (SDL_GetWindowFlags: hidden or minimized; unfocused once it had the
 //   input focus and lost it: SDL keeps the flags from the events the engine
 //   pumps), and on X11 whether its display waits for frames (VRR: Mesa's
 //   _VARIABLE_REFRESH, RandR's vrr_capable, the EDID).
 // Destroy it before the window: it holds the window's feedback objects.
-// What it does not: X11 has no present feedback. It never owns the window,
+// What it does not: it never owns the window,
 // handles no events, and never throws. One thread: the window's.
 #pragma once
 

@@ -12,8 +12,9 @@
 // socket without blocking; gives each frame's fate once (shown, with the time
 // on CLOCK_MONOTONIC, pacer::OsClock's timeline, the refresh and the
 // sequence; or discarded). What it does not: compositors that never report
-// (sway 1.7 sends every frame discarded) look like that here too; X11 has no
-// such protocol. It never owns the display or the surface, and never throws.
+// (sway 1.7 sends every frame discarded) look like that here too; X11's
+// counterpart is the Present extension (pacer/backends/x11.h). It never
+// owns the display or the surface, and never throws.
 #pragma once
 
 #include <pacer/pacer.h>
