@@ -257,7 +257,8 @@ int main(int argc, char** argv) {
                    "the rate while another window has the focus (GLX windows); 0: off; default 30");
     app.add_option("--hidden-hz", hidden_hz, "the rate while the window is minimized (GLX windows); 0: off; default 10");
     app.add_option("--trace", trace, "per-frame trace CSV (the demo's PresentMon columns)");
-    app.add_flag("--summary", summary, "the demo's summary on stderr when the program exits");
+    app.add_flag("--summary", summary,
+                 "the demo's summary on stderr when the program ends, however it ends (a signal, a crash)");
     app.add_flag("--version", version, "print the version and exit");
     try {
         app.parse(argc, argv);
