@@ -31,7 +31,10 @@ images and frames in order where their counts agree).
 
 --server: xvfb (a virtual X server of its own per run, tools/headless.sh),
 or Xwayland under a headless mutter or weston at 60 Hz (tools/wayland.sh,
-one compositor for the whole run). --check N: exit 1 where the runs under
+one compositor for the whole run). Under Xwayland the programs run as the
+compositor's user (nobody), as a desktop's programs run as its own: Xwayland
+then attaches their shared memory, and Mesa puts each image as on a desktop
+(as root's it cannot, and sends the whole image down the socket). --check N: exit 1 where the runs under
 strategies other than the timer, all together, have repeats plus lost
 frames over N per 1,000 of their ticks (a frame on the wrong side of a tick
 is a repeat and a lost frame: one in a 12 s run is already 3 per 1,000),
@@ -168,6 +171,7 @@ class Server:
         self.kind = kind
         self.env = dict(os.environ)
         self.prefix = []
+        self.user = []   # the programs' user, where not this script's
         if kind == "xvfb":
             self.prefix = ["bash", os.path.join(ROOT, "tools/headless.sh"), "--size", "1280x720"]
             return
@@ -185,6 +189,7 @@ class Server:
         self.env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY",)}
         self.env.update(wl.parse_env(got.stdout))
         self.env.pop("WAYLAND_DISPLAY", None)   # X11 clients: SDL2 and GLFW must not pick Wayland
+        self.user = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
     def stop(self):
         if self.kind != "xvfb":
@@ -193,6 +198,7 @@ class Server:
 
 def run_once(server, words, strategy, seconds, paths):
     tmp = tempfile.mkdtemp(prefix="x11-clock-")
+    os.chmod(tmp, 0o777)   # the programs' user writes its files
     images, window, ticks, trace = (os.path.join(tmp, n) for n in ("images", "window", "ticks", "trace.csv"))
     words = [w.format(trace=trace, seconds=f"{seconds:g}", strategy=strategy, **paths) for w in words]
     env = dict(server.env)
@@ -206,7 +212,7 @@ def run_once(server, words, strategy, seconds, paths):
     # passes on); then the tick client.
     inner = ('LD_PRELOAD= "$0" --window-file "$1" --out "$2" & tp=$!; shift 2; '
              f'timeout -s TERM {seconds + 1:g} "$@"; kill -TERM $tp; wait $tp')
-    cmd = server.prefix + ["bash", "-c", inner, paths["ticks"], window, ticks] + words
+    cmd = server.prefix + server.user + ["bash", "-c", inner, paths["ticks"], window, ticks] + words
     done = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           timeout=seconds + 60)
     wake_to_present, decision = read_trace(trace)
