@@ -19,7 +19,8 @@
 //                made 400 ms later
 //   msc-wait     no GLFW: Xlib and GLX, each frame waiting for the window's next MSC
 //                as Mesa's DRI3 GLX waits for it (X Present on a connection of its
-//                own), then swapping; prints "gl_cases: msc advanced A in N waits, ..."
+//                own), then swapping; prints "gl_cases: msc advanced A in N waits, E before
+//                the MSC asked, S past it; F other notifies"
 // Prints "gl_cases: N frames" at a normal end; exits K (--status, default 0).
 #include <GL/glx.h>
 #include <GLFW/glfw3.h>
@@ -118,7 +119,9 @@ int run_glx_window(const Options& o) {
 // it taken as the answer. The server sends every client's notifies for the
 // window to every selection on it, so under pacer-run the program's queue
 // holds the Present source's too (their serials have the top bit set, no
-// XID's): it must see its own MSC advance one by one as without pacer-run.
+// XID's): none of its waits may end before the MSC it asked for, as without
+// pacer-run (one may end past it, where the frame took longer than a
+// refresh: the pacer's wait is in the swap).
 int run_msc_wait(const Options& o) {
     Display* display = XOpenDisplay(nullptr);
     if (display == nullptr) return std::fprintf(stderr, "gl_cases: no X display\n"), 1;
@@ -141,7 +144,7 @@ int run_msc_wait(const Options& o) {
     xcb_special_event_t* queue = xcb_register_for_special_xge(c, &xcb_present_id, eid, nullptr);
     xcb_present_select_input(c, eid, static_cast<xcb_window_t>(window), XCB_PRESENT_EVENT_MASK_COMPLETE_NOTIFY);
     uint64_t first = 0, last = 0;
-    long waits = 0, skipped = 0, foreign = 0;
+    long waits = 0, early = 0, skipped = 0, foreign = 0;
     for (long i = 0; i < o.frames; ++i) {
         xcb_present_notify_msc(c, static_cast<xcb_window_t>(window), eid, waits == 0 ? 0 : last + 1, 0, 0);
         xcb_flush(c);
@@ -156,7 +159,8 @@ int run_msc_wait(const Options& o) {
             std::free(event);
             if (!ours) continue;
             if (waits == 0) first = msc;
-            if (waits > 0 && msc != last + 1) ++skipped;
+            if (waits > 0 && msc < last + 1) ++early;     // an answer before the MSC asked: not ours
+            if (waits > 0 && msc > last + 1) ++skipped;   // asked once that MSC had passed (a slow frame)
             last = msc;
             ++waits;
             break;
@@ -164,8 +168,8 @@ int run_msc_wait(const Options& o) {
         draw(i);
         glXSwapBuffers(display, window);
     }
-    std::printf("gl_cases: msc advanced %llu in %ld waits, %ld not by one; %ld other notifies\n",
-                static_cast<unsigned long long>(last - first), waits, skipped, foreign);
+    std::printf("gl_cases: msc advanced %llu in %ld waits, %ld before the MSC asked, %ld past it; "
+                "%ld other notifies\n", static_cast<unsigned long long>(last - first), waits, early, skipped, foreign);
     std::printf("gl_cases: %ld frames\n", o.frames);
     std::fflush(stdout);
     xcb_unregister_for_special_event(c, queue);
