@@ -17,9 +17,9 @@ tools=(
   libvulkan-dev libxcb1-dev libxcb-present-dev libwayland-dev libwayland-bin wayland-protocols
   # the command lines and pacer-replay's CapFrameX captures
   libcli11-dev nlohmann-json3-dev
-  # the packages: their dependencies (dpkg-shlibdeps) and the man pages
-  # written from each tool's --help
-  dpkg-dev help2man
+  # the packages: their dependencies (dpkg-shlibdeps, and file, which CPack
+  # asks first) and the man pages written from each tool's --help
+  dpkg-dev file help2man
 )
 demo=(
   # windowing (and pacer's GLFW and SDL2 backends), GL loader generator, UI,
