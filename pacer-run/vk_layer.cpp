@@ -330,40 +330,38 @@ VKAPI_ATTR void VKAPI_CALL destroy_device(VkDevice device, const VkAllocationCal
     delete d;
 }
 
-VKAPI_ATTR VkResult VKAPI_CALL create_wayland_surface(VkInstance instance, const VkWaylandSurfaceCreateInfoKHR* info,
-                                                      const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
+// A surface the next layer made, and where its frames go, remembered for
+// VkHost::starting: the three surface hooks below differ only in which.
+template <class Info, class Next>
+VkResult make_surface(VkInstance instance, const Info* info, const VkAllocationCallbacks* allocator,
+                      VkSurfaceKHR* out, Next InstanceData::*next, const WindowOf& window) {
     InstanceData* data = instance_of(instance);
-    if (data == nullptr || data->create_wayland_surface == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
-    const VkResult result = data->create_wayland_surface(instance, info, allocator, out);
+    if (data == nullptr || data->*next == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+    const VkResult result = (data->*next)(instance, info, allocator, out);
     if (result == VK_SUCCESS) {
         std::lock_guard<std::mutex> lock(*g_mutex);
-        (*g_surfaces)[handle_id(*out)] = {info->display, info->surface, 0};
+        (*g_surfaces)[handle_id(*out)] = window;
     }
     return result;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_wayland_surface(VkInstance instance, const VkWaylandSurfaceCreateInfoKHR* info,
+                                                      const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
+    return make_surface(instance, info, allocator, out, &InstanceData::create_wayland_surface,
+                        {info->display, info->surface, 0});
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL create_xlib_surface(VkInstance instance, const XlibSurfaceCreateInfo* info,
                                                    const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
-    InstanceData* data = instance_of(instance);
-    if (data == nullptr || data->create_xlib_surface == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
-    const VkResult result = data->create_xlib_surface(instance, info, allocator, out);
-    if (result == VK_SUCCESS) {
-        std::lock_guard<std::mutex> lock(*g_mutex);
-        (*g_surfaces)[handle_id(*out)] = {info->dpy, nullptr, info->window};
-    }
-    return result;
+    return make_surface(instance, info, allocator, out, &InstanceData::create_xlib_surface,
+                        {info->dpy, nullptr, info->window});
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL create_xcb_surface(VkInstance instance, const XcbSurfaceCreateInfo* info,
                                                   const VkAllocationCallbacks* allocator, VkSurfaceKHR* out) {
-    InstanceData* data = instance_of(instance);
-    if (data == nullptr || data->create_xcb_surface == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
-    const VkResult result = data->create_xcb_surface(instance, info, allocator, out);
-    if (result == VK_SUCCESS) {
-        std::lock_guard<std::mutex> lock(*g_mutex);
-        (*g_surfaces)[handle_id(*out)] = {nullptr, nullptr, info->window};   // no server's name: $DISPLAY
-    }
-    return result;
+    // No server's name with an XCB connection: $DISPLAY's.
+    return make_surface(instance, info, allocator, out, &InstanceData::create_xcb_surface,
+                        {nullptr, nullptr, info->window});
 }
 
 template <class Fn>

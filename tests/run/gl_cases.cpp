@@ -71,6 +71,18 @@ void render(GLFWwindow* window, long frames) {
     glfwMakeContextCurrent(nullptr);
 }
 
+// A 320x240 X window of the visual, mapped (no GLFW: the Xlib cases).
+Window open_x_window(Display* display, const XVisualInfo* visual, const char* title) {
+    const Window root = RootWindow(display, visual->screen);
+    XSetWindowAttributes set{};
+    set.colormap = XCreateColormap(display, root, visual->visual, AllocNone);
+    const Window window = XCreateWindow(display, root, 0, 0, 320, 240, 0, visual->depth, InputOutput,
+                                        visual->visual, CWColormap, &set);
+    XStoreName(display, window, title);
+    XMapWindow(display, window);
+    return window;
+}
+
 // The glx-window case: an X window with an FBConfig's visual, a GLXWindow
 // on it, and a GL context current on that.
 int run_glx_window(const Options& o) {
@@ -85,14 +97,8 @@ int run_glx_window(const Options& o) {
     XFree(configs);
     XVisualInfo* visual = glXGetVisualFromFBConfig(display, config);
     if (visual == nullptr) return std::fprintf(stderr, "gl_cases: no visual\n"), 1;
-    const Window root = RootWindow(display, visual->screen);
-    XSetWindowAttributes set{};
-    set.colormap = XCreateColormap(display, root, visual->visual, AllocNone);
-    const Window window = XCreateWindow(display, root, 0, 0, 320, 240, 0, visual->depth, InputOutput,
-                                        visual->visual, CWColormap, &set);
+    const Window window = open_x_window(display, visual, "gl_cases glx-window");
     XFree(visual);
-    XStoreName(display, window, "gl_cases glx-window");
-    XMapWindow(display, window);
     const GLXWindow drawable = glXCreateWindow(display, config, window, nullptr);
     const GLXContext context = glXCreateNewContext(display, config, GLX_RGBA_TYPE, nullptr, True);
     if (context == nullptr || !glXMakeContextCurrent(display, drawable, drawable, context))
@@ -128,12 +134,7 @@ int run_msc_wait(const Options& o) {
     int attributes[] = {GLX_RGBA, GLX_DOUBLEBUFFER, None};
     XVisualInfo* visual = glXChooseVisual(display, DefaultScreen(display), attributes);
     if (visual == nullptr) return std::fprintf(stderr, "gl_cases: no visual\n"), 1;
-    const Window root = RootWindow(display, visual->screen);
-    XSetWindowAttributes set{};
-    set.colormap = XCreateColormap(display, root, visual->visual, AllocNone);
-    const Window window = XCreateWindow(display, root, 0, 0, 320, 240, 0, visual->depth, InputOutput,
-                                        visual->visual, CWColormap, &set);
-    XMapWindow(display, window);
+    const Window window = open_x_window(display, visual, "gl_cases msc-wait");
     const GLXContext context = glXCreateContext(display, visual, nullptr, True);
     XFree(visual);
     if (context == nullptr || !glXMakeCurrent(display, window, context))
