@@ -13,7 +13,9 @@ first included) and whether two came in consecutive frames, frames shown a
 second, the summary's hitches per 1,000 refreshes, and the repeats the span
 of the shown intervals after the first second shows against the run's
 median interval: (sum of the intervals / the median - their count) per
-1,000 refreshes so spanned.
+1,000 refreshes so spanned; and, over the summary's own stretch (the newest
+intervals that span its refreshes counted, from the clock's lock), its
+hitches beside the repeats that stretch spanned.
 
 mutter: one headless mutter with a 640x480 monitor at 60 Hz, the demo at
 320x240 without its overlay (a light load), every strategy. The span is
@@ -83,10 +85,22 @@ def judge(trace, summary, period_ms=None):
                if r["MsBetweenDisplayChange"] not in ("NA", "") and float(r["TimeInSeconds"]) >= start_s]
     unit = period_ms or statistics.median(between)
     spanned = sum(between) / unit
-    hitches = summary_value(json.load(open(summary)), "hitches_per_1000")
+    doc = json.load(open(summary))
+    hitches = summary_value(doc, "hitches_per_1000")
+    # The same refreshes as the summary's count (from the lock to the end):
+    # the newest intervals that span them, and the repeats they spanned.
+    counted = int(float(summary_value(doc, "display_refreshes_counted") or 0))
+    every = [float(r["MsBetweenDisplayChange"]) for r in rows if r["MsBetweenDisplayChange"] not in ("NA", "")]
+    tail, tail_refreshes = 0, 0.0
+    while tail < len(every) and tail_refreshes + every[-1 - tail] / unit <= counted + 0.5:
+        tail_refreshes += every[-1 - tail] / unit
+        tail += 1
+    count = summary_value(doc, "display_hitches")
+    count = None if count is None else int(float(count))
     return {
         "decisions": len(decisions), "consecutive": consecutive, "shown_fps": shown / seconds if seconds else 0,
         "hitches": hitches, "repeats": 1000 * (spanned - len(between)) / spanned if spanned else 0,
+        "count": count, "count_span": tail_refreshes - tail, "counted": counted,
         "unit_ms": unit, "last": rows[[int(r["Frame"]) for r in rows].index(decisions[-1])]["Decision"] if decisions else "",
     }
 
@@ -139,19 +153,22 @@ def main():
                     results.append((round_, backend, strategy, figures))
                     print(f"round {round_} {backend} {strategy}: {figures['decisions']} decisions, "
                           f"{figures['shown_fps']:.1f} shown a second, hitches {figures['hitches']}, "
-                          f"span repeats {figures['repeats']:.2f}", flush=True)
+                          f"span repeats {figures['repeats']:.2f}; over the count's {figures['counted']} "
+                          f"refreshes: counted {figures['count']}, spanned {figures['count_span']:.1f}", flush=True)
     finally:
         wayland("stop", "--name", name)
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     lines = ["| backend | strategy | round | decisions (consecutive) | frames shown a second | the summary's hitches "
-             "per 1,000 refreshes | repeats per 1,000 by the span | auto's last decision |",
-             "|---|---|---|---|---|---|---|---|"]
+             "per 1,000 refreshes | repeats per 1,000 by the span | the summary's hitches / the span's repeats, "
+             "over its refreshes | auto's last decision |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for round_, backend, strategy, f in sorted(results, key=lambda r: (r[1], STRATEGIES.index(r[2]), r[0])):
         hitches = "-" if f["hitches"] is None else f"{f['hitches']:.2f}"
+        same = "-" if f["count"] is None else f"{f['count']} / {f['count_span']:.1f} of {f['counted']}"
         last = f["last"].replace("|", "/") if strategy == "auto" else ""
         lines.append(f"| {backend} | {strategy} | {round_} | {f['decisions']} ({f['consecutive']}) | "
-                     f"{f['shown_fps']:.1f} | {hitches} | {f['repeats']:.2f} | {last} |")
+                     f"{f['shown_fps']:.1f} | {hitches} | {f['repeats']:.2f} | {same} | {last} |")
     # auto against the best fixed strategy of the same round and backend.
     for backend in backends:
         for round_ in range(1, rounds + 1):

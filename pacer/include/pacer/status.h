@@ -111,15 +111,25 @@ int due_refreshes(double refresh_ns, double target_hz);
 // hitches.cpp), so a report dated a few ms off its refresh in software moves
 // no frame to another refresh, while a display that moved its phase, or runs
 // off its fitted period, is followed. The refreshes past `due` are the hitches.
+// Where the period is the display's own (Grid::Fixed: a refresh it states
+// and its reports confirm, as headless mutter's timer), the grid keeps it,
+// and its phase moves add up: a frame painted a few ms late moves every
+// later refresh, and each half refresh they come to is one more hitch (one
+// less where they moved it earlier), so that over any stretch the count is
+// the refreshes the shown frames spanned less those due, within one.
 class HitchCount {
 public:
+    enum class Grid : uint8_t {
+        Follow,   // the period given may be off the display's cadence: follow the reports
+        Fixed,    // the period given is the display's own: keep it, count what the phase moves
+    };
     // A frame shown at shown_ns (a report no later than the previous is
     // ignored) on a display refreshing every refresh_ns (> 0: the fitted or
     // stated period; else only its time is noted), due `due` refreshes after
     // the frame before (>= 1; the swap interval, display_lock's n, else
     // due_refreshes), reported with `flags` (kPresented*). Returns the
     // hitches it adds.
-    int64_t add(int64_t shown_ns, double refresh_ns, int due, uint32_t flags);
+    int64_t add(int64_t shown_ns, double refresh_ns, int due, uint32_t flags, Grid grid = Grid::Follow);
     void reset() { *this = HitchCount{}; }
 
     int64_t hitches() const { return hitches_; }
@@ -130,6 +140,8 @@ private:
     int64_t last_ns_ = -1;    // the newest frame's report
     double grid_ns_ = -1;     // the refresh the newest frame was placed on
     double correction_ns_ = 0;   // the grid's period less the one given
+    double moved_ = 0;        // Grid::Fixed: the phase's moves not yet counted, in refreshes
+    int64_t credit_ = 0;      // Grid::Fixed: refreshes the phase moved earlier, owed back by the next hitches
     int64_t hitches_ = 0, refreshes_ = 0;
 };
 

@@ -79,6 +79,9 @@ public:
     int64_t next_refresh(int64_t t) const;
     // The newest report was an inlier of the fit.
     bool last_was_inlier() const { return last_inlier_; }
+    // The period is the refresh the reports state, which their software
+    // dates confirm (as_stated): the display's own, not a fit of its frames.
+    bool uses_stated() const { return uses_stated_; }
     DisplayClock clock() const;
 
 private:

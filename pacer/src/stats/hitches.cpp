@@ -33,7 +33,7 @@ int due_refreshes(double refresh_ns, double target_hz) {
     return std::max(1, static_cast<int>(std::ceil(per_frame - kFrameSlack)));
 }
 
-int64_t HitchCount::add(int64_t shown_ns, double refresh_ns, int due, uint32_t flags) {
+int64_t HitchCount::add(int64_t shown_ns, double refresh_ns, int due, uint32_t flags, Grid grid) {
     if (last_ns_ >= 0 && shown_ns <= last_ns_) return 0;
     const bool first = last_ns_ < 0 || grid_ns_ < 0;
     last_ns_ = shown_ns;
@@ -45,8 +45,12 @@ int64_t HitchCount::add(int64_t shown_ns, double refresh_ns, int due, uint32_t f
     if (first) {
         grid_ns_ = t;
         correction_ns_ = 0;
+        moved_ = 0;
+        credit_ = 0;
         return 0;
     }
+    const bool fixed = grid == Grid::Fixed;
+    if (fixed) correction_ns_ = 0;
     // Refreshes since the frame before, on the grid: past the late line of
     // late_after_ns (a quarter or a half refresh) is the next refresh.
     const double late_share = static_cast<double>(late_after_ns(kNsPerSecond, flags)) / kNsPerSecond;
@@ -56,12 +60,27 @@ int64_t HitchCount::add(int64_t shown_ns, double refresh_ns, int due, uint32_t f
     const double placed = grid_ns_ + steps * period;
     const double offset = t - placed;
     grid_ns_ = placed + kPhaseShare * offset;
-    if (steps > 0)
+    if (steps > 0 && !fixed)
         correction_ns_ = std::clamp(correction_ns_ + kPeriodShare * offset / steps, -kMostCorrection * refresh_ns,
                                     kMostCorrection * refresh_ns);
-    const auto spanned = static_cast<int64_t>(std::min(steps, 1e9));
+    auto spanned = static_cast<int64_t>(std::min(steps, 1e9));
+    int64_t added = std::max<int64_t>(0, spanned - std::max(due, 1));
+    if (fixed) {
+        // On the display's own period, what the grid's phase moved is time
+        // the shown frames took: half a refresh of it, later, is one refresh
+        // more spanned; earlier, one less. A frame shown fewer refreshes
+        // after the one before than were due (a move earlier, or a late
+        // report then an early one) is owed back by the next hitch, up to
+        // a frame's worth: the count telescopes to the span.
+        moved_ += kPhaseShare * offset / refresh_ns;
+        while (moved_ >= 0.5) moved_ -= 1, ++spanned;
+        while (moved_ <= -0.5) moved_ += 1, --spanned;
+        const int64_t owed = spanned - std::max(due, 1);
+        const int64_t repaid = std::min(credit_, std::max<int64_t>(0, owed));
+        added = std::max<int64_t>(0, owed) - repaid;
+        credit_ = std::min<int64_t>(std::max(due, 1), credit_ - repaid + std::max<int64_t>(0, -owed));
+    }
     refreshes_ += spanned;
-    const int64_t added = std::max<int64_t>(0, spanned - std::max(due, 1));
     hitches_ += added;
     return added;
 }
