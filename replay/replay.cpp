@@ -256,10 +256,13 @@ std::vector<int64_t> recorded_refreshes(const Recording& recording, double perio
 // Refreshes per 1,000 that showed the frame before again where the target
 // had a new one due: the library's count (pacer::HitchCount), as the live
 // run's summary and overlay give it. shown: (time, the report's flags), sorted.
-double hitches_per_1000(const std::vector<std::pair<int64_t, uint32_t>>& shown, double period_ns, double target_hz) {
+// grid: Fixed where period_ns is the display's own, as the live count keeps
+// the refresh a display states and its reports confirm.
+double hitches_per_1000(const std::vector<std::pair<int64_t, uint32_t>>& shown, double period_ns, double target_hz,
+                        pacer::HitchCount::Grid grid = pacer::HitchCount::Grid::Follow) {
     pacer::HitchCount count;
     const int due = pacer::due_refreshes(period_ns, target_hz);
-    for (const auto& [shown_ns, flags] : shown) count.add(shown_ns, period_ns, due, flags);
+    for (const auto& [shown_ns, flags] : shown) count.add(shown_ns, period_ns, due, flags, grid);
     return count.per_1000();
 }
 
@@ -373,7 +376,12 @@ ReplayResult replay(const Recording& recording, const ReplayConfig& config, Obse
     const double period = config.display.vrr ? pacer::period_ns_of(pace_hz) : display.period_ns();
     std::vector<std::pair<int64_t, uint32_t>> shown_ns;
     for (const auto& [frame, at_ns, flags] : shown) shown_ns.emplace_back(at_ns, flags);
-    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, pace_hz);
+    // A modelled display that states its own refresh keeps it: the live
+    // count's Grid::Fixed (a stated refresh its software dates confirm).
+    const bool own = !config.display.vrr && !config.display.recorded &&
+                     (config.display.stated_hz <= 0 || config.display.stated_hz == config.display.refresh_hz);
+    result.hitches_per_1000 = hitches_per_1000(shown_ns, period, pace_hz,
+                                               own ? pacer::HitchCount::Grid::Fixed : pacer::HitchCount::Grid::Follow);
     return result;
 }
 
