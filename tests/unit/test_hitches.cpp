@@ -122,8 +122,8 @@ TEST(HitchCount, JitteredDatesCountTheRepeatsWithinOnePer1000) {
 
 // Headless mutter paints on a timer that a late frame re-arms: the frame is
 // painted when it comes, a few ms after its refresh, and every later refresh
-// moves with it. One run under display_lock at 60 Hz: frames 18-22 ms apart
-// now and then among 16.7 ms ones, and the shown frames spanned 2.5-2.8
+// moves with it. Two runs under display_lock at 60 Hz: frames 18-22 ms apart
+// now and then among 16.7 ms ones, and the shown frames spanned 2.5 and 2.8
 // refreshes more over 20 s than the count on a followed grid said (it took
 // each move for jitter). On the display's own period (Grid::Fixed), the
 // count is the span less the frames, within one, whatever the dates' error.
