@@ -29,6 +29,7 @@
 #include "settings.h"
 
 #include "run/atomic_file.h"
+#include "run/files.h"
 
 #include <pacer/version.h>
 
@@ -139,12 +140,8 @@ void print_left_summaries(const std::string& dir, const std::string& program, in
     ::closedir(folder);
     for (const std::string& name : names) {
         const std::string path = dir + "/" + name;
-        std::FILE* file = std::fopen(path.c_str(), "r");
-        if (file == nullptr) continue;
         std::string text;
-        char chunk[4096];
-        for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;) text.append(chunk, n);
-        std::fclose(file);
+        if (!pacer_demo::read_input_file(path, pacer_demo::kMaxInputBytes, &text).empty()) continue;
         const std::string pid = name.substr(0, name.size() - 8);
         std::fprintf(stderr, "pacer-run: %s (pid %s) ended %s before printing its summary; as of its last %lld "
                              "frames or fewer:\n%s", program.c_str(), pid.c_str(), how_it_ended(status).c_str(),

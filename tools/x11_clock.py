@@ -34,12 +34,13 @@ or Xwayland under a headless mutter or weston at 60 Hz (tools/wayland.sh,
 one compositor for the whole run). Under Xwayland the programs run as the
 compositor's user (nobody), as a desktop's programs run as its own: Xwayland
 then attaches their shared memory, and Mesa puts each image as on a desktop
-(as root's it cannot, and sends the whole image down the socket). --check N: exit 1 where the runs under
-strategies other than the timer, all together, have repeats plus lost
-frames over N per 1,000 of their ticks (a frame on the wrong side of a tick
-is a repeat and a lost frame: one in a 12 s run is already 3 per 1,000),
-or where one of those runs saw too little; --expect-reason: where one of
-their decisions does not match.
+(as root's it cannot, and sends the whole image down the socket).
+
+--check N: exit 1 where the runs under strategies other than the timer,
+all together, have repeats plus lost frames over N per 1,000 of their ticks
+(a frame on the wrong side of a tick is a repeat and a lost frame: one in a
+12 s run is already 3 per 1,000), or where one of those runs saw too
+little; --expect-reason: where one of their decisions does not match.
 """
 
 import argparse
