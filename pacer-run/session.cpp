@@ -48,7 +48,7 @@ void Session::interrupt() {
     if (pacer::Pacer* pacer = waiting_.load()) pacer->interrupt();
 }
 
-void Session::present(const void* window, PresentHost& host, PresentHost::Run run, void* context) {
+void Session::present(const void* window, HookedApi& api, HookedApi::Run run, void* context) {
     bool paced = settings_.paced && !finished_.load();
     bool handed_over = false;   // another window took over: its feedback, not the old one's
     if (paced) {
@@ -68,19 +68,20 @@ void Session::present(const void* window, PresentHost& host, PresentHost::Run ru
         // One Host paces: a program that presents through GLX and EGL (or GL
         // and Vulkan) is paced through the first it used.
         // A start that failed (no Pacer) leaves every present unpaced.
-        paced = !finished_.load() && (!started_ || (pacer_ != nullptr && &host == host_));
-        if (paced) host.present_with(run, context);   // before start_: the Host asks its window
+        paced = !finished_.load() && (!started_ || (pacer_ != nullptr && &api == api_));
+        if (paced) api.present_with(run, context);   // before start_: the Host asks its window
         if (paced && !started_) {
-            paced = start_(host, window);
+            paced = start_(api, window);
         } else if (paced && handed_over) {
-            host.starting(window);
+            api.starting(window);
         }
     }
     if (!paced) {
-        if (lock.owns_lock()) host.present_with(nullptr, nullptr);
+        if (lock.owns_lock()) api.present_with(nullptr, nullptr);
         run(context);
         return;
     }
+    pacer::backends::WindowHost& host = api.host();
     pacer::Clock& clock = pacer_->clock();
     pacing_thread_.store(std::this_thread::get_id());
     if (settings_.wait_point == pacer::WaitPoint::BeforePresent) {
@@ -104,13 +105,14 @@ void Session::present(const void* window, PresentHost& host, PresentHost::Run ru
         waiting_.store(nullptr);
         has_pending_ = true;
     }
-    host.present_with(nullptr, nullptr);
+    api.present_with(nullptr, nullptr);
     pacing_thread_.store(std::thread::id());
 }
 
-bool Session::start_(PresentHost& host, const void* window) {
+bool Session::start_(HookedApi& api, const void* window) {
     started_ = true;
-    host.starting(window);
+    api.starting(window);
+    pacer::backends::WindowHost& host = api.host();
     pacer::Config config;
     target_hz_ = settings_.hz;
     if (target_hz_ > 0) {
@@ -134,7 +136,7 @@ bool Session::start_(PresentHost& host, const void* window) {
         std::fprintf(stderr, "pacer-run: %s; %s runs unpaced\n", problem.c_str(), program_.c_str());
         return false;
     }
-    host_ = &host;
+    api_ = &api;
     record_ = std::make_unique<pacer_demo::RunRecord>(pacer_demo::Scenario{}.success_tolerance_ms);
     if (!settings_.trace.empty()) {
         trace_ = std::make_unique<pacer_demo::TraceWriter>(settings_.trace,
@@ -221,20 +223,20 @@ std::string Session::summary_text_() const {
     const pacer::Decision& decision = pacer_->decision();
     info("backend", "pacer-run");
     info("program", program_);
-    info("api", host_->api_name());
+    info("api", api_->api_name());
     info("strategy", pacer::strategy_name(settings_.strategy));
     info("strategy_in_force", pacer::strategy_name(pacer_->status().strategy));
     info("decision_reason", decision.reason);
     info("target_hz", hz_text(target_hz_));
     info("wait_point", pacer::wait_point_name(settings_.wait_point));
     info("settings", format_settings(settings_));
-    const pacer::backends::SwapIntervalState swap = host_->swap_interval();
+    const pacer::backends::SwapIntervalState swap = api_->host().swap_interval();
     facts.brief.push_back("pacer-run: " + program_ + " (pid " + std::to_string(::getpid()) + "), " +
-                          host_->api_name() + ", target " + hz_text(target_hz_) + " (" + target_reason_ + ")");
+                          api_->api_name() + ", target " + hz_text(target_hz_) + " (" + target_reason_ + ")");
     facts.brief.push_back("pacing: " + std::string(pacer::strategy_name(settings_.strategy)) + " -> " +
                           decision.reason + "; swap interval: last asked " + std::to_string(swap.requested) +
                           ", " + pacer::backends::swap_answer_name(swap.answer));
-    facts.present_feedback = host_->present_feedback();
+    facts.present_feedback = api_->host().present_feedback();
     facts.refresh_hz = pacer_->display().stated_hz;
     const pacer_demo::RunReport report = record_->report(facts, *pacer_);
     return pacer_demo::summary_text(report);

@@ -34,14 +34,33 @@ class TraceWriter;
 
 namespace pacer_run {
 
-// A window system's Host for a program nobody rebuilt: the WindowHost of the
-// GLFW and SDL2 backends (GL's finish before the wait, the swap interval's
-// answer, Wayland's present feedback), whose swap is the hooked call's.
-class PresentHost : public pacer::backends::WindowHost {
+// What the session asks of a hooked API (GLX, EGL, Vulkan): the Host its
+// pacer uses, the real call the hook intercepted, its name, and the window
+// it paces.
+class HookedApi {
 public:
     using Run = void (*)(void* context);
-    // The present swap_buffers() makes: the real call the hook intercepted.
-    void present_with(Run run, void* context) {
+    virtual ~HookedApi() = default;
+    // The Host the session's Pacer is made with: the same one every call.
+    virtual pacer::backends::WindowHost& host() = 0;
+    // The present the Host's swap makes: the real call the hook intercepted
+    // (nullptr, nullptr: none now).
+    virtual void present_with(Run run, void* context) = 0;
+    // What the summary names the API by: "OpenGL (GLX)", "Vulkan".
+    virtual const char* api_name() const = 0;
+    // Before the session's Pacer is made, with the window it paces, and
+    // again when another window takes over: a Host opens the present
+    // feedback of that window (Wayland's surface, or the X window) here.
+    virtual void starting(const void* window) { (void)window; }
+};
+
+// GL's Host for a program nobody rebuilt: the WindowHost of the GLFW and
+// SDL2 backends (GL's finish before the wait, the swap interval's answer,
+// the present feedback), whose swap is the hooked call.
+class PresentHost : public pacer::backends::WindowHost, public HookedApi {
+public:
+    pacer::backends::WindowHost& host() override { return *this; }
+    void present_with(Run run, void* context) override {
         run_ = run;
         context_ = context;
     }
@@ -50,21 +69,15 @@ public:
     // X11's (the Present extension) for an X window: the program's Xlib
     // Display* (null: $DISPLAY's server) and the window.
     void watch_x11_window(void* display, unsigned long window) { open_x11_feedback(display, window); }
-    // What the summary names the API by: "OpenGL (GLX)", "Vulkan".
-    virtual const char* api_name() const = 0;
-    // Before the session's Pacer is made, with the window it paces, and
-    // again when another window takes over: a Host opens the present
-    // feedback of that window (Wayland's surface, or the X window) here.
-    virtual void starting(const void* window) { (void)window; }
 
 protected:
     void* present_context() const { return context_; }   // the call present_with() named
     void swap_buffers() override {
         if (run_ != nullptr) run_(context_);
     }
-    // As in front, where the Host has no way to ask (EGL, Vulkan); the GLX
-    // Host asks the X server (gl_preload.cpp), and Config::background_hz
-    // and hidden_hz then apply.
+    // As in front, where the Host has no way to ask (EGL); the GLX Host
+    // asks the X server (gl_preload.cpp), and Config::background_hz and
+    // hidden_hz then apply.
     WindowFlags window_flags() const override { return {}; }
 
 private:
@@ -90,13 +103,13 @@ public:
     // paced window's present: finished GPU work, the wait, the present, its
     // mark (wait=before_present), or the present, then the wait
     // (frame_start). Any other: the present at once.
-    void present(const void* window, PresentHost& host, PresentHost::Run run, void* context);
+    void present(const void* window, HookedApi& api, HookedApi::Run run, void* context);
 
     // Whether the pacer sets the swap interval (vsync, auto, display_lock):
     // the program's own requests are then answered and not applied.
     bool owns_swap_interval() const { return settings_.paced && pacer::strategy_uses_host(settings_.strategy); }
-    // Whether the strategy is vsync: a Vulkan swapchain is then made FIFO.
-    bool wants_vsync() const { return settings_.paced && settings_.strategy == pacer::Strategy::Vsync; }
+    // The strategy the session paces with (pacer-run's --strategy).
+    pacer::Strategy strategy() const { return settings_.strategy; }
     // The trace's rows so far pushed to its file: before a fork, so that the
     // child, which inherits the buffer, never writes them a second time.
     void flush_trace();
@@ -111,7 +124,7 @@ public:
     void interrupt();
 
 private:
-    bool start_(PresentHost& host, const void* window);   // under pace_mutex_: the Pacer and the outputs
+    bool start_(HookedApi& api, const void* window);   // under pace_mutex_: the Pacer and the outputs
     void note_frame_(const pacer::Frame& frame, int64_t swap_ns, int64_t swap_return_ns);
     std::string summary_text_() const;   // under pace_mutex_, once started
     void leave_summary_();                // its copy in summary_dir_, for pacer-run
@@ -132,7 +145,7 @@ private:
     std::atomic<std::thread::id> pacing_thread_{};
     std::atomic<bool> finished_{false};
     std::atomic<pacer::Pacer*> waiting_{nullptr};   // for interrupt(), from any thread
-    PresentHost* host_ = nullptr;                   // the first present's: not owned
+    HookedApi* api_ = nullptr;                      // the first present's: not owned
     std::unique_ptr<pacer::Pacer> pacer_;
     std::unique_ptr<pacer_demo::RunRecord> record_;
     std::unique_ptr<pacer_demo::TraceWriter> trace_;

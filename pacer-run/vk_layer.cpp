@@ -1,24 +1,22 @@
 // vk_layer.cpp: pacer-run's Vulkan half, the layer VK_LAYER_PACER_frame_pacing
-// (named in the manifest and in pacer-run's main.cpp)
-// (manifest: VkLayer_pacer_frame_pacing.json.in). It hooks vkQueuePresentKHR
-// and hands each present to the process's session (session.h):
-//   1. the frame's GPU work finished (VkHost::finish_gpu_or_stop): a submit
-//      on the present's queue that waits on the present's semaphores and
-//      signals a fence and a semaphore of the layer's, the fence waited on
+// (named in the manifest, VkLayer_pacer_frame_pacing.json.in, and in
+// pacer-run's main.cpp). It hooks vkQueuePresentKHR and hands each present
+// to the process's session (session.h), through the Host an engine links,
+// pacer::vulkan::Host (pacer/backends/vulkan.h), bound to the device of the
+// paced present's queue and calling the next layer's functions:
+//   1. the frame's GPU work finished: the Host's submit that waits on the
+//      present's semaphores (Host::prepare_present), its fence waited on
 //      within the frame's budget;
 //   2. the pacer's wait;
-//   3. the present, waiting on the layer's semaphore in place of the
+//   3. the present, waiting on the Host's semaphore in place of the
 //      program's (already consumed by the submit).
-// The present mode is set where the swapchain is made: FIFO for vsync;
-// for auto and display_lock, a FIFO the program asked for becomes IMMEDIATE
-// (else MAILBOX) where the surface has it, since display_lock times each
-// frame to its refresh itself and a FIFO queue would hold it back a refresh
-// (vkcube-wayland on weston: auto saw display_lock's frames shown early and
-// left it); IMMEDIATE before MAILBOX, because Mesa's software X11 swapchain
-// hands a MAILBOX image to a thread of its own, which puts it on the window
-// when it runs, not when the pacer presents (docs/x11.md). The others keep
-// the program's. The swap interval the pacer
-// asks for is accepted where the mode gives it (FIFO: 1, the others: 0).
+// The present mode is set where the swapchain is made, as the Host's
+// present_mode_for says for the strategy: FIFO for vsync; for auto and
+// display_lock, a FIFO the program asked for becomes IMMEDIATE (else
+// MAILBOX): display_lock times each frame to its refresh itself, and a FIFO
+// queue would hold it back a refresh (vkcube-wayland on weston: auto saw
+// display_lock's frames shown early and left it). The others keep the
+// program's.
 // The swapchain's surface tells where the present feedback auto and
 // display_lock pace to comes from: vkCreateWaylandSurfaceKHR's wl_surface
 // (wp_presentation), or vkCreateXlibSurfaceKHR's and vkCreateXcbSurfaceKHR's
@@ -29,6 +27,8 @@
 // one session. It exports only vkNegotiateLoaderLayerInterfaceVersion, so a
 // program's own vkGetInstanceProcAddr is never shadowed by the preload.
 #include "session.h"
+
+#include <pacer/backends/vulkan.h>
 
 // vulkan_wayland.h's types need only the two opaque Wayland structs; the
 // Xlib and XCB surfaces' are declared here, so that neither header (and
@@ -48,9 +48,6 @@
 
 namespace pacer_run {
 namespace {
-
-constexpr int64_t kFenceSliceNs = 20'000'000;   // Pacer::interrupt's slice (pacer.h)
-constexpr uint64_t kReuseWaitNs = 1'000'000'000;
 
 // The dispatch key of a dispatchable handle: the loader's table pointer,
 // shared by an instance and its physical devices, a device and its queues.
@@ -88,33 +85,17 @@ struct InstanceData {
     PFN_vkGetPhysicalDeviceSurfacePresentModesKHR present_modes = nullptr;
 };
 
-// The layer's semaphores and fences, used in turn: a binary semaphore a
-// present waited on can only be reused once that wait is surely over.
-constexpr std::size_t kSlots = 8;
-struct Slot {
-    VkSemaphore semaphore = VK_NULL_HANDLE;
-    VkFence fence = VK_NULL_HANDLE;
-    bool submitted = false;
-};
-
 struct DeviceData {
     VkDevice device = VK_NULL_HANDLE;
     VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkInstance instance = VK_NULL_HANDLE;
+    PFN_vkGetInstanceProcAddr next_gipa = nullptr;   // the instance's
     PFN_vkGetPhysicalDeviceSurfacePresentModesKHR present_modes = nullptr;   // the instance's
     PFN_vkGetDeviceProcAddr next_gdpa = nullptr;
     PFN_vkDestroyDevice destroy = nullptr;
     PFN_vkQueuePresentKHR present = nullptr;
-    PFN_vkQueueSubmit submit = nullptr;
     PFN_vkCreateSwapchainKHR create_swapchain = nullptr;
     PFN_vkDestroySwapchainKHR destroy_swapchain = nullptr;
-    PFN_vkCreateSemaphore create_semaphore = nullptr;
-    PFN_vkDestroySemaphore destroy_semaphore = nullptr;
-    PFN_vkCreateFence create_fence = nullptr;
-    PFN_vkDestroyFence destroy_fence = nullptr;
-    PFN_vkWaitForFences wait_fences = nullptr;
-    PFN_vkResetFences reset_fences = nullptr;
-    std::array<Slot, kSlots> slots{};
-    std::size_t next_slot = 0;
 };
 
 struct SwapchainData {
@@ -151,31 +132,46 @@ DeviceData* device_of(const void* dispatchable) {
     return found == g_devices->end() ? nullptr : found->second;
 }
 
-// One present, as the hook received it, and what the Host did to it.
+// One present, as the hook received it.
 struct VkCall {
     DeviceData* device;
     VkQueue queue;
     const VkPresentInfoKHR* info;
-    VkSemaphore finished = VK_NULL_HANDLE;   // the layer's: the present waits on it instead
+    bool via_host = false;   // the session paces it: the Host makes it
+    bool ran = false;        // run_present made it (else the Host's present did)
     VkResult result = VK_SUCCESS;
 };
 
-class VkHost final : public PresentHost {
+// The session's side of the layer: one Host, moved to the device of the
+// paced present's queue where it changes (a program that remakes its device).
+class VkApi final : public HookedApi {
 public:
+    pacer::backends::WindowHost& host() override { return host_; }
+    pacer::vulkan::Host& vulkan_host() { return host_; }
     const char* api_name() const override { return "Vulkan"; }
-    bool set_swap_interval(int interval) override {
-        const auto* call = static_cast<const VkCall*>(present_context());
+    void present_with(Run, void* context) override {
+        if (context == nullptr) {
+            if (current_ != nullptr) current_->via_host = false;
+            current_ = nullptr;
+            return;
+        }
+        current_ = static_cast<VkCall*>(context);
+        const DeviceData& d = *current_->device;
+        if (bound_ != d.device) {
+            host_.set_device({d.instance, d.physical, d.device, d.next_gipa, d.next_gdpa});
+            bound_ = d.device;
+        }
+        const VkPresentInfoKHR& info = *current_->info;
         VkPresentModeKHR mode = VK_PRESENT_MODE_FIFO_KHR;
-        if (call != nullptr && call->info->swapchainCount > 0) {
+        {
             std::lock_guard<std::mutex> lock(*g_mutex);
-            const auto found = g_swapchains->find(handle_id(call->info->pSwapchains[0]));
+            const auto found = g_swapchains->find(handle_id(info.pSwapchains[0]));
             if (found != g_swapchains->end()) mode = found->second.mode;
         }
-        const bool blocks = mode == VK_PRESENT_MODE_FIFO_KHR || mode == VK_PRESENT_MODE_FIFO_RELAXED_KHR;
-        return record_swap(interval, (interval > 0) == blocks ? pacer::backends::SwapAnswer::Accepted
-                                                              : pacer::backends::SwapAnswer::Refused);
+        host_.set_swapchain(info.pSwapchains[0], mode);
+        host_.prepare_present(current_->queue, info);
+        current_->via_host = true;
     }
-    double refresh_rate_hz() override { return 0; }   // Wayland states it in each report
     void starting(const void* window) override {
         WindowOf found;
         {
@@ -186,74 +182,39 @@ public:
             if (surface == g_surfaces->end()) return;
             found = surface->second;
         }
+        pacer::backends::NativeWindow native;
         if (found.x11_window != 0) {
-            watch_x11_window(found.display, found.x11_window);
+            native.x11_display = found.display;
+            native.x11_window = found.x11_window;
         } else {
-            watch_surface(found.display, found.surface);
+            native.wl_display = found.display;
+            native.wl_surface = found.surface;
         }
+        host_.set_window(native);
     }
-    void finish_gpu_or_stop(int64_t budget_ns, const std::atomic<bool>& stop) override {
-        auto* call = static_cast<VkCall*>(present_context());
-        if (call == nullptr || call->finished != VK_NULL_HANDLE) return;
-        DeviceData& d = *call->device;
-        Slot& slot = d.slots[d.next_slot];
-        if (slot.semaphore == VK_NULL_HANDLE) {
-            const VkSemaphoreCreateInfo semaphore_info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, nullptr, 0};
-            const VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, nullptr, 0};
-            if (d.create_semaphore(d.device, &semaphore_info, nullptr, &slot.semaphore) != VK_SUCCESS) return;
-            if (d.create_fence(d.device, &fence_info, nullptr, &slot.fence) != VK_SUCCESS) {
-                d.destroy_semaphore(d.device, slot.semaphore, nullptr);
-                slot.semaphore = VK_NULL_HANDLE;
-                return;
-            }
-        } else if (slot.submitted) {   // kSlots presents ago: long done
-            if (d.wait_fences(d.device, 1, &slot.fence, VK_TRUE, kReuseWaitNs) != VK_SUCCESS) return;
-            d.reset_fences(d.device, 1, &slot.fence);
-            slot.submitted = false;
-        }
-        const uint32_t waits = call->info->waitSemaphoreCount;
-        std::array<VkPipelineStageFlags, 16> stages{};
-        if (waits > stages.size()) return;   // more than any program uses: left as it is
-        std::fill(stages.begin(), stages.end(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
-        const VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, waits, call->info->pWaitSemaphores,
-                                  stages.data(), 0, nullptr, 1, &slot.semaphore};
-        if (d.submit(call->queue, 1, &submit, slot.fence) != VK_SUCCESS) return;
-        slot.submitted = true;
-        d.next_slot = (d.next_slot + 1) % kSlots;
-        call->finished = slot.semaphore;
-        // The fence waited on in slices, each checking stop, up to the budget.
-        for (int64_t left_ns = std::max<int64_t>(budget_ns, 0);;) {
-            const int64_t slice_ns = std::min(left_ns, kFenceSliceNs);
-            const VkResult result = d.wait_fences(d.device, 1, &slot.fence, VK_TRUE, static_cast<uint64_t>(slice_ns));
-            left_ns -= slice_ns;
-            if (result != VK_TIMEOUT || left_ns <= 0 || stop.load(std::memory_order_relaxed)) break;
-        }
-    }
-    void finish_gpu(int64_t budget_ns) override {
-        const std::atomic<bool> never{false};
-        finish_gpu_or_stop(budget_ns, never);
+    // Before vkDestroyDevice: the Host's fences and semaphores on it freed.
+    void device_going(VkDevice device) {
+        if (bound_ != device) return;
+        host_.set_device({});
+        bound_ = VK_NULL_HANDLE;
     }
 
-protected:
-    bool gl_context_current() const override { return false; }
-    void* gl_function(const char*) const override { return nullptr; }
+private:
+    pacer::vulkan::Host host_{pacer::vulkan::Device{}};
+    VkDevice bound_ = VK_NULL_HANDLE;
+    VkCall* current_ = nullptr;   // the paced present under way
 };
 
-VkHost& vk_host() {
-    static VkHost* const host = new VkHost;   // never destroyed: presents may come until the end
-    return *host;
+VkApi& vk_api() {
+    static VkApi* const api = new VkApi;   // never destroyed: presents may come until the end
+    return *api;
 }
 
 void run_present(void* context) {
     auto* call = static_cast<VkCall*>(context);
-    if (call->finished == VK_NULL_HANDLE) {
-        call->result = call->device->present(call->queue, call->info);
-        return;
-    }
-    VkPresentInfoKHR info = *call->info;
-    info.waitSemaphoreCount = 1;
-    info.pWaitSemaphores = &call->finished;
-    call->result = call->device->present(call->queue, &info);
+    call->ran = true;
+    call->result = call->via_host ? vk_api().vulkan_host().present_prepared()
+                                  : call->device->present(call->queue, call->info);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue queue, const VkPresentInfoKHR* info) {
@@ -264,22 +225,20 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue queue, const VkPresentInfoK
     if (session == nullptr || info->swapchainCount == 0) {
         run_present(&call);
     } else {
-        session->present(reinterpret_cast<const void*>(handle_id(info->pSwapchains[0])), vk_host(), run_present,
+        session->present(reinterpret_cast<const void*>(handle_id(info->pSwapchains[0])), vk_api(), run_present,
                          &call);
+        if (!call.ran) call.result = vk_api().vulkan_host().last_result();   // the Host's present made it
     }
     return call.result;
 }
 
-// IMMEDIATE, else MAILBOX, where the surface has one; else FIFO.
-VkPresentModeKHR unqueued_mode(const DeviceData& d, VkSurfaceKHR surface) {
+// The mode a swapchain is made with under the session's strategy.
+VkPresentModeKHR paced_mode(const DeviceData& d, const Session& session, VkSurfaceKHR surface,
+                            VkPresentModeKHR wanted) {
     std::array<VkPresentModeKHR, 16> modes{};
     uint32_t count = modes.size();
-    if (d.present_modes == nullptr || d.present_modes(d.physical, surface, &count, modes.data()) < 0)
-        return VK_PRESENT_MODE_FIFO_KHR;
-    for (const VkPresentModeKHR wanted : {VK_PRESENT_MODE_IMMEDIATE_KHR, VK_PRESENT_MODE_MAILBOX_KHR}) {
-        if (std::find(modes.begin(), modes.begin() + count, wanted) != modes.begin() + count) return wanted;
-    }
-    return VK_PRESENT_MODE_FIFO_KHR;
+    if (d.present_modes == nullptr || d.present_modes(d.physical, surface, &count, modes.data()) < 0) count = 0;
+    return pacer::vulkan::present_mode_for(session.strategy(), wanted, modes.data(), count);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapchainCreateInfoKHR* info,
@@ -288,11 +247,8 @@ VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapcha
     if (d == nullptr) return VK_ERROR_INITIALIZATION_FAILED;
     VkSwapchainCreateInfoKHR changed = *info;
     Session* session = process_session();
-    if (session != nullptr && session->wants_vsync()) {
-        changed.presentMode = VK_PRESENT_MODE_FIFO_KHR;   // every device has it
-    } else if (session != nullptr && session->owns_swap_interval() && info->presentMode == VK_PRESENT_MODE_FIFO_KHR) {
-        changed.presentMode = unqueued_mode(*d, info->surface);
-    }
+    if (session != nullptr && session->owns_swap_interval())
+        changed.presentMode = paced_mode(*d, *session, info->surface, info->presentMode);
     const VkResult result = d->create_swapchain(device, &changed, allocator, out);
     if (result == VK_SUCCESS) {
         std::lock_guard<std::mutex> lock(*g_mutex);
@@ -321,17 +277,13 @@ VKAPI_ATTR void VKAPI_CALL destroy_device(VkDevice device, const VkAllocationCal
         d = found->second;
         g_devices->erase(found);
     }
-    for (Slot& slot : d->slots) {
-        if (slot.submitted) d->wait_fences(device, 1, &slot.fence, VK_TRUE, kReuseWaitNs);
-        if (slot.semaphore != VK_NULL_HANDLE) d->destroy_semaphore(device, slot.semaphore, nullptr);
-        if (slot.fence != VK_NULL_HANDLE) d->destroy_fence(device, slot.fence, nullptr);
-    }
+    vk_api().device_going(device);
     d->destroy(device, allocator);
     delete d;
 }
 
 // A surface the next layer made, and where its frames go, remembered for
-// VkHost::starting: the three surface hooks below differ only in which.
+// VkApi::starting: the three surface hooks below differ only in which.
 template <class Info, class Next>
 VkResult make_surface(VkInstance instance, const Info* info, const VkAllocationCallbacks* allocator,
                       VkSurfaceKHR* out, Next InstanceData::*next, const WindowOf& window) {
@@ -387,19 +339,14 @@ VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice physical, const Vk
     auto* d = new DeviceData;
     d->device = *out;
     d->physical = physical;
+    d->instance = instance->instance;
+    d->next_gipa = instance->next_gipa;
     d->present_modes = instance->present_modes;
     d->next_gdpa = gdpa;
     d->destroy = next_device<PFN_vkDestroyDevice>(gdpa, *out, "vkDestroyDevice");
     d->present = next_device<PFN_vkQueuePresentKHR>(gdpa, *out, "vkQueuePresentKHR");
-    d->submit = next_device<PFN_vkQueueSubmit>(gdpa, *out, "vkQueueSubmit");
     d->create_swapchain = next_device<PFN_vkCreateSwapchainKHR>(gdpa, *out, "vkCreateSwapchainKHR");
     d->destroy_swapchain = next_device<PFN_vkDestroySwapchainKHR>(gdpa, *out, "vkDestroySwapchainKHR");
-    d->create_semaphore = next_device<PFN_vkCreateSemaphore>(gdpa, *out, "vkCreateSemaphore");
-    d->destroy_semaphore = next_device<PFN_vkDestroySemaphore>(gdpa, *out, "vkDestroySemaphore");
-    d->create_fence = next_device<PFN_vkCreateFence>(gdpa, *out, "vkCreateFence");
-    d->destroy_fence = next_device<PFN_vkDestroyFence>(gdpa, *out, "vkDestroyFence");
-    d->wait_fences = next_device<PFN_vkWaitForFences>(gdpa, *out, "vkWaitForFences");
-    d->reset_fences = next_device<PFN_vkResetFences>(gdpa, *out, "vkResetFences");
     std::lock_guard<std::mutex> lock(*g_mutex);
     (*g_devices)[key_of(*out)] = d;
     return VK_SUCCESS;

@@ -59,14 +59,36 @@ GLFWmonitor* monitor_under(GLFWwindow* window) {
     return nullptr;
 }
 
+// The refresh of the window's monitor: its own when full screen, else the
+// one under its centre (the primary on Wayland, which cannot place windows).
+double refresh_of(GLFWwindow* window, bool wayland) {
+    GLFWmonitor* monitor = glfwGetWindowMonitor(window);   // full screen
+    if (monitor == nullptr && !wayland) monitor = monitor_under(window);
+    if (monitor == nullptr) monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+    return mode != nullptr && mode->refreshRate > 0 ? mode->refreshRate : 0;
+}
+
 }  // namespace
 
+backends::NativeWindow native_window(GLFWwindow* window) {
+    backends::NativeWindow native;
+    const WaylandApi wayland = wayland_api();
+    if (wayland.display != nullptr && wayland.display() != nullptr) {
+        native.wl_display = wayland.display();
+        native.wl_surface = wayland.window(window);
+    } else if (const X11Api x11 = x11_api(); x11.display != nullptr && x11.display() != nullptr) {
+        native.x11_display = x11.display();
+        native.x11_window = x11.window(window);
+    }
+    native.refresh_hz = refresh_of(window, native.wl_display != nullptr);
+    return native;
+}
+
 Host::Host(GLFWwindow* window) : window_(window) {
-    const WaylandApi api = wayland_api();
-    wayland_ = api.display != nullptr && api.display() != nullptr;
-    open_feedback(wayland_ ? api.display() : nullptr, wayland_ ? api.window(window) : nullptr);
-    const X11Api x11 = x11_api();
-    if (!wayland_ && x11.display != nullptr && x11.display() != nullptr) open_x11(x11.display(), x11.window(window));
+    const backends::NativeWindow native = native_window(window);
+    wayland_ = native.wl_display != nullptr;
+    open_window(native);
 }
 
 Host::~Host() = default;
@@ -94,13 +116,7 @@ bool Host::set_swap_interval(int interval) {
     return record_swap(interval, SwapAnswer::Unconfirmed);
 }
 
-double Host::refresh_rate_hz() {
-    GLFWmonitor* monitor = glfwGetWindowMonitor(window_);   // full screen
-    if (monitor == nullptr && !wayland_) monitor = monitor_under(window_);
-    if (monitor == nullptr) monitor = glfwGetPrimaryMonitor();
-    const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
-    return mode != nullptr && mode->refreshRate > 0 ? mode->refreshRate : 0;
-}
+double Host::refresh_rate_hz() { return refresh_of(window_, wayland_); }
 
 // GLFW reads each from the window system: iconified (X11: WM_STATE),
 // visible (mapped), focused (the input focus; Wayland: the keyboard).

@@ -63,6 +63,11 @@ void WindowHost::open_feedback(void* wl_display, void* wl_surface) {
     support_->feedback_text = support_->source ? support_->source->describe() : "none: " + why;
 }
 
+void WindowHost::open_window(const NativeWindow& window) {
+    open_feedback(window.wl_display, window.wl_surface);
+    if (window.wl_display == nullptr && window.x11_window != 0) open_x11(window.x11_display, window.x11_window);
+}
+
 bool WindowHost::on_wayland() const { return support_->wl_display != nullptr; }
 
 bool WindowHost::display_connection_lost() const { return detail::display_connection_broken(support_->wl_display); }

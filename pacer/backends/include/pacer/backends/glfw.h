@@ -58,4 +58,8 @@ private:
     bool wayland_ = false;   // the Wayland build of GLFW is loaded
 };
 
+// The window's Wayland or X11 handles and its monitor's refresh, for a Host
+// made without GLFW's help (a Vulkan window: pacer/backends/vulkan.h).
+backends::NativeWindow native_window(GLFWwindow* window);
+
 }  // namespace pacer::glfw

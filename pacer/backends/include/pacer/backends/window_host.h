@@ -36,6 +36,19 @@ struct SwapIntervalState {
     SwapAnswer answer = SwapAnswer::None;
 };
 
+// A window as its window system names it, for a Host that is given one
+// (pacer/backends/vulkan.h; pacer::glfw::native_window fills it): the
+// Wayland display and surface, or the X11 display and window. All null: no
+// window known, and no shown frames reported.
+struct NativeWindow {
+    void* wl_display = nullptr;    // wl_display*, where the window is on Wayland
+    void* wl_surface = nullptr;    // its wl_surface*
+    void* x11_display = nullptr;   // Xlib's Display*, where it is on X11 (null: $DISPLAY's server)
+    unsigned long x11_window = 0;  // the X window
+    double refresh_hz = 0;         // the refresh of the monitor under it, where the window system
+                                   // says; 0 unknown
+};
+
 // Called with each report the pacer pulls through Host::take_presented (a
 // trace, an overlay); on the pacer's thread, inside Pacer::wait.
 using PresentedCallback = void (*)(const Presented& presented, void* user);
@@ -107,6 +120,9 @@ protected:
     WindowHost();
     // Once the window exists, with its Wayland handles (null: not on Wayland).
     void open_feedback(void* wl_display, void* wl_surface);
+    // Either: Wayland's feedback where it has a Wayland surface, else X11's
+    // (open_x11) where it has an X window.
+    void open_window(const NativeWindow& window);
     // Notes a request and its answer; what set_swap_interval returns.
     bool record_swap(int interval, SwapAnswer answer);
     // The window system's GL lookups, for finish_gpu: whether a GL context
