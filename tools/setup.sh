@@ -12,7 +12,7 @@ set -euo pipefail
 part="${1:-all}"
 library=(build-essential cmake ninja-build pkg-config)
 tools=(
-  # pacer-run's Vulkan layer (vk_layer.h); its X11 window state and X11's
+  # pacer::vulkan and pacer-run's Vulkan layer on it; the X11 window state and X11's
   # display clock (XCB's headers); Wayland's present feedback (pacer::wayland)
   libvulkan-dev libxcb1-dev libxcb-present-dev libwayland-dev libwayland-bin wayland-protocols
   # the command lines and pacer-replay's CapFrameX captures
@@ -53,6 +53,9 @@ tests=(
   # on Mesa's software driver (lavapipe); MangoHud, the limiter players use,
   # for the bench beside it (tools/pace_any.py)
   libsdl2-tests glmark2-x11 glmark2-es2-wayland vulkan-tools mesa-vulkan-drivers mangohud
+  # Khronos' validation layer, under which examples/glfw_vulkan is resized
+  # (tests/examples)
+  vulkan-validationlayers
   # the Debian packages (tools/package.sh): lintian to judge them
   lintian
   # a window in the background under Xvfb (tests/background): a window

@@ -4,7 +4,7 @@
   check_example.py --example PATH --backend glfw|sdl2 --display xvfb
   check_example.py --example PATH --backend glfw|sdl2 --display weston \\
                    --wayland-sh tools/wayland.sh --seat-module MODULE
-                   [-- EXAMPLE ARGS]
+                   [--vulkan-validation] [--resizes N] [-- EXAMPLE ARGS]
 
 Paced: the median frame interval the example prints is within 3 % of its
 target, or of a whole number of the display's real periods, the median gap
@@ -12,6 +12,9 @@ between the frames it showed (weston's headless output shows frames on a
 clock of its own, slower than the 60 Hz it states). Under Xvfb it must report
 the frames the X server's Present extension says were shown, under weston
 those wp_presentation says, each with a fitted period.
+With --vulkan-validation the example runs under Khronos' validation layer
+(Debian's vulkan-validationlayers), and any message of it fails the check;
+with --resizes N it must have remade its swapchain at least N times.
 Exit 77 (ctest's skip) where weston cannot run (tests/wayland/check_wayland.py).
 """
 
@@ -40,13 +43,23 @@ def main():
     parser.add_argument("--display", choices=["xvfb", "weston"], required=True)
     parser.add_argument("--wayland-sh")
     parser.add_argument("--seat-module", default="")
+    parser.add_argument("--vulkan-validation", action="store_true")
+    parser.add_argument("--resizes", type=int, default=0)
     parser.add_argument("example_args", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     example_args = args.example_args[1:] if args.example_args[:1] == ["--"] else args.example_args
     command = [args.example] + example_args
 
+    extra_env = {}
+    if args.vulkan_validation:
+        if not any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json"))
+                   for d in ("/usr/share/vulkan/explicit_layer.d", "/etc/vulkan/explicit_layer.d")):
+            fail("--vulkan-validation: no VK_LAYER_KHRONOS_validation manifest (Debian's vulkan-validationlayers; "
+                 "tools/setup.sh demo installs it)")
+        extra_env["VK_INSTANCE_LAYERS"] = "VK_LAYER_KHRONOS_validation"
     if args.display == "xvfb":
-        result = wl.run(["bash", os.path.join(ROOT, "tools", "headless.sh")] + command, timeout=90)
+        result = wl.run(["bash", os.path.join(ROOT, "tools", "headless.sh")] + command,
+                        env=dict(os.environ, **extra_env), timeout=90)
     else:
         skip = wl.skip_reason("weston")
         if skip:
@@ -60,6 +73,7 @@ def main():
             if started.returncode != 0:
                 fail("weston did not start:\n" + started.stdout)
             env.update(wl.parse_env(started.stdout))
+            env.update(extra_env)
             result = wl.run(wl.priority_prefix() + command, env=env, timeout=90)
         finally:
             wl.run([args.wayland_sh, "stop", "--name", name])
@@ -68,6 +82,14 @@ def main():
         fail(f"{os.path.basename(args.example)} exited {result.returncode}")
 
     out = result.stdout
+    if args.vulkan_validation:
+        messages = [line for line in out.splitlines() if "Validation Error" in line or "VUID-" in line]
+        if messages:
+            fail(f"{len(messages)} validation message(s), the first: {messages[0]}")
+    if args.resizes:
+        remade = re.search(r"^swapchain: ([0-9]+) remade", out, re.M)
+        if not remade or int(remade.group(1)) < args.resizes:
+            fail(f"the swapchain was remade {remade.group(1) if remade else 'no'} times, {args.resizes} wanted")
     m = re.search(r"median interval ([0-9.]+) ms, target ([0-9.]+) ms", out)
     if not m:
         fail("no 'median interval' line")
