@@ -39,7 +39,7 @@ install(EXPORT pacerTargets
 # The backends that were built (pacer/backends), one export set each, loaded
 # by pacerConfig.cmake for find_package(pacer CONFIG COMPONENTS glfw ...).
 # pacer::backend_support is what the GLFW and SDL2 backends share.
-foreach(backend wayland x11 backend_support glfw sdl2)
+foreach(backend wayland x11 backend_support glfw sdl2 vulkan)
   if(TARGET pacer_${backend})
     string(REPLACE "_s" "S" set_name "${backend}")   # backend_support -> backendSupport
     string(SUBSTRING "${set_name}" 0 1 first)
@@ -52,7 +52,7 @@ foreach(backend wayland x11 backend_support glfw sdl2)
     install(EXPORT ${set_name} NAMESPACE pacer:: DESTINATION "${PACER_CMAKE_DIR}")
   endif()
 endforeach()
-foreach(backend wayland x11 glfw sdl2)
+foreach(backend wayland x11 glfw sdl2 vulkan)
   if(TARGET pacer_${backend})
     install(FILES "${CMAKE_CURRENT_LIST_DIR}/../pacer/backends/include/pacer/backends/${backend}.h"
       DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/pacer/backends")
@@ -119,7 +119,7 @@ pacer_install_pc(pacer pacer.pc.in "PACER_PC_LIBS=${PACER_PC_LIBS}")
 
 
 # One .pc per backend (pacer-glfw.pc, pacer-sdl2.pc, pacer-wayland.pc,
-# pacer-x11.pc):
+# pacer-x11.pc, pacer-vulkan.pc):
 #   c++ -std=c++17 game.cpp $(pkg-config --cflags --libs pacer-glfw)
 # The libraries are static, so each names what it links: its own archives,
 # then (Requires) pacer, the window system and, where built, wayland-client.
@@ -144,7 +144,9 @@ set(pc_glfw_libs "-lpacer_glfw -lpacer_backend_support${PACER_PC_WAYLAND}${PACER
 set(pc_glfw_requires "pacer glfw3")
 set(pc_sdl2_libs "-lpacer_sdl2 -lpacer_backend_support${PACER_PC_WAYLAND}${PACER_PC_X11}${pc_dl}")
 set(pc_sdl2_requires "pacer sdl2")
-foreach(backend wayland x11 glfw sdl2)
+set(pc_vulkan_libs "-lpacer_vulkan -lpacer_backend_support${PACER_PC_WAYLAND}${PACER_PC_X11}${pc_dl}")
+set(pc_vulkan_requires "pacer vulkan")
+foreach(backend wayland x11 glfw sdl2 vulkan)
   if(NOT TARGET pacer_${backend})
     continue()
   endif()

@@ -2,7 +2,7 @@
 # tool's own --help and --version, with the sections --help has no room for
 # (man/TOOL.h2m: the environment, examples, exit status) around them. One
 # source for the flags: the man page cannot drift from --help, and
-# tests/version checks the README's flag table against --help too. Built
+# tests/version checks docs/pacer-run.md's flag table against --help too. Built
 # and installed (gzipped, into the tools package) where help2man is found.
 find_program(PACER_HELP2MAN help2man)
 find_program(PACER_MAN_GZIP gzip)

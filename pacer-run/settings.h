@@ -3,7 +3,7 @@
 // of key=value, e.g. PACER_RUN="hz=60,strategy=timer,trace=run.csv".
 // pacer-run's flags write the same text (pacer-run --help).
 //
-// KEYS (the README's pacer-run table is this list)
+// KEYS (docs/pacer-run.md's flag table is this list)
 //   hz        the target rate in Hz, [0.001, 10000]; 0 or absent: the
 //             display's refresh where the window system states it, else 60
 //   strategy  a pacer::Strategy name (pacer/strategy.h): timer (the

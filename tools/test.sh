@@ -218,14 +218,16 @@ fuzz() {
 # consumer builds itself with -Wall -Wextra -Werror -fno-exceptions.
 consumer_subdirectory() {
   cmake -S tests/consumer -B build-consumer-subdirectory -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DPACER_CONSUME=subdirectory -DPACER_SOURCE_DIR="$root" -DPACER_CONSUME_GLFW=ON
+    -DPACER_CONSUME=subdirectory -DPACER_SOURCE_DIR="$root" -DPACER_CONSUME_GLFW=ON -DPACER_CONSUME_VULKAN=ON
   cmake --build build-consumer-subdirectory -j"$jobs"
   build-consumer-subdirectory/pacer-consumer
   consumer_glfw_run build-consumer-subdirectory/pacer-consumer-glfw
+  consumer_glfw_run build-consumer-subdirectory/pacer-consumer-vulkan
 }
 
-# The GLFW consumer (examples/glfw_opengl3 built out of tree) under Xvfb:
-# it paces on auto through pacer::glfw and says what it chose.
+# A GLFW consumer (examples/glfw_opengl3 or glfw_vulkan built out of tree)
+# under Xvfb: it paces on auto through pacer::glfw or pacer::vulkan and says
+# what it chose.
 consumer_glfw_run() {
   bash tools/headless.sh "$1" --frames 30 | tee "$1.log"
   grep -q '^decision #[0-9]*: auto -> ' "$1.log"
@@ -281,7 +283,7 @@ consumer_package() {
   fi
   rm -rf build-consumer-package
   cmake -S tests/consumer -B build-consumer-package -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DPACER_CONSUME=package -DCMAKE_PREFIX_PATH="$prefix" -DPACER_CONSUME_GLFW=ON
+    -DPACER_CONSUME=package -DCMAKE_PREFIX_PATH="$prefix" -DPACER_CONSUME_GLFW=ON -DPACER_CONSUME_VULKAN=ON
   local found
   found="$(sed -n 's/^pacer_DIR:PATH=//p' build-consumer-package/CMakeCache.txt)"
   if [[ "$found" != "$prefix"/* ]]; then
@@ -291,6 +293,7 @@ consumer_package() {
   cmake --build build-consumer-package -j"$jobs"
   build-consumer-package/pacer-consumer
   consumer_glfw_run build-consumer-package/pacer-consumer-glfw
+  consumer_glfw_run build-consumer-package/pacer-consumer-vulkan
   consumer_engine_loop_run build-consumer-package/pacer-consumer-engine-loop
   consumer_readme_1_0
 }
@@ -349,6 +352,13 @@ consumer_pkgconfig() {
   c++ -std=c++17 -O2 -Wall -Wextra -Werror -fno-exceptions examples/glfw_opengl3/main.cpp $flags \
     -o build-consumer-pkgconfig/pacer-consumer-glfw
   consumer_glfw_run build-consumer-pkgconfig/pacer-consumer-glfw
+  # The Vulkan program through pacer-vulkan.pc, whose Requires name vulkan.pc.
+  flags="$(pkg-config --cflags --libs pacer-glfw pacer-vulkan)"
+  echo "pkg-config: pacer-glfw pacer-vulkan: $flags"
+  # shellcheck disable=SC2086  # the flags are words
+  c++ -std=c++17 -O2 -Wall -Wextra -Werror -fno-exceptions examples/glfw_vulkan/main.cpp $flags \
+    -o build-consumer-pkgconfig/pacer-consumer-vulkan
+  consumer_glfw_run build-consumer-pkgconfig/pacer-consumer-vulkan
 }
 
 # The bench is for figures, not a test; this only checks that it starts.
