@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """pace_any.py: programs nobody rebuilt, paced from outside, side by side:
 unpaced, under MangoHud's fps_limit, under pacer-run's timer and auto, and
-(for the project's own GLFW example) with pacer built in. Every run is
+(for the project's own GLFW examples, OpenGL and Vulkan) with pacer built in. Every run is
 under its own Xvfb (tools/headless.sh); each present is dated below every
 limiter, where Mesa hands the image to the X server (the probe,
 tests/run/present_probe.cpp). Rounds are interleaved: each round runs every
@@ -13,9 +13,10 @@ program at every rate under every limiter before the next round starts.
   tools/pace_any.py --wayland [--rounds 3] [--seconds 12]
 
 --wayland: under one headless weston (tools/wayland.sh), glmark2-es2-wayland
-under `pacer-run --strategy auto` beside the project's GLFW example pacing
-itself on auto (GLFW's Wayland build), interleaved: what auto chose, and
-display_lock's hitches per 1,000 refreshes as each summary states them.
+under `pacer-run --strategy auto` beside the project's GLFW examples, OpenGL
+and Vulkan, pacing themselves on auto (GLFW's Wayland build), interleaved:
+what auto chose, display_lock's hitches per 1,000 refreshes as each summary
+states them, and the examples' latency p50 (wake to shown).
 
 --cost: what the preload adds to a present it passes through
 (strategy=off): tests/run/swap_cost.cpp calls a no-op glXSwapBuffers with
@@ -46,7 +47,10 @@ PROGRAMS = {
     "glmark2_build": (["glmark2", "-b", "build", "--run-forever", "--size", "640x480"], "gl"),
     "vkcube": (["vkcube"], "vulkan"),
     "examples_glfw_opengl3": (["{example}", "--no-pacer"], "gl"),
+    "examples_glfw_vulkan": (["{vk_example}", "--no-pacer"], "vulkan"),
 }
+# The project's own examples, which can also pace themselves ("pacer built in").
+BUILT_IN = {"examples_glfw_opengl3": "example", "examples_glfw_vulkan": "vk_example"}
 LIMITERS = ["unpaced", "mangohud", "pacer-run timer", "pacer-run auto", "pacer built in"]
 
 
@@ -63,7 +67,7 @@ def command_for(limiter, program, hz, paths):
     if limiter.startswith("pacer-run"):
         return [paths["pacer_run"], "--hz", f"{hz:g}", "--strategy", limiter.split()[1], "--"] + words, {}
     if limiter == "pacer built in":   # the example pacing itself (auto), as it ships
-        return [paths["example"], "--hz", f"{hz:g}"], {}
+        return [paths[BUILT_IN[program]], "--hz", f"{hz:g}"], {}
     raise ValueError(limiter)
 
 
@@ -159,6 +163,9 @@ def wayland(build_dir, rounds, seconds):
         "examples/glfw_opengl3, pacer built in (auto)": (
             [os.path.join(build_dir, "examples/glfw_opengl3"), "--frames", f"{int(seconds * 40)}"],
             {"LD_LIBRARY_PATH": glfw}),
+        "examples/glfw_vulkan, pacer built in (auto)": (
+            [os.path.join(build_dir, "examples/glfw_vulkan"), "--frames", f"{int(seconds * 40)}"],
+            {"LD_LIBRARY_PATH": glfw}),
     }
     got = {name: [] for name in runs}
     try:
@@ -173,16 +180,19 @@ def wayland(build_dir, rounds, seconds):
                     out, _ = proc.communicate(timeout=30)
                 hitches = [a or b for a, b in re.findall(r"hitches ([0-9.]+) per 1000|([0-9.]+) hitches per 1000", out)]
                 chose = re.findall(r"auto -> (display_lock|timer|vsync)", out)
-                got[name].append((float(hitches[-1]) if hitches else None, chose[-1] if chose else "?"))
+                latency = re.findall(r"^latency: ([0-9.]+) ms", out, re.M)
+                got[name].append((float(hitches[-1]) if hitches else None, chose[-1] if chose else "?",
+                                  float(latency[-1]) if latency else None))
                 print(f"round {round_index + 1}: {name}: {got[name][-1]}", file=sys.stderr)
     finally:
         wl.run([sh, "stop", "--name", "pace-any"])
     print(f"weston (headless, 1280x720), {rounds} interleaved rounds of about {seconds:g} s: auto's choice at the end, "
-          "and display_lock's hitches per 1,000 refreshes (the library's count):\n")
-    print("| program | auto ended on | hitches per 1,000, each round |\n|---|---|---|")
+          "display_lock's hitches per 1,000 refreshes (the library's count), and the latency p50, wake to shown:\n")
+    print("| program | auto ended on | hitches per 1,000, each round | latency p50 ms, each round |\n|---|---|---|---|")
     for name, values in got.items():
-        chose = ", ".join(sorted({c for _, c in values}))
-        print(f"| {name} | {chose} | " + " / ".join("–" if h is None else f"{h:.2f}" for h, _ in values) + " |")
+        chose = ", ".join(sorted({c for _, c, _ in values}))
+        print(f"| {name} | {chose} | " + " / ".join("–" if h is None else f"{h:.2f}" for h, _, _ in values) +
+              " | " + " / ".join("–" if v is None else f"{v:.2f}" for _, _, v in values) + " |")
 
 
 def main():
@@ -209,6 +219,7 @@ def main():
     paths = {"pacer_run": os.path.join(b, "pacer-run/pacer-run"),
              "imgui": os.path.join(b, "tests/run/pacer_imgui_example_glfw_opengl3"),
              "example": os.path.join(b, "examples/glfw_opengl3"),
+             "vk_example": os.path.join(b, "examples/glfw_vulkan"),
              "headless": os.path.join(ROOT, "tools/headless.sh")}
     probe = os.path.join(b, "tests/run/libpacer_present_probe.so")
     for path in list(paths.values()) + [probe]:
@@ -222,7 +233,7 @@ def main():
         for program in programs:
             for hz in rates:
                 for limiter in LIMITERS:
-                    if limiter == "pacer built in" and program != "examples_glfw_opengl3":
+                    if limiter == "pacer built in" and program not in BUILT_IN:
                         continue
                     command, env = command_for(limiter, program, hz, paths)
                     path = run_once(command, env, probe, args.seconds, paths)

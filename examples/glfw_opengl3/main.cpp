@@ -72,11 +72,25 @@ void draw(GLFWwindow* window, int64_t game_ns) {
     glClear(GL_COLOR_BUFFER_BIT);
 }
 
-// The gaps between the frames shown: the display's real cadence.
+// The gaps between the frames shown, the display's real cadence, and each
+// shown frame's latency: from the wake it was built after to its showing.
 struct Shown {
     int64_t last_ns = -1;
     std::vector<double> gaps_ms;
+    std::vector<double> latency_ms;
+    int64_t wakes_ns[64] = {};   // by Frame::index % 64: the recent wakes
+    int64_t wake_index[64] = {};
+    void woke(const pacer::Frame& frame) {
+        wakes_ns[frame.index % 64] = frame.wake_ns;
+        wake_index[frame.index % 64] = frame.index;
+    }
 };
+
+double median_of(std::vector<double>& values) {
+    auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+}
 
 void note_shown(const pacer::Presented& presented, void* user) {
     Shown& shown = *static_cast<Shown*>(user);
@@ -84,6 +98,9 @@ void note_shown(const pacer::Presented& presented, void* user) {
     if (shown.last_ns >= 0 && shown.gaps_ms.size() < 1'000'000)
         shown.gaps_ms.push_back(pacer::ms_of(static_cast<double>(presented.displayed_ns - shown.last_ns)));
     shown.last_ns = presented.displayed_ns;
+    const int64_t i = presented.frame_index;
+    if (i >= 0 && shown.wake_index[i % 64] == i && shown.latency_ms.size() < 1'000'000)
+        shown.latency_ms.push_back(pacer::ms_of(static_cast<double>(presented.displayed_ns - shown.wakes_ns[i % 64])));
 }
 
 // The loop, with the pacer and the window's Host: both go before the window
@@ -110,6 +127,7 @@ int paced_loop(GLFWwindow* window, const Options& options) {
         glfwPollEvents();
         draw(window, game_ns);                       // input, simulate, render
         const pacer::Frame frame = pacer->wait();   // pacer: its GL work done, then the deadline
+        shown.woke(frame);
         host.present(*pacer, frame);                 // pacer: the swap, and when it is shown
         game_ns += frame.dt_ns;                      // the next frame's steady step
         if (frame.decision_seq != decision_seq) {    // auto chose, or changed its mind: say why
@@ -142,12 +160,13 @@ int paced_loop(GLFWwindow* window, const Options& options) {
     if (shown.gaps_ms.empty()) {
         std::printf("shown frames: none reported (no present feedback here)\n");
     } else {
-        auto middle = shown.gaps_ms.begin() + static_cast<std::ptrdiff_t>(shown.gaps_ms.size() / 2);
-        std::nth_element(shown.gaps_ms.begin(), middle, shown.gaps_ms.end());
         std::printf("shown frames: %zu reported, every %.3f ms (median); display clock %s, period %.3f ms, "
-                    "stated %.3g Hz\n", shown.gaps_ms.size() + 1, *middle,
+                    "stated %.3g Hz\n", shown.gaps_ms.size() + 1, median_of(shown.gaps_ms),
                     display.locked ? "locked" : "not locked now", pacer::ms_of(static_cast<double>(display.period_ns)),
                     display.stated_hz);
+        if (!shown.latency_ms.empty())
+            std::printf("latency: %.3f ms (median, from the wake a frame was built after to its showing)\n",
+                        median_of(shown.latency_ms));
     }
     if (host.display_connection_lost()) {   // the compositor went away: the run did not end as asked
         std::fprintf(stderr, "glfw_opengl3: the display server went away after %lld frames; the figures stop there\n",
