@@ -360,7 +360,7 @@ def main():
         return 2
 
 
-def run_main():
+def parse_args():
     p = OneLineParser(prog="display_lock.py", description=__doc__.splitlines()[0])
     p.add_argument("--compositor", choices=["weston", "mutter"], default="weston",
                    help="weston (its repaint loop waits for a late commit) or mutter (GNOME: jittery reports)")
@@ -392,9 +392,14 @@ def run_main():
     p.add_argument("--keep", default="", help="keep each run's trace and summary under this folder")
     p.add_argument("--replay", default="", help="judge the runs a --keep folder holds again, with the same "
                                                  "arguments, instead of running the demo")
-    args = p.parse_args()
-    works = ms_list("--work-ms", args.work_ms, 1000)
-    leads = ms_list("--leads-ms", args.leads_ms, 1000) if args.leads_ms else []
+    return p.parse_args()
+
+
+def check_args(args):
+    """Refuses bad values with one line (InputError); makes --keep's folder."""
+    ms_list("--work-ms", args.work_ms, 1000)
+    if args.leads_ms:
+        ms_list("--leads-ms", args.leads_ms, 1000)
     for flag, size in (("--size", args.size), ("--output", args.output)):
         if not re.fullmatch(r"[1-9][0-9]{0,4}x[1-9][0-9]{0,4}", size):
             raise InputError(f"--{flag.lstrip('-')}: '{size[:40]}' is not WIDTHxHEIGHT in pixels")
@@ -405,6 +410,59 @@ def run_main():
             os.makedirs(args.keep, exist_ok=True)
         except OSError as e:
             raise InputError(f"--keep {args.keep}: cannot make the folder: {e.strerror or e}") from None
+
+
+def one_run(args, backend, work, n, leads):
+    """One run of a backend at a work: vsync, auto and the sweep under one
+    weston, judged. Returns its report lines and its failed checks."""
+    with Weston(args) as weston:
+        vsync = run_demo(args, weston, backend, work, args.vsync_frames or args.frames,
+                         ["--strategy", "vsync"], "vsync")
+        auto = run_demo(args, weston, backend, work, args.frames, ["--strategy", "auto"], "display_lock",
+                        args.settle_s)
+        sweep = [(lead, run_demo(args, weston, backend, work, args.sweep_frames,
+                                 ["--strategy", "display_lock", "--display-lead", f"{lead:g}"],
+                                 "display_lock", 1.0))
+                 for lead in leads or sweep_leads(auto, args.step_ms)]
+    best_lead, best = oracle(sweep, args.max_off_pct)
+    window = args.window_ms or auto["window"]
+    checks, floor_pct = judge(vsync, auto, window, args, sweep, best)
+    lines = [f"## {backend}, {work:g} ms of work, run {n}", "",
+             "| run | latency p50 (ms) | work p50 (ms) | room (ms) | shown every (ms) | discarded (all) | missed "
+             "| hitches / 1,000 | a refresh late | off | display slips | lead (ms) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|",
+             row("vsync", vsync), row("auto (display_lock)", auto)]
+    lines += [row(f"fixed {lead:g} ms", f) for lead, f in sweep]
+    lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms, "
+                                f"room {room(best):.1f} ms (auto's {room(auto):.1f}); "
+                                if best else ("none; " if sweep else "no sweep; "))
+              + f"vsync / auto latency: {ratio(vsync['latency_p50'], auto['latency_p50'])}; "
+              + f"latency bound {auto['work_tail']:.1f} (work tail) + {window:.1f} + "
+              + f"{args.latency_slack_ms:g} = {auto['work_tail'] + window + args.latency_slack_ms:.1f} ms; "
+              + f"auto's decision: \"{auto['decision']}\"" + fewest_hitches(sweep, auto), "",
+              "verdict: " + ", ".join(f"{k} {verdict_word(ok, floor_pct)}" for k, ok in checks.items()),
+              ""]
+    return lines, sum(1 for ok in checks.values() if ok is False)
+
+
+def write_out(path, text):
+    """text to path whole, or nothing there and one line (InputError)."""
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        if os.path.isfile(tmp):
+            os.remove(tmp)
+        raise InputError(f"--out {path}: cannot write: {e.strerror or e}") from None
+
+
+def run_main():
+    args = parse_args()
+    check_args(args)
+    works = ms_list("--work-ms", args.work_ms, 1000)
+    leads = ms_list("--leads-ms", args.leads_ms, 1000) if args.leads_ms else []
     skip = "" if args.replay else wayland_session.skip_reason(args.compositor)
     if skip:
         print("display_lock: SKIP: " + skip)
@@ -420,46 +478,12 @@ def run_main():
     for backend in backends:
         for work in works:
             for n in range(1, args.runs + 1):
-                with Weston(args) as weston:
-                    vsync = run_demo(args, weston, backend, work, args.vsync_frames or args.frames,
-                                     ["--strategy", "vsync"], "vsync")
-                    auto = run_demo(args, weston, backend, work, args.frames, ["--strategy", "auto"], "display_lock",
-                                    args.settle_s)
-                    sweep = [(lead, run_demo(args, weston, backend, work, args.sweep_frames,
-                                             ["--strategy", "display_lock", "--display-lead", f"{lead:g}"],
-                                             "display_lock", 1.0))
-                             for lead in leads or sweep_leads(auto, args.step_ms)]
-                best_lead, best = oracle(sweep, args.max_off_pct)
-                window = args.window_ms or auto["window"]
-                checks, floor_pct = judge(vsync, auto, window, args, sweep, best)
-                failures += sum(1 for ok in checks.values() if ok is False)
-                lines += [f"## {backend}, {work:g} ms of work, run {n}", "",
-                          "| run | latency p50 (ms) | work p50 (ms) | room (ms) | shown every (ms) | discarded (all) | missed "
-                          "| hitches / 1,000 | a refresh late | off | display slips | lead (ms) |",
-                          "|---|---|---|---|---|---|---|---|---|---|---|---|",
-                          row("vsync", vsync), row("auto (display_lock)", auto)]
-                lines += [row(f"fixed {lead:g} ms", f) for lead, f in sweep]
-                lines += ["", "oracle: " + (f"fixed {best_lead:g} ms, latency p50 {best['latency_p50']:.1f} ms, "
-                                            f"room {room(best):.1f} ms (auto's {room(auto):.1f}); "
-                                            if best else ("none; " if sweep else "no sweep; "))
-                          + f"vsync / auto latency: {ratio(vsync['latency_p50'], auto['latency_p50'])}; "
-                          + f"latency bound {auto['work_tail']:.1f} (work tail) + {window:.1f} + "
-                          + f"{args.latency_slack_ms:g} = {auto['work_tail'] + window + args.latency_slack_ms:.1f} ms; "
-                          + f"auto's decision: \"{auto['decision']}\"" + fewest_hitches(sweep, auto), "",
-                          "verdict: " + ", ".join(f"{k} {verdict_word(ok, floor_pct)}" for k, ok in checks.items()),
-                          ""]
-                print("\n".join(lines[-(len(sweep) + 9):]), flush=True)
-    text = "\n".join(lines) + "\n"
+                run_lines, failed = one_run(args, backend, work, n, leads)
+                lines += run_lines
+                failures += failed
+                print("\n".join(run_lines), flush=True)
     if args.out:
-        tmp = args.out + ".tmp"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, args.out)
-        except OSError as e:
-            if os.path.isfile(tmp):
-                os.remove(tmp)
-            raise InputError(f"--out {args.out}: cannot write: {e.strerror or e}") from None
+        write_out(args.out, "\n".join(lines) + "\n")
     print(f"display_lock: {failures} failed check(s)")
     return 1 if failures else 0
 

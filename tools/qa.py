@@ -327,23 +327,9 @@ def run_judged(suite, scenario, description, backend):
     return first
 
 
-def run_one(suite, scenario, description, backend, rerun):
-    """Runs one scenario on one backend once (rerun 0, or the Kth rerun).
-    Returns a result dict."""
-    demo, out, chrome, manifest = suite.demo, suite.out, suite.chrome, suite.manifest
-    stem = shown(os.path.splitext(os.path.basename(scenario))[0])
-    key = f"{stem}-{backend}" + (f"-rerun{rerun}" if rerun else "")
-    files = {
-        "trace": os.path.join(out, "traces", key + ".csv"),
-        "chrome": os.path.join(out, "traces", key + ".trace.json") if chrome else None,
-        "summary": os.path.join(out, "runs", key + ".summary.json"),
-        "screenshot": os.path.join(out, "runs", key + ".png") if not suite.replay else None,
-        "log": os.path.join(out, "runs", key + ".log"),
-    }
-    for path in files.values():
-        if path:
-            manifest.own(path)
-    base = [demo, "--backend", backend, "--scenario", scenario]
+def run_command(suite, scenario, description, backend, files):
+    """The command line of one run, its environment and its screenshot frame."""
+    base = [suite.demo, "--backend", backend, "--scenario", scenario]
     # The screenshot is of the measured run itself, at the scenario's
     # "screenshot frame" (the moment that matters: just after a spike) or
     # screenshot_frame_for's; the demo reads the frame back (a few ms) and
@@ -357,18 +343,14 @@ def run_one(suite, scenario, description, backend, rerun):
         command = (prefix + base + suite.render_args +
                    ["--trace", files["trace"], "--summary-json", files["summary"],
                     "--screenshot", files["screenshot"], "--screenshot-frame", str(shot_frame)])
-    if chrome:
+    if suite.chrome:
         command += ["--chrome-trace", files["chrome"]]
-    # Bounded: a wait longer than threading's TIMEOUT_MAX raises OverflowError.
-    timeout_s = min(3 * description["expected_s"] + 60, MAX_RUN_S)
-    started = time.monotonic()
-    code, output = run_logged(command, timeout_s, env)
-    wall_s = time.monotonic() - started
-    with open(files["log"], "w", encoding="utf-8", errors="replace") as f:
-        f.write("$ " + shown(" ".join(command)) + "\n" + output + f"\nexit status: {code}\n")
+    return command, env, shot_frame
 
-    result = {"scenario": stem, "backend": backend, "rerun": rerun, "files": files, "code": code, "wall_s": wall_s,
-              "verdicts": [], "metrics": {}, "problems": [], "plots": [], "phases": []}
+
+def read_summary(result, files, shot_frame, code, chrome):
+    """The run's summary JSON into result (its metrics and verdicts), and
+    what is missing as problems; the summary, or None."""
     summary = None
     if os.path.isfile(files["summary"]):
         try:
@@ -386,25 +368,33 @@ def run_one(suite, scenario, description, backend, rerun):
         result["problems"].append(f"no screenshot of frame {shot_frame} (exit {code}; see the log)")
     if chrome and not os.path.isfile(files["chrome"]):
         result["problems"].append("no Chrome trace written")
-    if os.path.isfile(files["trace"]):
-        try:
-            for name in (key + "-timeline.png", key + "-histogram.png", key + "-percentiles.png",
-                         key + "-display.png"):
-                manifest.own(os.path.join(out, "plots", name))
-                manifest.own(os.path.join(out, "plots", name + ".tmp.png"))
-            trace = plots.Trace(files["trace"])   # read once, for the plots and the phase table
-            result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key,
-                                               title=f"{stem} on {backend}", trace=trace)
-            result["phases"] = plots.phase_figures(trace)
-            for path in result["plots"]:
-                manifest.own(path)
-        except plots.InputError as e:
-            result["problems"].append(f"plot: {e}")
-    else:
-        result["problems"].append("no trace CSV written")
+    return summary
 
-    # The demo exits 1 when a verdict fails and for errors; tell them apart by
-    # the summary: a run that wrote every file with verdicts is a FAIL, else ERROR.
+
+def plot_run(result, suite, files, key, title):
+    """The run's plots and phase table into result, from its trace."""
+    out, manifest = suite.out, suite.manifest
+    if not os.path.isfile(files["trace"]):
+        result["problems"].append("no trace CSV written")
+        return
+    try:
+        for name in (key + "-timeline.png", key + "-histogram.png", key + "-percentiles.png", key + "-display.png"):
+            manifest.own(os.path.join(out, "plots", name))
+            manifest.own(os.path.join(out, "plots", name + ".tmp.png"))
+        trace = plots.Trace(files["trace"])   # read once, for the plots and the phase table
+        result["plots"] = plots.plot_trace(files["trace"], os.path.join(out, "plots"), name=key, title=title,
+                                           trace=trace)
+        result["phases"] = plots.phase_figures(trace)
+        for path in result["plots"]:
+            manifest.own(path)
+    except plots.InputError as e:
+        result["problems"].append(f"plot: {e}")
+
+
+def judge_status(result, summary, code, output):
+    """PASS, FAIL or ERROR. The demo exits 1 when a verdict fails and for
+    errors; the summary tells them apart: a run that wrote every file with
+    verdicts is a FAIL, else an ERROR."""
     failed_verdicts = [v for v in result["verdicts"] if not v.get("passed")]
     if code is None or result["problems"] or summary is None:
         result["status"] = "ERROR"
@@ -418,6 +408,38 @@ def run_one(suite, scenario, description, backend, rerun):
     if result["status"] == "ERROR" and code not in (0, None):
         tail = [line for line in output.strip().splitlines() if line.strip()][-3:]
         result["problems"] += [f"demo (exit {code}): {line}" for line in tail]
+
+
+def run_one(suite, scenario, description, backend, rerun):
+    """Runs one scenario on one backend once (rerun 0, or the Kth rerun).
+    Returns a result dict."""
+    out, chrome = suite.out, suite.chrome
+    stem = shown(os.path.splitext(os.path.basename(scenario))[0])
+    key = f"{stem}-{backend}" + (f"-rerun{rerun}" if rerun else "")
+    files = {
+        "trace": os.path.join(out, "traces", key + ".csv"),
+        "chrome": os.path.join(out, "traces", key + ".trace.json") if chrome else None,
+        "summary": os.path.join(out, "runs", key + ".summary.json"),
+        "screenshot": os.path.join(out, "runs", key + ".png") if not suite.replay else None,
+        "log": os.path.join(out, "runs", key + ".log"),
+    }
+    for path in files.values():
+        if path:
+            suite.manifest.own(path)
+    command, env, shot_frame = run_command(suite, scenario, description, backend, files)
+    # Bounded: a wait longer than threading's TIMEOUT_MAX raises OverflowError.
+    timeout_s = min(3 * description["expected_s"] + 60, MAX_RUN_S)
+    started = time.monotonic()
+    code, output = run_logged(command, timeout_s, env)
+    wall_s = time.monotonic() - started
+    with open(files["log"], "w", encoding="utf-8", errors="replace") as f:
+        f.write("$ " + shown(" ".join(command)) + "\n" + output + f"\nexit status: {code}\n")
+
+    result = {"scenario": stem, "backend": backend, "rerun": rerun, "files": files, "code": code, "wall_s": wall_s,
+              "verdicts": [], "metrics": {}, "problems": [], "plots": [], "phases": []}
+    summary = read_summary(result, files, shot_frame, code, chrome)
+    plot_run(result, suite, files, key, f"{stem} on {backend}")
+    judge_status(result, summary, code, output)
     return result
 
 
@@ -547,7 +569,8 @@ def run_section(r, out):
     return lines
 
 
-def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots, notes, manifest):
+def report_header(results, args, started_utc, elapsed_s, chrome, notes):
+    """The report's title, overall verdict and how it was made."""
     failed = [r for r in results if r["status"] != "PASS"]
     lines = ["# Visual QA report", ""]
     lines.append(f"**{'PASS' if not failed else 'FAIL'}**: {len(results) - len(failed)} of {len(results)} runs "
@@ -567,8 +590,12 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
                   f"CPU that the pacer shares); each screenshot is of its measured run, at the scenario's "
                   f"`screenshot frame`"]
     lines += [f"- **warning**, {n}" for n in notes] + [""]
+    return lines
 
-    lines += ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
+
+def verdict_table(results, scenarios, args):
+    """Each scenario's verdict per backend, with each run's fps."""
+    lines = ["## Verdicts", "", "| scenario | " + " | ".join(args.backends) + " |",
               "|---|" + "---|" * len(args.backends)]
     for path, _ in scenarios:
         stem = shown(os.path.splitext(os.path.basename(path))[0])
@@ -583,41 +610,71 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
         lines.append(f"| [{stem}](#{stem}) | " + " | ".join(cells) + " |")
     lines.append("")
 
-    for path, description in scenarios:
-        stem = shown(os.path.splitext(os.path.basename(path))[0])
-        runs = [next(x for x in results if x["scenario"] == stem and x["backend"] == b) for b in args.backends]
-        title = description["title"]
-        lines += [f"## {stem}", "", f"{title + '. ' if title else ''}`{shown(rel(path, ROOT) if path.startswith(ROOT) else path)}`, "
-                  f"{description['expected_s']:g} s.", ""]
-        # Thresholds: one row per expectation, the measured value per backend
-        # (per run, where a failing run was repeated).
-        expects = []
-        for r in runs:
-            for v in r["verdicts"]:
-                if v["expect"] not in expects:
-                    expects.append(v["expect"])
-        if expects:
-            lines += ["| expect | " + " | ".join(args.backends) + " |", "|---|" + "---|" * len(runs)]
-            for e in expects:
-                cells = []
-                for r in runs:
-                    found = [next((x for x in run["verdicts"] if x["expect"] == e), None)
-                             for run in [r] + r["reruns"]]
-                    cells.append(" · ".join("n/a" if v is None else
-                                            f"{'PASS' if v.get('passed') else '**FAIL**'} "
-                                            f"{fmt(v.get('actual'), '{:.4g}')}" for v in found))
-                lines.append(f"| `{e}` | " + " | ".join(cells) + " |")
-            lines.append("")
-        lines += ["| figure | " + " | ".join(args.backends) + " |", "|---|" + "---|" * len(runs)]
-        for key, label, pattern in HEADLINE:
-            lines.append(f"| {label} | " + " | ".join(fmt(r["metrics"].get(key), pattern) for r in runs) + " |")
-        bins = ["delta_lt2_ms", "delta_lt4_ms", "delta_lt8_ms", "delta_lt12_ms", "delta_ge12_ms"]
-        lines.append("| \\|Δ\\| <2/<4/<8/<12/≥12 ms | " + " | ".join(
-            "/".join(fmt(r["metrics"].get(b), "{:.0f}") for b in bins) for r in runs) + " |")
+    return lines
+
+
+def scenario_section(path, description, results, args, out):
+    """One scenario: its expectations per run, its figures, each run's plots."""
+    stem = shown(os.path.splitext(os.path.basename(path))[0])
+    runs = [next(x for x in results if x["scenario"] == stem and x["backend"] == b) for b in args.backends]
+    title = description["title"]
+    lines = [f"## {stem}", "", f"{title + '. ' if title else ''}`{shown(rel(path, ROOT) if path.startswith(ROOT) else path)}`, "
+              f"{description['expected_s']:g} s.", ""]
+    # Thresholds: one row per expectation, the measured value per backend
+    # (per run, where a failing run was repeated).
+    expects = []
+    for r in runs:
+        for v in r["verdicts"]:
+            if v["expect"] not in expects:
+                expects.append(v["expect"])
+    if expects:
+        lines += ["| expect | " + " | ".join(args.backends) + " |", "|---|" + "---|" * len(runs)]
+        for e in expects:
+            cells = []
+            for r in runs:
+                found = [next((x for x in run["verdicts"] if x["expect"] == e), None)
+                         for run in [r] + r["reruns"]]
+                cells.append(" · ".join("n/a" if v is None else
+                                        f"{'PASS' if v.get('passed') else '**FAIL**'} "
+                                        f"{fmt(v.get('actual'), '{:.4g}')}" for v in found))
+            lines.append(f"| `{e}` | " + " | ".join(cells) + " |")
         lines.append("")
-        for r in runs:
+    lines += ["| figure | " + " | ".join(args.backends) + " |", "|---|" + "---|" * len(runs)]
+    for key, label, pattern in HEADLINE:
+        lines.append(f"| {label} | " + " | ".join(fmt(r["metrics"].get(key), pattern) for r in runs) + " |")
+    bins = ["delta_lt2_ms", "delta_lt4_ms", "delta_lt8_ms", "delta_lt12_ms", "delta_ge12_ms"]
+    lines.append("| \\|Δ\\| <2/<4/<8/<12/≥12 ms | " + " | ".join(
+        "/".join(fmt(r["metrics"].get(b), "{:.0f}") for b in bins) for r in runs) + " |")
+    lines.append("")
+    for r in runs:
+        for run in [r] + r["reruns"]:
+            lines += run_section(run, out)
+    return lines
+
+
+def write_verdicts_csv(out, results):
+    """verdicts.csv: one row per expectation per run."""
+    tmp = os.path.join(out, "verdicts.csv.tmp")
+    with open(tmp, "w", newline="", encoding="utf-8", errors="replace") as f:
+        w = csv.writer(f)
+        w.writerow(["scenario", "backend", "status", "expect", "threshold", "actual", "passed", "run"])
+        for r in results:
             for run in [r] + r["reruns"]:
-                lines += run_section(run, out)
+                if not run["verdicts"]:
+                    w.writerow([r["scenario"], r["backend"], r["status"], "", "", "", "", run["rerun"] + 1])
+                for v in run["verdicts"]:
+                    w.writerow([r["scenario"], r["backend"], r["status"], v.get("expect"), v.get("threshold"),
+                                v.get("actual"), "1" if v.get("passed") else "0", run["rerun"] + 1])
+    os.replace(tmp, os.path.join(out, "verdicts.csv"))
+
+
+
+
+def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, bench_plots, notes, manifest):
+    lines = report_header(results, args, started_utc, elapsed_s, chrome, notes)
+    lines += verdict_table(results, scenarios, args)
+    for path, description in scenarios:
+        lines += scenario_section(path, description, results, args, out)
     if bench_plots:
         lines += ["## Bench", "", f"From `{args.bench_csv}`.", ""] + [f"![{os.path.basename(p)}]({rel(p, out)})"
                                                                      for p in bench_plots] + [""]
@@ -636,18 +693,7 @@ def write_report(out, results, scenarios, args, started_utc, elapsed_s, chrome, 
         f.write("\n".join(lines))
     os.replace(tmp, os.path.join(out, "index.md"))
 
-    tmp = os.path.join(out, "verdicts.csv.tmp")
-    with open(tmp, "w", newline="", encoding="utf-8", errors="replace") as f:
-        w = csv.writer(f)
-        w.writerow(["scenario", "backend", "status", "expect", "threshold", "actual", "passed", "run"])
-        for r in results:
-            for run in [r] + r["reruns"]:
-                if not run["verdicts"]:
-                    w.writerow([r["scenario"], r["backend"], r["status"], "", "", "", "", run["rerun"] + 1])
-                for v in run["verdicts"]:
-                    w.writerow([r["scenario"], r["backend"], r["status"], v.get("expect"), v.get("threshold"),
-                                v.get("actual"), "1" if v.get("passed") else "0", run["rerun"] + 1])
-    os.replace(tmp, os.path.join(out, "verdicts.csv"))
+    write_verdicts_csv(out, results)
 
 
 class Manifest:

@@ -231,6 +231,32 @@ def cell(values, key, fmt):
     return f"{fmt.format(statistics.median(xs))} [{fmt.format(xs[0])}–{fmt.format(xs[-1])}]"
 
 
+def tables(args, programs, strategies, results, decisions):
+    """The figures per program and strategy, and what each decided, as Markdown."""
+    where = {"xvfb": "Xvfb (1280x720, its software clock at 60 Hz)",
+             "mutter": "Xwayland under headless mutter (a 1280x720 virtual monitor at 60 Hz)",
+             "weston": "Xwayland under headless weston (1280x720, 60 Hz)"}[args.server]
+    lines = [f"{where}: {args.rounds} interleaved rounds of {args.seconds:g} s, the first {SKIP_S:g} s left out; "
+             "median [min–max] over the rounds. Per 1,000 of the X server's own ticks:", "",
+             "| program | strategy | repeats + lost | repeats | lost | image before its tick, ms (p5–p95) "
+             "| wake to tick p50, ms | ticks | stalled, per 1,000 |", "|---|---|---|---|---|---|---|---|---|"]
+    for program in programs:
+        for strategy in strategies:
+            values = results.get((program, strategy), [])
+            ok = [v for v in values if v is not None]
+            span = (f"{statistics.median(v['before_p5'] for v in ok):.1f}–"
+                    f"{statistics.median(v['before_p95'] for v in ok):.1f}" if ok else "–")
+            ticks = f"{min(v['ticks'] for v in ok)}–{max(v['ticks'] for v in ok)}" if ok else "–"
+            lines.append(f"| {program} | {strategy} | {cell(values, 'sum', '{:.1f}')} | "
+                         f"{cell(values, 'repeats', '{:.1f}')} | {cell(values, 'lost', '{:.1f}')} | {span} | "
+                         f"{cell(values, 'latency_p50', '{:.1f}')} | {ticks} | {cell(values, 'stalled', '{:.0f}')} |")
+    lines += ["", "What each run decided last (its trace's decision, the last round's):", ""]
+    for program in programs:
+        for strategy in strategies:
+            lines.append(f"- {program}, {strategy}: {decisions.get((program, strategy), ['?'])[-1]}")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
@@ -279,28 +305,7 @@ def main():
     finally:
         server.stop()
 
-    where = {"xvfb": "Xvfb (1280x720, its software clock at 60 Hz)",
-             "mutter": "Xwayland under headless mutter (a 1280x720 virtual monitor at 60 Hz)",
-             "weston": "Xwayland under headless weston (1280x720, 60 Hz)"}[args.server]
-    lines = [f"{where}: {args.rounds} interleaved rounds of {args.seconds:g} s, the first {SKIP_S:g} s left out; "
-             "median [min–max] over the rounds. Per 1,000 of the X server's own ticks:", "",
-             "| program | strategy | repeats + lost | repeats | lost | image before its tick, ms (p5–p95) "
-             "| wake to tick p50, ms | ticks | stalled, per 1,000 |", "|---|---|---|---|---|---|---|---|---|"]
-    for program in programs:
-        for strategy in strategies:
-            values = results.get((program, strategy), [])
-            ok = [v for v in values if v is not None]
-            span = (f"{statistics.median(v['before_p5'] for v in ok):.1f}–"
-                    f"{statistics.median(v['before_p95'] for v in ok):.1f}" if ok else "–")
-            ticks = f"{min(v['ticks'] for v in ok)}–{max(v['ticks'] for v in ok)}" if ok else "–"
-            lines.append(f"| {program} | {strategy} | {cell(values, 'sum', '{:.1f}')} | "
-                         f"{cell(values, 'repeats', '{:.1f}')} | {cell(values, 'lost', '{:.1f}')} | {span} | "
-                         f"{cell(values, 'latency_p50', '{:.1f}')} | {ticks} | {cell(values, 'stalled', '{:.0f}')} |")
-    lines += ["", "What each run decided last (its trace's decision, the last round's):", ""]
-    for program in programs:
-        for strategy in strategies:
-            lines.append(f"- {program}, {strategy}: {decisions.get((program, strategy), ['?'])[-1]}")
-    text = "\n".join(lines) + "\n"
+    text = tables(args, programs, strategies, results, decisions)
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:
