@@ -3,8 +3,9 @@
 // vsync's present intervals and displayed cadence, the refresh rate the host
 // states and its changes, and every Decision with its reason. It reads the
 // display through the PresentModel and sets the Waiter's strategy; it never
-// waits. Internal (pacer_internal); arbiter.cpp and docs/design.md have the
-// rules.
+// waits. Internal (pacer_internal); arbiter.cpp (choosing), arbiter_display.cpp
+// (the display's account), arbiter_vsync.cpp, arbiter_shown.cpp,
+// arbiter_vrr.cpp, arbiter_window.cpp and docs/design.md have the rules.
 #pragma once
 
 #include "display/present_model.h"

@@ -1,6 +1,6 @@
 // arbiter_rules.h: the arbiter's thresholds and the words of its reasons,
-// shared by its two files (arbiter.cpp: choosing what paces and the
-// display's account; arbiter_vsync.cpp: watching vsync). Internal.
+// shared by its files (arbiter.cpp: choosing what paces; arbiter_display.cpp:
+// the display's account; arbiter_vsync.cpp: watching vsync). Internal.
 #pragma once
 
 #include <cmath>
