@@ -28,14 +28,12 @@
 // wait, mark_present and reconfigure never do.
 //
 // This header is what an engine needs in its first hour, with what it
-// includes: pacer/strategy.h (the strategies and their names), pacer/host.h
-// (the Host a window system gives it), pacer/units.h. The diagnostics, behind
-// the same Pacer: pacer/status.h (why it paces as it does, what the strategy
-// and the display clock know) and pacer/metrics.h (frame statistics). And
-// pacer/tuning.h (the strategies' own settings), pacer/platform.h (clocks,
-// sleepers, a simulated scheduler: inject fakes and the pacer is
-// deterministic), pacer/thread_timing.h, pacer/fixed_step.h.
-// Why each default is what it is: docs/design.md.
+// includes: pacer/strategy.h (the strategies), pacer/host.h (the Host a window
+// system gives it), pacer/units.h. The diagnostics: pacer/status.h (why it
+// paces as it does) and pacer/metrics.h (frame statistics). And pacer/tuning.h
+// (the strategies' own settings), pacer/platform.h (clocks, sleepers, a
+// simulated scheduler: inject fakes and the pacer is deterministic),
+// pacer/thread_timing.h, pacer/fixed_step.h. Why each default: docs/design.md.
 #pragma once
 
 #include <pacer/host.h>
@@ -79,14 +77,11 @@ struct Config {
                                                 // per 1,000 refreshes may miss their refresh (the last
                                                 // frame shows again: a hitch) because the lead was short
                                                 // of the work; more saves latency, (0, 1000]
-        // Variable refresh (FreeSync, G-Sync, HDMI VRR): the display waits for
-        // each frame, within a range. While it is on, frames go out at once
-        // (swap interval 0) and the timer paces, at the target or at the cap,
-        // whichever is lower: max - max^2 / 3600 (138.24 Hz for 144, 59 for
-        // 60), about 0.3 ms of frame time under the maximum, so that no frame
-        // reaches the display faster than it can refresh and queues behind
-        // vsync. Below the range the driver shows each frame more than once
-        // and the pace stays even at the target. docs/design.md, "VRR".
+        // Variable refresh (FreeSync, G-Sync, HDMI VRR): while it is on, frames
+        // go out at once and the timer paces at the target or the cap max -
+        // max^2 / 3600 (138.24 Hz for 144), whichever is lower, so that no frame
+        // queues behind vsync; below the range the pace stays even at the
+        // target (docs/design.md, "VRR").
         Vrr vrr = Vrr::Auto;                    // auto: on where Host::variable_refresh says so
         double vrr_min_hz = 0;                  // the panel's range, both or neither: 0 and 0 take
         double vrr_max_hz = 0;                  // the Host's, else up to the stated refresh;
@@ -94,12 +89,10 @@ struct Config {
     } display;
     // A window in the background (Host::window_state) is paced slower, by the
     // timer with swap interval 0 whatever the strategy (a hidden Wayland
-    // surface gets no refreshes, so a vsync swap would block for ever). The
-    // change takes effect at the next wait, and the grid restarts from the
-    // last frame's wake at the new rate (from now, where the work ran past
-    // one new period): no catch-up frames. 0: off (a hidden
-    // window then takes background_hz). Each is a ceiling: a lower target
-    // stays. [0.001, 10000] or 0.
+    // surface gets no refreshes: a vsync swap would block for ever), from the
+    // next wait, the grid restarting from the last wake at the new rate: no
+    // catch-up frames. Each is a ceiling (a lower target stays); 0: off (a
+    // hidden window then takes background_hz). [0.001, 10000] or 0.
     double background_hz = 30;                  // unfocused but visible: it may still be watched
                                                 // (a second monitor, a stream), so motion stays
                                                 // smooth at half of a 60 Hz display's cost
