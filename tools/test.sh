@@ -126,7 +126,7 @@ wait_for_calm() {
 # alone, once the machine is calm (wait_for_calm), up to twice, as the QA
 # tool's verdicts do (--reruns 2), and the log names each rerun; it fails
 # where it failed all three times. A VM whose timer overshoots by 1-2 ms at
-# p99 with nothing stolen (2026-11-29) failed 4 of 6 weston display-model
+# p99 with nothing stolen failed 4 of 6 weston display-model
 # runs in a row, then none of the next 14 (docs/wayland.md). Any other
 # failure fails at once.
 ctest_release() {

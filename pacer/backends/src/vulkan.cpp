@@ -12,8 +12,8 @@
 namespace pacer::vulkan {
 namespace {
 
-constexpr int64_t kFenceSliceNs = 20'000'000;       // Pacer::interrupt's slice (pacer.h)
-constexpr uint64_t kReuseWaitNs = 1'000'000'000;    // a submit kSlots presents old: long done
+constexpr int64_t kFenceSliceNs = 20 * kNsPerMs;     // Pacer::interrupt's slice (pacer.h)
+constexpr uint64_t kReuseWaitNs = kNsPerSecond;     // a submit kSlots presents old: long done
 constexpr std::size_t kSlots = 8;                   // fence and semaphore pairs, used in turn
 constexpr std::size_t kMostWaits = 16;              // a present's semaphores: more than any program uses
 

@@ -154,7 +154,7 @@ struct PresentFeedback::Impl {
     }
 
     void on_complete(const xcb_present_complete_notify_event_t& e, int64_t now) {
-        const int64_t ust_ns = static_cast<int64_t>(e.ust) * 1000;
+        const int64_t ust_ns = static_cast<int64_t>(e.ust) * kNsPerUs;   // UST: microseconds
         if (e.kind == XCB_PRESENT_COMPLETE_KIND_PIXMAP) {
             frames.completed(static_cast<backends::detail::X11Frames::Mode>(e.mode), e.msc, ust_ns);
             return;

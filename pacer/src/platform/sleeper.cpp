@@ -78,7 +78,7 @@ std::string describe_control(const char* name, const WaitControl& control) {
     if (!control.refused.empty()) return std::string(name) + " " + control.refused;
     const int64_t ns = control.got_ns < 0 ? control.wanted_ns : control.got_ns;
     char text[96];
-    if (ns < 1000)
+    if (ns < kNsPerUs)
         std::snprintf(text, sizeof text, "%s %lld ns", name, static_cast<long long>(ns));
     else
         std::snprintf(text, sizeof text, "%s %g us", name, us_of(static_cast<double>(ns)));

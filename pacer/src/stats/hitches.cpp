@@ -23,13 +23,17 @@ constexpr double kFrameSlack = 0.05;   // a display this share of a frame faster
 constexpr double kPhaseShare = 1.0 / 8;
 constexpr double kPeriodShare = 1.0 / 128;
 constexpr double kMostCorrection = 0.25;
+// Bounds that keep the counts in range on any input: a million refreshes
+// a frame (a 1 mHz target on a 1 kHz display), a billion in one interval.
+constexpr int kMostDue = 1'000'000;
+constexpr double kMostSpanned = 1e9;
 
 }  // namespace
 
 int due_refreshes(double refresh_ns, double target_hz) {
     if (!(refresh_ns > 0) || !(target_hz > 0) || !std::isfinite(refresh_ns) || !std::isfinite(target_hz)) return 1;
-    const double per_frame = 1e9 / target_hz / refresh_ns;
-    if (!(per_frame < 1e6)) return 1000000;
+    const double per_frame = period_ns_of(target_hz) / refresh_ns;
+    if (!(per_frame < kMostDue)) return kMostDue;
     return std::max(1, static_cast<int>(std::ceil(per_frame - kFrameSlack)));
 }
 
@@ -63,7 +67,7 @@ int64_t HitchCount::add(int64_t shown_ns, double refresh_ns, int due, uint32_t f
     if (steps > 0 && !fixed)
         correction_ns_ = std::clamp(correction_ns_ + kPeriodShare * offset / steps, -kMostCorrection * refresh_ns,
                                     kMostCorrection * refresh_ns);
-    auto spanned = static_cast<int64_t>(std::min(steps, 1e9));
+    auto spanned = static_cast<int64_t>(std::min(steps, kMostSpanned));
     int64_t added = std::max<int64_t>(0, spanned - std::max(due, 1));
     if (fixed) {
         // On the display's own period, what the grid's phase moved is time
