@@ -271,6 +271,23 @@ void lock_before_fork() {
 }
 void unlock_after_fork() { g_mutex->unlock(); }
 
+// The program's name as its command line reads now, after the last '/' or
+// '\\'. Wine rewrites its process's command line to the Windows program's
+// ("game.exe ARGS"), moving the strings program_invocation_short_name
+// pointed into at start-up; the session starts at the first present, after
+// that.
+std::string program_name() {
+    FILE* file = std::fopen("/proc/self/cmdline", "rb");
+    std::string first;
+    if (file != nullptr) {
+        int c = 0;
+        while ((c = std::fgetc(file)) != EOF && c != '\0' && first.size() < 4096) first.push_back(static_cast<char>(c));
+        std::fclose(file);
+    }
+    if (first.empty()) return program_invocation_short_name;
+    return first.substr(first.find_last_of("/\\") + 1);
+}
+
 }  // namespace
 
 Session* process_session() {
@@ -286,9 +303,9 @@ Session* process_session() {
     RunSettings settings;
     const char* text = std::getenv(kSettingsVariable);
     const std::string problem = text == nullptr ? std::string() : parse_settings(text, &settings);
-    const char* program = program_invocation_short_name;
+    const std::string program = program_name();
     if (!problem.empty()) {
-        std::fprintf(stderr, "pacer-run: %s; %s runs unpaced\n", problem.c_str(), program);
+        std::fprintf(stderr, "pacer-run: %s; %s runs unpaced\n", problem.c_str(), program.c_str());
         g_refused = true;
         return nullptr;
     }

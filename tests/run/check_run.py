@@ -40,6 +40,7 @@ Prints one line per check; exits 1 when any failed.
 import argparse
 import csv
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -516,20 +517,86 @@ def check_wayland(args, tmp):
     return 0
 
 
+WINE_PROGRAMS = ["wgl_bar.exe", "d3d9_bar.exe", "vulkan_bar.exe"]   # tests/run/win/, built with MinGW
+
+
+def wine_env(prefix):
+    return {"WINEPREFIX": prefix, "WINEDEBUG": "-all"}
+
+
+def check_wine(args, tmp):
+    """Windows programs under Wine, as a player runs them: each paced at 60
+    Hz (presents dated at the X server, the first second left out), the
+    summary naming the program and not wine, its exit status returned; a
+    wrapper script that execs wine after a second (Steam's and Proton's
+    way); a new prefix whose wineboot runs under pacer-run, adding no frame."""
+    prefix = os.path.join(tmp, "prefix")
+    started = time.monotonic()
+    code, out, err = run(args, tmp, "wineboot", ["wineboot", "-i"], env=wine_env(prefix), timeout=120)
+    print(f"     the prefix: wineboot exit {code} in {time.monotonic() - started:.0f} s")
+    for name in WINE_PROGRAMS:
+        exe = os.path.join(args.wine_programs, name)
+        probe, env = probed(args, tmp, name)
+        env.update(wine_env(prefix))
+        trace = os.path.join(tmp, name + ".csv")
+        code, out, err = run(args, tmp, name, [args.pacer_run, "--hz", str(HZ), "--trace", trace, "--summary", "--",
+                                               "wine", exe, "420", "3"], env=env, timeout=90)
+        figures = probe_figures(probe, skip=HZ) if os.path.exists(probe) else None
+        problem = None
+        if code != 3:
+            problem = f"exit {code}, not the program's 3: {err.strip()[-300:]}"
+        elif figures is None:
+            problem = f"fewer than 60 presents dated: {err.strip()[-300:]}"
+        elif abs(figures["p50_ms"] - PERIOD_MS) > 0.1:
+            problem = f"median present interval {figures['p50_ms']:.3f} ms, not {PERIOD_MS:.3f}"
+        elif figures["off_pct"] > OFF_BOUND_PCT:
+            problem = f"{figures['off_pct']:.1f} % of presents off by > 0.5 ms, over {OFF_BOUND_PCT} %"
+        elif f"pacer-run: {name} (pid" not in err:
+            problem = f"the summary does not name {name}: {one_line(err)[:1]}"
+        elif not os.path.exists(trace) or not 400 <= len(rows(trace)) <= 420:
+            problem = f"trace: {len(rows(trace)) if os.path.exists(trace) else 'none'} rows, 420 frames drawn"
+        report(f"wine/{name}", problem)
+        if figures:
+            print(f"     {figures['n']} presents after the first second: median {figures['p50_ms']:.3f} ms, "
+                  f"{figures['off_pct']:.2f} % off by > 0.5 ms")
+    # A wrapper that execs the game after a second, and a new prefix: wineboot
+    # (its own processes, under pacer-run's preload) adds no frame.
+    wrapper = os.path.join(tmp, "wrapper.sh")
+    with open(wrapper, "w") as f:
+        f.write(f"#!/bin/sh\nsleep 1\nexec wine {os.path.join(args.wine_programs, WINE_PROGRAMS[0])} 240\n")
+    os.chmod(wrapper, 0o755)
+    fresh = os.path.join(tmp, "fresh-prefix")
+    shutil.rmtree(fresh, ignore_errors=True)
+    trace = os.path.join(tmp, "wrapper.csv")
+    code, out, err = run(args, tmp, "wrapper", [args.pacer_run, "--hz", str(HZ), "--trace", trace, "--", wrapper],
+                         env=wine_env(fresh), timeout=180)
+    traced = rows(trace) if os.path.exists(trace) else []
+    parts = [e for e in os.listdir(tmp) if e.startswith("wrapper.csv.")]
+    problem = None
+    if code != 0:
+        problem = f"exit {code}: {err.strip()[-300:]}"
+    elif len(traced) != 240 or parts:
+        problem = f"trace: {len(traced)} rows for the 240 frames drawn, parts left {parts}"
+    elif {r["Strategy"] for r in traced} != {"timer"}:
+        problem = f"trace strategies {sorted({r['Strategy'] for r in traced})}"
+    report("wine/wrapper script, new prefix", problem)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["programs", "cases", "trace", "wayland", "x11"])
+    parser.add_argument("what", choices=["programs", "cases", "trace", "wayland", "x11", "wine"])
     for flag in ("--pacer-run", "--probe", "--cases", "--imgui", "--headless", "--tmp"):
         parser.add_argument(flag, required=True)
     parser.add_argument("--replay")
     parser.add_argument("--qa")
     parser.add_argument("--wayland-sh")
     parser.add_argument("--x11-present")
+    parser.add_argument("--wine-programs", help="the folder of tests/run/win's programs, built with MinGW")
     args = parser.parse_args()
     tmp = os.path.join(args.tmp, args.what)
     os.makedirs(tmp, exist_ok=True)
     checks = {"programs": check_programs, "cases": check_cases, "trace": check_trace, "wayland": check_wayland,
-              "x11": check_x11}
+              "x11": check_x11, "wine": check_wine}
     if checks[args.what](args, tmp) == 77:
         return 77
     print(f"check_run {args.what}: {len(failures)} failed" + (f": {', '.join(failures)}" if failures else ""))

@@ -1,0 +1,77 @@
+// d3d9_bar.exe: a Direct3D 9 window presented with IDirect3DDevice9::Present
+// as fast as it renders (D3DPRESENT_INTERVAL_IMMEDIATE): a Windows game's
+// Direct3D path, for pacer-run under Wine (tests/run/check_run.py wine).
+// Wine's wined3d draws it with the host's OpenGL and presents with
+// glXSwapBuffers, which pacer-run's preload hooks.
+//   d3d9_bar.exe [FRAMES [EXIT_STATUS]]   (600, 0)
+#include <windows.h>
+#include <d3d9.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+LRESULT CALLBACK on_message(HWND window, UINT message, WPARAM w, LPARAM l) {
+    if (message == WM_CLOSE) {
+        PostQuitMessage(0);
+        return 0;
+    }
+    return DefWindowProcA(window, message, w, l);
+}
+
+double seconds_since(const LARGE_INTEGER& start) {
+    LARGE_INTEGER now, frequency;
+    QueryPerformanceCounter(&now);
+    QueryPerformanceFrequency(&frequency);
+    return static_cast<double>(now.QuadPart - start.QuadPart) / static_cast<double>(frequency.QuadPart);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 600;
+    const int status = argc > 2 ? static_cast<int>(std::strtol(argv[2], nullptr, 10)) : 0;
+    WNDCLASSA window_class{};
+    window_class.lpfnWndProc = on_message;
+    window_class.hInstance = GetModuleHandleA(nullptr);
+    window_class.lpszClassName = "d3d9_bar";
+    RegisterClassA(&window_class);
+    HWND window = CreateWindowA("d3d9_bar", "d3d9_bar", WS_OVERLAPPEDWINDOW | WS_VISIBLE, 0, 0, 640, 360, nullptr,
+                                nullptr, window_class.hInstance, nullptr);
+    IDirect3D9* d3d = Direct3DCreate9(D3D_SDK_VERSION);
+    D3DPRESENT_PARAMETERS params{};
+    params.Windowed = TRUE;
+    params.SwapEffect = D3DSWAPEFFECT_DISCARD;
+    params.BackBufferFormat = D3DFMT_UNKNOWN;
+    params.hDeviceWindow = window;
+    params.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
+    IDirect3DDevice9* device = nullptr;
+    if (window == nullptr || d3d == nullptr ||
+        FAILED(d3d->CreateDevice(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, window, D3DCREATE_SOFTWARE_VERTEXPROCESSING,
+                                 &params, &device))) {
+        std::fprintf(stderr, "d3d9_bar: no Direct3D 9 device\n");
+        return 1;
+    }
+    LARGE_INTEGER start;
+    QueryPerformanceCounter(&start);
+    long i = 0;
+    for (bool quit = false; i < frames && !quit; ++i) {
+        for (MSG message; PeekMessageA(&message, nullptr, 0, 0, PM_REMOVE);) {
+            quit = quit || message.message == WM_QUIT;
+            DispatchMessageA(&message);
+        }
+        // A bar crossing the window at 400 px/s, at the measured time.
+        device->Clear(0, nullptr, D3DCLEAR_TARGET, D3DCOLOR_XRGB(20, 23, 31), 1.0f, 0);
+        const auto x = static_cast<LONG>(std::fmod(seconds_since(start) * 400, 600));
+        const D3DRECT bar{x, 0, x + 40, 360};
+        device->Clear(1, &bar, D3DCLEAR_TARGET, D3DCOLOR_XRGB(242, 242, 242), 1.0f, 0);
+        device->Present(nullptr, nullptr, nullptr, nullptr);
+    }
+    std::printf("d3d9_bar: %ld frames in %.2f s\n", i, seconds_since(start));
+    device->Release();
+    d3d->Release();
+    DestroyWindow(window);
+    return status;
+}
