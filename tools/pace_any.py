@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """pace_any.py: programs nobody rebuilt, paced from outside, side by side:
 unpaced, under MangoHud's fps_limit, under pacer-run's timer and auto, and
-(for the project's own GLFW examples, OpenGL and Vulkan) with pacer built in. Every run is
+(for the project's own GLFW examples, OpenGL and Vulkan) with pacer built in.
+The wine_* programs are tests/run/win's Windows programs (WGL, Direct3D 9,
+Vulkan) under Wine, in a prefix of their own (build/pace-any-wine, or
+$WINEPREFIX). Every run is
 under its own Xvfb (tools/headless.sh); each present is dated below every
 limiter, where Mesa hands the image to the X server (the probe,
 tests/run/present_probe.cpp). Rounds are interleaved: each round runs every
@@ -48,7 +51,13 @@ PROGRAMS = {
     "vkcube": (["vkcube"], "vulkan"),
     "examples_glfw_opengl3": (["{example}", "--no-pacer"], "gl"),
     "examples_glfw_vulkan": (["{vk_example}", "--no-pacer"], "vulkan"),
+    # Windows programs under Wine (tests/run/win, built with MinGW by the tests' build)
+    "wine_wgl": (["wine", "{win}/wgl_bar.exe", "1000000"], "gl"),
+    "wine_d3d9": (["wine", "{win}/d3d9_bar.exe", "1000000"], "gl"),
+    "wine_vulkan": (["wine", "{win}/vulkan_bar.exe", "1000000"], "vulkan"),
 }
+# Where the Wine programs run: a prefix of their own, made by the first run.
+WINE_PREFIX = "pace-any-wine"
 # The project's own examples, which can also pace themselves ("pacer built in").
 BUILT_IN = {"examples_glfw_opengl3": "example", "examples_glfw_vulkan": "vk_example"}
 LIMITERS = ["unpaced", "mangohud", "pacer-run timer", "pacer-run auto", "pacer built in"]
@@ -220,8 +229,12 @@ def main():
              "imgui": os.path.join(b, "tests/run/pacer_imgui_example_glfw_opengl3"),
              "example": os.path.join(b, "examples/glfw_opengl3"),
              "vk_example": os.path.join(b, "examples/glfw_vulkan"),
+             "win": os.path.join(b, "tests/run/win"),
              "headless": os.path.join(ROOT, "tools/headless.sh")}
     probe = os.path.join(b, "tests/run/libpacer_present_probe.so")
+    if any(name.startswith("wine_") for name in programs):
+        os.environ.setdefault("WINEPREFIX", os.path.join(b, WINE_PREFIX))
+        os.environ.setdefault("WINEDEBUG", "-all")
     for path in list(paths.values()) + [probe]:
         if not os.path.exists(path):
             sys.exit(f"pace_any: {path} is missing (tools/test.sh --quick builds it)")
