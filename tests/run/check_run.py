@@ -580,6 +580,46 @@ def check_wine(args, tmp):
     elif {r["Strategy"] for r in traced} != {"timer"}:
         problem = f"trace strategies {sorted({r['Strategy'] for r in traced})}"
     report("wine/wrapper script, new prefix", problem)
+    check_wine_hostile(args, tmp, prefix)
+
+
+def check_wine_hostile(args, tmp, prefix):
+    """What a player's setup brings: no Wine, a prefix that cannot be made,
+    a program that exits at once, a device made again every few frames."""
+    d3d9 = os.path.join(args.wine_programs, "d3d9_bar.exe")
+    # No display needed: pacer-run stops at the exec.
+    result = subprocess.run([args.pacer_run, "--hz", str(HZ), "--", "wine"], capture_output=True, text=True,
+                            timeout=30, env=dict(os.environ, PATH="/nonexistent"))
+    code, err = result.returncode, result.stderr
+    report("wine/missing", None if code == 127 and len(one_line(err)) == 1 and "wine" in err
+           else f"exit {code}, expected 127 and one line: {err.strip()[-300:]}")
+    code, out, err = run(args, tmp, "bad prefix", [args.pacer_run, "--hz", str(HZ), "--", "wine", d3d9, "60"],
+                         env=wine_env("/proc/no-prefix-here"), timeout=60)
+    report("wine/a prefix that cannot be made",
+           None if code not in (0, None) and "Traceback" not in err and "pacer-run:" not in err
+           else f"exit {code}: {err.strip()[-300:]}")
+    trace = os.path.join(tmp, "at-once.csv")
+    code, out, err = run(args, tmp, "at once", [args.pacer_run, "--hz", str(HZ), "--trace", trace, "--",
+                                                "wine", d3d9, "0", "5"], env=wine_env(prefix), timeout=60)
+    report("wine/a program that exits at once",
+           None if code == 5 and (not os.path.exists(trace) or not rows(trace))
+           else f"exit {code}, expected 5 and no frame: {err.strip()[-300:]}")
+    probe, env = probed(args, tmp, "remade")
+    env.update(wine_env(prefix))
+    trace = os.path.join(tmp, "remade.csv")
+    code, out, err = run(args, tmp, "remade", [args.pacer_run, "--hz", str(HZ), "--trace", trace, "--",
+                                               "wine", d3d9, "300", "0", "20"], env=env, timeout=90)
+    figures = probe_figures(probe, skip=HZ) if os.path.exists(probe) else None
+    problem = None
+    if code != 0 or figures is None:
+        problem = f"exit {code}, {'no' if figures is None else figures['n']} presents dated: {err.strip()[-300:]}"
+    elif abs(figures["p50_ms"] - PERIOD_MS) > 0.1 or not os.path.exists(trace) or not 280 <= len(rows(trace)) <= 300:
+        problem = (f"median {figures['p50_ms']:.3f} ms, trace "
+                   f"{len(rows(trace)) if os.path.exists(trace) else 'none'} rows for 300 frames")
+    report("wine/a device made again every 20 frames", problem)
+    if figures:
+        print(f"     {figures['n']} presents: median {figures['p50_ms']:.3f} ms, "
+              f"{figures['off_pct']:.2f} % off by > 0.5 ms")
 
 
 def main():

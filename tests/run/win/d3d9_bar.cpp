@@ -3,7 +3,9 @@
 // Direct3D path, for pacer-run under Wine (tests/run/check_run.py wine).
 // Wine's wined3d draws it with the host's OpenGL and presents with
 // glXSwapBuffers, which pacer-run's preload hooks.
-//   d3d9_bar.exe [FRAMES [EXIT_STATUS]]   (600, 0)
+//   d3d9_bar.exe [FRAMES [EXIT_STATUS [REMAKE_EVERY]]]   (600, 0, never)
+// REMAKE_EVERY N: the device released and made again every N frames, as a
+// game's settings menu does.
 #include <windows.h>
 #include <d3d9.h>
 
@@ -33,6 +35,7 @@ double seconds_since(const LARGE_INTEGER& start) {
 int main(int argc, char** argv) {
     const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 600;
     const int status = argc > 2 ? static_cast<int>(std::strtol(argv[2], nullptr, 10)) : 0;
+    const long remake_every = argc > 3 ? std::strtol(argv[3], nullptr, 10) : 0;
     WNDCLASSA window_class{};
     window_class.lpfnWndProc = on_message;
     window_class.hInstance = GetModuleHandleA(nullptr);
@@ -48,9 +51,11 @@ int main(int argc, char** argv) {
     params.hDeviceWindow = window;
     params.PresentationInterval = D3DPRESENT_INTERVAL_IMMEDIATE;
     IDirect3DDevice9* device = nullptr;
-    if (window == nullptr || d3d == nullptr ||
-        FAILED(d3d->CreateDevice(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, window, D3DCREATE_SOFTWARE_VERTEXPROCESSING,
-                                 &params, &device))) {
+    const auto make_device = [&] {
+        return SUCCEEDED(d3d->CreateDevice(D3DADAPTER_DEFAULT, D3DDEVTYPE_HAL, window,
+                                           D3DCREATE_SOFTWARE_VERTEXPROCESSING, &params, &device));
+    };
+    if (window == nullptr || d3d == nullptr || !make_device()) {
         std::fprintf(stderr, "d3d9_bar: no Direct3D 9 device\n");
         return 1;
     }
@@ -68,6 +73,13 @@ int main(int argc, char** argv) {
         const D3DRECT bar{x, 0, x + 40, 360};
         device->Clear(1, &bar, D3DCLEAR_TARGET, D3DCOLOR_XRGB(242, 242, 242), 1.0f, 0);
         device->Present(nullptr, nullptr, nullptr, nullptr);
+        if (remake_every > 0 && (i + 1) % remake_every == 0) {
+            device->Release();
+            if (!make_device()) {
+                std::fprintf(stderr, "d3d9_bar: the device could not be made again\n");
+                return 1;
+            }
+        }
     }
     std::printf("d3d9_bar: %ld frames in %.2f s\n", i, seconds_since(start));
     device->Release();
