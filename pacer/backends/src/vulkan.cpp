@@ -1,5 +1,6 @@
 // vulkan.cpp: pacer::vulkan::Host (pacer/backends/vulkan.h).
 #include <pacer/backends/vulkan.h>
+#include <pacer/units.h>
 
 #include <algorithm>
 #include <array>

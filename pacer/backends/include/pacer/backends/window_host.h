@@ -1,5 +1,5 @@
-// pacer/backends/window_host.h: what the GLFW and SDL2 Hosts (glfw.h,
-// sdl2.h) share: the answer to the last swap-interval request, the window's
+// pacer/backends/window_host.h: what the GLFW, SDL2 and Vulkan Hosts (glfw.h,
+// sdl2.h, vulkan.h) share: the answer to the last swap-interval request, the window's
 // shown frames (Wayland's wp_presentation, or X11's Present extension, where
 // pacer was built with them: wayland.h, x11.h), and a callback that sees
 // each report.
