@@ -2,12 +2,11 @@
 """pace_any.py: programs nobody rebuilt, paced from outside, side by side:
 unpaced, under MangoHud's fps_limit, under pacer-run's timer and auto, and
 (for the project's own GLFW examples, OpenGL and Vulkan) with pacer built in.
-The wine_* programs are tests/run/win's Windows programs (WGL, Direct3D 9,
-Vulkan) under Wine, in a prefix of their own (build/pace-any-wine, or
-$WINEPREFIX). Every run is
-under its own Xvfb (tools/headless.sh); each present is dated below every
-limiter, where Mesa hands the image to the X server (the probe,
-tests/run/present_probe.cpp). Rounds are interleaved: each round runs every
+The wine_* programs are tests/run/win's Windows programs (WGL, Direct3D 9
+and 11, Vulkan) under Wine, in a prefix of their own (build/pace-any-wine, or
+$WINEPREFIX). Every run is under its own Xvfb (tools/headless.sh); each
+present is dated below every limiter, where Mesa hands the image to the X
+server (the probe, tests/run/present_probe.cpp). Rounds are interleaved: each round runs every
 program at every rate under every limiter before the next round starts.
 
   tools/pace_any.py [--build-dir build] [--rounds 3] [--seconds 6] [--hz 60,144]
@@ -54,6 +53,7 @@ PROGRAMS = {
     # Windows programs under Wine (tests/run/win, built with MinGW by the tests' build)
     "wine_wgl": (["wine", "{win}/wgl_bar.exe", "1000000"], "gl"),
     "wine_d3d9": (["wine", "{win}/d3d9_bar.exe", "1000000"], "gl"),
+    "wine_d3d11": (["wine", "{win}/d3d11_bar.exe", "1000000"], "gl"),
     "wine_vulkan": (["wine", "{win}/vulkan_bar.exe", "1000000"], "vulkan"),
 }
 # Where the Wine programs run: a prefix of their own, made by the first run.

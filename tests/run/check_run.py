@@ -517,7 +517,7 @@ def check_wayland(args, tmp):
     return 0
 
 
-WINE_PROGRAMS = ["wgl_bar.exe", "d3d9_bar.exe", "vulkan_bar.exe"]   # tests/run/win/, built with MinGW
+WINE_PROGRAMS = ["wgl_bar.exe", "d3d9_bar.exe", "d3d11_bar.exe", "vulkan_bar.exe"]   # tests/run/win/, built with MinGW
 
 
 def wine_env(prefix):
