@@ -7,6 +7,7 @@ programs bring, and bad inputs, under Xvfb (tools/headless.sh).
   check_run.py ... trace --replay PACER_REPLAY --qa tools/qa.py
   check_run.py ... x11 --x11-present BIN
   check_run.py ... wayland --wayland-sh tools/wayland.sh
+  check_run.py ... wine --wine-programs DIR
 
 programs: glxgears, Dear ImGui's example_glfw_opengl3, SDL2's testgl2, one
   glmark2-x11 scene and vkcube (lavapipe) under `pacer-run --hz 60`, each
@@ -34,6 +35,10 @@ wayland: glmark2-es2-wayland (GLES, EGL) and vkcube-wayland (the Vulkan
   display_lock on the program's own surface (its shown frames, from
   wp_presentation, learned through wl_egl_window_create or
   vkCreateWaylandSurfaceKHR); the figures over runs are the bench page's.
+wine: tests/run/win's Windows programs (WGL, Direct3D 9 and 11, Vulkan),
+  built with MinGW, under Wine and `pacer-run --hz 60`, dated as programs
+  are; a wrapper script that execs wine, in a new prefix; Wine missing, a
+  bad prefix, an exit at once, a device made again every 20 frames.
 Prints one line per check; exits 1 when any failed.
 """
 
