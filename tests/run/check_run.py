@@ -116,6 +116,18 @@ def probed(args, tmp, name):
     return path, {"LD_PRELOAD": args.probe, "PACER_PROBE_OUT": path}
 
 
+def paced_problem(figures, code, err):
+    """What is wrong with presents dated by the probe at HZ (None: paced):
+    too few, a median off the grid, or too many off by > 0.5 ms."""
+    if figures is None:
+        return f"fewer than 60 presents dated (exit {code}): {err.strip()[-300:]}"
+    if abs(figures["p50_ms"] - PERIOD_MS) > 0.1:
+        return f"median present interval {figures['p50_ms']:.3f} ms, not {PERIOD_MS:.3f}"
+    if figures["off_pct"] > OFF_BOUND_PCT:
+        return f"{figures['off_pct']:.1f} % of presents off by > 0.5 ms, over {OFF_BOUND_PCT} %"
+    return None
+
+
 PROGRAMS = [
     # name, command, seconds before SIGTERM (None: it ends by itself)
     ("glxgears", ["glxgears"], 7),
@@ -133,17 +145,11 @@ def check_programs(args, tmp):
         trace = os.path.join(tmp, name + ".csv")
         code, out, err = run(args, tmp, name, [args.pacer_run, "--hz", str(HZ), "--trace", trace, "--"] + command,
                              seconds=seconds, env=env)
-        problem = None
         figures = probe_figures(probe) if os.path.exists(probe) else None
-        if figures is None:
-            problem = f"fewer than 60 presents dated (exit {code}): {err.strip()[-300:]}"
-        elif abs(figures["p50_ms"] - PERIOD_MS) > 0.1:
-            problem = f"median present interval {figures['p50_ms']:.3f} ms, not {PERIOD_MS:.3f}"
-        elif figures["off_pct"] > OFF_BOUND_PCT:
-            problem = f"{figures['off_pct']:.1f} % of presents off by > 0.5 ms, over {OFF_BOUND_PCT} %"
-        elif not os.path.exists(trace):
+        problem = paced_problem(figures, code, err)
+        if problem is None and not os.path.exists(trace):
             problem = f"no trace {trace}: {err.strip()[-300:]}"
-        else:
+        elif problem is None:
             traced = rows(trace)
             strategies = {r["Strategy"] for r in traced}
             if len(traced) < figures["n"] // 2 or strategies != {"timer"}:
@@ -547,18 +553,11 @@ def check_wine(args, tmp):
         code, out, err = run(args, tmp, name, [args.pacer_run, "--hz", str(HZ), "--trace", trace, "--summary", "--",
                                                "wine", exe, "420", "3"], env=env, timeout=90)
         figures = probe_figures(probe, skip=HZ) if os.path.exists(probe) else None
-        problem = None
-        if code != 3:
-            problem = f"exit {code}, not the program's 3: {err.strip()[-300:]}"
-        elif figures is None:
-            problem = f"fewer than 60 presents dated: {err.strip()[-300:]}"
-        elif abs(figures["p50_ms"] - PERIOD_MS) > 0.1:
-            problem = f"median present interval {figures['p50_ms']:.3f} ms, not {PERIOD_MS:.3f}"
-        elif figures["off_pct"] > OFF_BOUND_PCT:
-            problem = f"{figures['off_pct']:.1f} % of presents off by > 0.5 ms, over {OFF_BOUND_PCT} %"
-        elif f"pacer-run: {name} (pid" not in err:
+        problem = (f"exit {code}, not the program's 3: {err.strip()[-300:]}" if code != 3
+                   else paced_problem(figures, code, err))
+        if problem is None and f"pacer-run: {name} (pid" not in err:
             problem = f"the summary does not name {name}: {one_line(err)[:1]}"
-        elif not os.path.exists(trace) or not 400 <= len(rows(trace)) <= 420:
+        elif problem is None and (not os.path.exists(trace) or not 400 <= len(rows(trace)) <= 420):
             problem = f"trace: {len(rows(trace)) if os.path.exists(trace) else 'none'} rows, 420 frames drawn"
         report(f"wine/{name}", problem)
         if figures:

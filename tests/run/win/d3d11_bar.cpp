@@ -5,42 +5,18 @@
 // pacer-run's preload hooks. The bar is cleared with ClearView (Direct3D
 // 11.1), where the device has it; the background alone where not.
 //   d3d11_bar.exe [FRAMES [EXIT_STATUS]]   (600, 0)
+#include "bar_window.h"
+
 #include <windows.h>
 #include <d3d11_1.h>
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-
-namespace {
-
-LRESULT CALLBACK on_message(HWND window, UINT message, WPARAM w, LPARAM l) {
-    if (message == WM_CLOSE) {
-        PostQuitMessage(0);
-        return 0;
-    }
-    return DefWindowProcA(window, message, w, l);
-}
-
-double seconds_since(const LARGE_INTEGER& start) {
-    LARGE_INTEGER now, frequency;
-    QueryPerformanceCounter(&now);
-    QueryPerformanceFrequency(&frequency);
-    return static_cast<double>(now.QuadPart - start.QuadPart) / static_cast<double>(frequency.QuadPart);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
-    const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 600;
-    const int status = argc > 2 ? static_cast<int>(std::strtol(argv[2], nullptr, 10)) : 0;
-    WNDCLASSA window_class{};
-    window_class.lpfnWndProc = on_message;
-    window_class.hInstance = GetModuleHandleA(nullptr);
-    window_class.lpszClassName = "d3d11_bar";
-    RegisterClassA(&window_class);
-    HWND window = CreateWindowA("d3d11_bar", "d3d11_bar", WS_OVERLAPPEDWINDOW | WS_VISIBLE, 0, 0, 640, 360, nullptr,
-                                nullptr, window_class.hInstance, nullptr);
+    const long frames = bar::arg(argc, argv, 1, 600);
+    const int status = static_cast<int>(bar::arg(argc, argv, 2, 0));
+    HWND window = bar::make_window("d3d11_bar");
     DXGI_SWAP_CHAIN_DESC desc{};
     desc.BufferDesc.Format = DXGI_FORMAT_R8G8B8A8_UNORM;
     desc.SampleDesc.Count = 1;
@@ -67,25 +43,20 @@ int main(int argc, char** argv) {
     }
     ID3D11DeviceContext1* context1 = nullptr;   // ClearView, for the bar
     context->QueryInterface(__uuidof(ID3D11DeviceContext1), reinterpret_cast<void**>(&context1));
-    LARGE_INTEGER start;
-    QueryPerformanceCounter(&start);
+    const bar::Clock clock;
     long i = 0;
-    for (bool quit = false; i < frames && !quit; ++i) {
-        for (MSG message; PeekMessageA(&message, nullptr, 0, 0, PM_REMOVE);) {
-            quit = quit || message.message == WM_QUIT;
-            DispatchMessageA(&message);
-        }
+    for (; i < frames && bar::pump_messages(); ++i) {
         const float dark[4] = {0.08f, 0.09f, 0.12f, 1};
         context->ClearRenderTargetView(target, dark);
         if (context1 != nullptr) {   // a bar crossing the window at 400 px/s, at the measured time
-            const auto x = static_cast<LONG>(std::fmod(seconds_since(start) * 400, 600));
+            const auto x = static_cast<LONG>(std::fmod(clock.seconds() * 400, 600));
             const D3D11_RECT bar{x, 0, x + 40, 360};
             const float white[4] = {0.95f, 0.95f, 0.95f, 1};
             context1->ClearView(target, white, &bar, 1);
         }
         swapchain->Present(0, 0);
     }
-    std::printf("d3d11_bar: %ld frames in %.2f s%s\n", i, seconds_since(start),
+    std::printf("d3d11_bar: %ld frames in %.2f s%s\n", i, clock.seconds(),
                 context1 != nullptr ? "" : " (no ClearView: no bar)");
     if (context1 != nullptr) context1->Release();
     target->Release();

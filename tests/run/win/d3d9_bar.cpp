@@ -6,43 +6,19 @@
 //   d3d9_bar.exe [FRAMES [EXIT_STATUS [REMAKE_EVERY]]]   (600, 0, never)
 // REMAKE_EVERY N: the device released and made again every N frames, as a
 // game's settings menu does.
+#include "bar_window.h"
+
 #include <windows.h>
 #include <d3d9.h>
 
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-
-namespace {
-
-LRESULT CALLBACK on_message(HWND window, UINT message, WPARAM w, LPARAM l) {
-    if (message == WM_CLOSE) {
-        PostQuitMessage(0);
-        return 0;
-    }
-    return DefWindowProcA(window, message, w, l);
-}
-
-double seconds_since(const LARGE_INTEGER& start) {
-    LARGE_INTEGER now, frequency;
-    QueryPerformanceCounter(&now);
-    QueryPerformanceFrequency(&frequency);
-    return static_cast<double>(now.QuadPart - start.QuadPart) / static_cast<double>(frequency.QuadPart);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
-    const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 600;
-    const int status = argc > 2 ? static_cast<int>(std::strtol(argv[2], nullptr, 10)) : 0;
-    const long remake_every = argc > 3 ? std::strtol(argv[3], nullptr, 10) : 0;
-    WNDCLASSA window_class{};
-    window_class.lpfnWndProc = on_message;
-    window_class.hInstance = GetModuleHandleA(nullptr);
-    window_class.lpszClassName = "d3d9_bar";
-    RegisterClassA(&window_class);
-    HWND window = CreateWindowA("d3d9_bar", "d3d9_bar", WS_OVERLAPPEDWINDOW | WS_VISIBLE, 0, 0, 640, 360, nullptr,
-                                nullptr, window_class.hInstance, nullptr);
+    const long frames = bar::arg(argc, argv, 1, 600);
+    const int status = static_cast<int>(bar::arg(argc, argv, 2, 0));
+    const long remake_every = bar::arg(argc, argv, 3, 0);
+    HWND window = bar::make_window("d3d9_bar");
     IDirect3D9* d3d = Direct3DCreate9(D3D_SDK_VERSION);
     D3DPRESENT_PARAMETERS params{};
     params.Windowed = TRUE;
@@ -59,17 +35,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "d3d9_bar: no Direct3D 9 device\n");
         return 1;
     }
-    LARGE_INTEGER start;
-    QueryPerformanceCounter(&start);
+    const bar::Clock clock;
     long i = 0;
-    for (bool quit = false; i < frames && !quit; ++i) {
-        for (MSG message; PeekMessageA(&message, nullptr, 0, 0, PM_REMOVE);) {
-            quit = quit || message.message == WM_QUIT;
-            DispatchMessageA(&message);
-        }
+    for (; i < frames && bar::pump_messages(); ++i) {
         // A bar crossing the window at 400 px/s, at the measured time.
         device->Clear(0, nullptr, D3DCLEAR_TARGET, D3DCOLOR_XRGB(20, 23, 31), 1.0f, 0);
-        const auto x = static_cast<LONG>(std::fmod(seconds_since(start) * 400, 600));
+        const auto x = static_cast<LONG>(std::fmod(clock.seconds() * 400, 600));
         const D3DRECT bar{x, 0, x + 40, 360};
         device->Clear(1, &bar, D3DCLEAR_TARGET, D3DCOLOR_XRGB(242, 242, 242), 1.0f, 0);
         device->Present(nullptr, nullptr, nullptr, nullptr);
@@ -81,7 +52,7 @@ int main(int argc, char** argv) {
             }
         }
     }
-    std::printf("d3d9_bar: %ld frames in %.2f s\n", i, seconds_since(start));
+    std::printf("d3d9_bar: %ld frames in %.2f s\n", i, clock.seconds());
     device->Release();
     d3d->Release();
     DestroyWindow(window);

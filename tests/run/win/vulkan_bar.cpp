@@ -6,6 +6,8 @@
 // LoadLibrary and vkGetInstanceProcAddr, as a game that ships without one.
 // It draws with a render pass's clear and vkCmdClearAttachments alone.
 //   vulkan_bar.exe [FRAMES [EXIT_STATUS]]   (600, 0)
+#include "bar_window.h"
+
 #include <windows.h>
 
 #define VK_NO_PROTOTYPES
@@ -15,7 +17,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -33,21 +34,6 @@ namespace {
 #define PACER_VK_DECLARE(name) PFN_##name name = nullptr;
 PACER_VK_FUNCTIONS(PACER_VK_DECLARE)
 
-LRESULT CALLBACK on_message(HWND window, UINT message, WPARAM w, LPARAM l) {
-    if (message == WM_CLOSE) {
-        PostQuitMessage(0);
-        return 0;
-    }
-    return DefWindowProcA(window, message, w, l);
-}
-
-double seconds_since(const LARGE_INTEGER& start) {
-    LARGE_INTEGER now, frequency;
-    QueryPerformanceCounter(&now);
-    QueryPerformanceFrequency(&frequency);
-    return static_cast<double>(now.QuadPart - start.QuadPart) / static_cast<double>(frequency.QuadPart);
-}
-
 int fail(const char* what) {
     std::fprintf(stderr, "vulkan_bar: %s\n", what);
     return 1;
@@ -56,8 +42,8 @@ int fail(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const long frames = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 600;
-    const int status = argc > 2 ? static_cast<int>(std::strtol(argv[2], nullptr, 10)) : 0;
+    const long frames = bar::arg(argc, argv, 1, 600);
+    const int status = static_cast<int>(bar::arg(argc, argv, 2, 0));
     HMODULE loader = LoadLibraryA("vulkan-1.dll");
     if (loader == nullptr) return fail("no vulkan-1.dll");
     const auto get_instance_proc =
@@ -66,13 +52,7 @@ int main(int argc, char** argv) {
         reinterpret_cast<PFN_vkCreateInstance>(get_instance_proc(VK_NULL_HANDLE, "vkCreateInstance"));
     if (create_instance == nullptr) return fail("no vkCreateInstance");
 
-    WNDCLASSA window_class{};
-    window_class.lpfnWndProc = on_message;
-    window_class.hInstance = GetModuleHandleA(nullptr);
-    window_class.lpszClassName = "vulkan_bar";
-    RegisterClassA(&window_class);
-    HWND window = CreateWindowA("vulkan_bar", "vulkan_bar", WS_OVERLAPPEDWINDOW | WS_VISIBLE, 0, 0, 640, 360,
-                                nullptr, nullptr, window_class.hInstance, nullptr);
+    HWND window = bar::make_window("vulkan_bar");
 
     const char* instance_extensions[] = {VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_WIN32_SURFACE_EXTENSION_NAME};
     VkInstanceCreateInfo instance_info{};
@@ -87,7 +67,7 @@ int main(int argc, char** argv) {
 
     VkWin32SurfaceCreateInfoKHR surface_info{};
     surface_info.sType = VK_STRUCTURE_TYPE_WIN32_SURFACE_CREATE_INFO_KHR;
-    surface_info.hinstance = window_class.hInstance;
+    surface_info.hinstance = GetModuleHandleA(nullptr);
     surface_info.hwnd = window;
     VkSurfaceKHR surface = VK_NULL_HANDLE;
     if (vkCreateWin32SurfaceKHR(instance, &surface_info, nullptr, &surface) != VK_SUCCESS) return fail("no surface");
@@ -226,14 +206,9 @@ int main(int argc, char** argv) {
         vkCreateFence(device, &fence_info, nullptr, &in_flight[i]);
     }
 
-    LARGE_INTEGER start;
-    QueryPerformanceCounter(&start);
+    const bar::Clock clock;
     long i = 0;
-    for (bool quit = false; i < frames && !quit; ++i) {
-        for (MSG message; PeekMessageA(&message, nullptr, 0, 0, PM_REMOVE);) {
-            quit = quit || message.message == WM_QUIT;
-            DispatchMessageA(&message);
-        }
+    for (; i < frames && bar::pump_messages(); ++i) {
         const int f = static_cast<int>(i % 2);
         vkWaitForFences(device, 1, &in_flight[f], VK_TRUE, UINT64_MAX);
         uint32_t image = 0;
@@ -256,7 +231,7 @@ int main(int argc, char** argv) {
         // A bar crossing the window at 400 px/s, at the measured time.
         VkClearAttachment white{VK_IMAGE_ASPECT_COLOR_BIT, 0, {}};
         white.clearValue.color = {{0.95f, 0.95f, 0.95f, 1}};
-        const auto x = static_cast<int32_t>(std::fmod(seconds_since(start) * 400, extent.width > 40 ? extent.width - 40 : 1));
+        const auto x = static_cast<int32_t>(std::fmod(clock.seconds() * 400, extent.width > 40 ? extent.width - 40 : 1));
         const VkClearRect rect{{{x, 0}, {std::min(40u, extent.width), extent.height}}, 0, 1};
         vkCmdClearAttachments(commands[f], 1, &white, 1, &rect);
         vkCmdEndRenderPass(commands[f]);
@@ -282,7 +257,7 @@ int main(int argc, char** argv) {
         if (vkQueuePresentKHR(queue, &present) < 0) return fail("vkQueuePresentKHR failed");
     }
     vkDeviceWaitIdle(device);
-    std::printf("vulkan_bar: %ld frames in %.2f s (%s)\n", i, seconds_since(start), immediate ? "IMMEDIATE" : "FIFO");
+    std::printf("vulkan_bar: %ld frames in %.2f s (%s)\n", i, clock.seconds(), immediate ? "IMMEDIATE" : "FIFO");
     // The process's end frees the rest, as many games' do.
     return status;
 }
