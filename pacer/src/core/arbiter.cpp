@@ -23,6 +23,7 @@
 #include <pacer/status.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 
@@ -37,7 +38,7 @@ Arbiter::Arbiter(const Config& cfg, Waiter& waiter, PresentModel& present)
     next_vrr_poll_ns_ = next_refresh_poll_ns_;
     vrr_ = read_vrr(refresh_hz_);
     window_ = read_window_state();
-    choose("", 0);
+    take(Input::Start, "", 0);
 }
 
 Arbiter::~Arbiter() {
@@ -100,38 +101,74 @@ void Arbiter::choose(const std::string& why, int64_t index) {
         vsync_ceiling_ = false;
         if (vsync_interval_ == 0) cfg_.host->set_swap_interval(0);
     }
-    std::string reason;
+    const int64_t now = waiter_.clock().now_ns();
     const double background_hz = background_ceiling_hz(cfg_, window_);
-    if (background_hz > 0) {
-        reason = choose_background(background_hz);
-    } else if (vrr_.on) {
-        reason = choose_vrr();
-    } else if (cfg_.strategy == Strategy::Vsync) {
-        reason = choose_vsync(index);
-    } else if (cfg_.strategy == Strategy::Auto) {
-        const int64_t now = waiter_.clock().now_ns();
-        if (lockable(now)) {
-            reason = choose_display_lock("auto");
-        } else if (lock_barred_for_vsync_ && now < lock_barred_until_ns_ && present_.feedback_seen()) {
-            reason = choose_vsync_shows_most(index);
-        } else if (can_lock()) {   // barred: the display showed display_lock's frames early
+    ChoiceFacts facts;
+    facts.asked = cfg_.strategy;
+    facts.background = background_hz > 0;
+    facts.vrr = vrr_.on;
+    facts.lockable = lockable(now);
+    facts.barred_for_vsync = lock_barred_for_vsync_ && now < lock_barred_until_ns_ && present_.feedback_seen();
+    facts.can_lock = can_lock();
+    const Choice choice = pick(facts);
+    ceiling_ = choice == Choice::Background ? Ceiling::Background
+               : choice == Choice::VrrCap   ? Ceiling::Vrr
+                                            : Ceiling::None;
+    std::string reason;
+    switch (choice) {
+        case Choice::Background: reason = choose_background(background_hz); break;
+        case Choice::VrrCap: reason = choose_vrr(); break;
+        case Choice::VsyncAsked: reason = choose_vsync(index); break;
+        case Choice::DisplayLock:
+            reason = choose_display_lock(cfg_.strategy == Strategy::Auto ? "auto" : "display_lock");
+            break;
+        case Choice::VsyncShowsMost: reason = choose_vsync_shows_most(index); break;
+        case Choice::TimerBarred:   // barred: the display showed display_lock's frames early
             set_interval(0);
-            reason = "auto -> timer: " + lock_barred_why_ + "; retry in " +
-                     seconds(sat_sub(lock_barred_until_ns_, now));
-        } else {
-            reason = choose_auto(index);
-        }
-    } else if (cfg_.strategy == Strategy::DisplayLock) {
-        reason = choose_display_lock("display_lock");
-    } else {
-        set_interval(0);
-        reason = std::string(strategy_name(cfg_.strategy)) + ": asked for";
+            reason = "auto -> timer: " + lock_barred_why_ + "; retry in " + seconds(sat_sub(lock_barred_until_ns_, now));
+            break;
+        case Choice::ProbeVsync: reason = choose_auto(index); break;
+        case Choice::DisplayLockWaits: reason = choose_display_lock("display_lock"); break;
+        case Choice::Asked:
+            set_interval(0);
+            reason = std::string(strategy_name(cfg_.strategy)) + ": asked for";
+            break;
     }
     if (vsync_interval_ == 0 && !display_locked_) reason += fell_back_note();
     if (vsync_interval_ == 0) probing_ = false;
     if (!display_locked_) aims_later_ = false;   // a new lock starts from a lead within the step
     shown_stint(before, in_force(), index);
     record(why.empty() ? reason : why + ": " + reason);
+    // Where kChoices said, or the timer where what the row wants was refused.
+    assert(state() == state_of(choice) || state() == PaceState::Timer);
+}
+
+PaceState Arbiter::state() const {
+    if (display_locked_) return PaceState::DisplayLock;
+    if (vsync_interval_ != 0) return probing_ ? PaceState::ProbingVsync : PaceState::Vsync;
+    return PaceState::Timer;
+}
+
+// Every move goes through here: the row of auto_table.h for `input` in
+// the state now, its action, and (in debug builds) a check that the move
+// is the table's. An input the table does not take there is dropped.
+void Arbiter::take(Input input, const std::string& text, int64_t index) {
+    const PaceState from = state();
+    const Transition* row = find_transition(from, ceiling_, input);
+    assert(row != nullptr && "an input auto_table.h does not take in this state");
+    if (row == nullptr) return;
+    assert(text.rfind(row->words, 0) == 0 && "a reason that does not begin with its row's words");
+    switch (row->action) {
+        case Action::Choose: choose(text, index); break;
+        case Action::Leave: leave_vsync(text); break;
+        case Action::Confirm:
+            probing_ = false;
+            watched_.clear();   // watching starts afresh on confirmed vsync
+            record(text);
+            break;
+        case Action::Say: record(text); break;
+    }
+    assert(row->action == Action::Choose || state() == next_state(*row, from, ChoiceFacts{}));
 }
 
 std::string Arbiter::choose_vsync(int64_t index) {
@@ -267,7 +304,7 @@ bool Arbiter::refresh_changed(int64_t index) {
     lock_barred_until_ns_ = -1;
     lock_barred_for_vsync_ = false;
     vsync_shown_hz_ = 0;   // shown at the old rate
-    choose(why, index);
+    take(Input::RefreshChanged, why, index);
     return true;
 }
 
@@ -275,11 +312,11 @@ void Arbiter::before_wait(int64_t t, int64_t index) {
     if (check_window(index) || check_vrr(t, index)) return;
     // In the background or on VRR the timer paces on its own: the display's
     // account, the refresh and the retries wait until it is over.
-    if (vrr_.on || background_ceiling_hz(cfg_, window_) > 0) return;
+    if (ceiling_ != Ceiling::None) return;
     check_display(index);
     if (cfg_.host == nullptr || !strategy_uses_host(cfg_.strategy)) return;
     if (t >= next_refresh_poll_ns_ && refresh_changed(index)) return;
-    if (next_probe_ns_ >= 0 && t >= next_probe_ns_) choose("retry", index);
+    if (next_probe_ns_ >= 0 && t >= next_probe_ns_) take(Input::Retry, "retry", index);
 }
 
 // ---- live changes ------------------------------------------------------------
@@ -318,9 +355,9 @@ void Arbiter::reconfigured(const Config& old, int64_t index) {
         backoff_ns_ = kFirstBackoffNs;
         lock_barred_until_ns_ = -1;
         lock_barred_for_vsync_ = false;
-        choose("", index);
+        take(Input::Start, "", index);
     } else if (sleeper_changed && !strategy_uses_host(cfg_.strategy)) {
-        choose("", index);   // the timer's fallback may have changed; auto is not re-probed
+        take(Input::Start, "", index);   // the timer's fallback may have changed; auto is not re-probed
     }
 }
 

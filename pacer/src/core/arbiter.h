@@ -8,6 +8,7 @@
 // arbiter_vrr.cpp, arbiter_window.cpp and docs/design.md have the rules.
 #pragma once
 
+#include "core/auto_table.h"
 #include "display/present_model.h"
 #include "base/recent.h"
 #include "wait/waiter.h"
@@ -101,6 +102,8 @@ public:
 private:
     enum class Health { Fine, Fast, Slow, OffRate };
 
+    PaceState state() const;   // auto_table.h's state, read from what is in force
+    void take(Input input, const std::string& text, int64_t index);
     double read_refresh_hz() const;
     bool set_interval(int wanted);
     void start_watch(bool probe, int64_t index);
@@ -118,7 +121,7 @@ private:
     void watch_vsync(int fast, int slow, int64_t median, int64_t index);
     bool uneven_twice(int64_t index);
     void judge_probe(int64_t index);
-    void judge_cadence(bool on_cadence);
+    void judge_cadence(bool on_cadence, int64_t index);
     void judge_display_probe(int64_t index);
     void check_display(int64_t index);
     void leave_vsync(const std::string& why);
@@ -180,6 +183,7 @@ private:
     int64_t next_vrr_poll_ns_ = 0;  // ... read again then
     bool vsync_ceiling_ = false;    // VRR: swap interval 1 set as a ceiling, not pacing
     double limit_hz_ = 0;           // the ceiling in force (VRR's cap, background): 0 none
+    Ceiling ceiling_ = Ceiling::None;   // ... which, as kChoices picked it
     double recorded_limit_hz_ = 0;  // limit_hz_ when decision_ was made
     bool display_locked_ = false;   // display_lock in force
     int display_refreshes_ = 0;     // ... one frame every this many refreshes

@@ -46,7 +46,7 @@ bool Arbiter::check_early_frames(int64_t now, int64_t index) {
                        std::to_string(early) + " of the last " + std::to_string(PresentModel::kEarlyWindow) +
                        " (the display shows frames as they come)";
     present_.clear_early();
-    choose("", index);
+    take(Input::FramesEarly, "", index);
     return true;
 }
 
@@ -113,7 +113,7 @@ bool Arbiter::check_lead_steps(int64_t now, int64_t index) {
     if (sat_sub(now, lead_change_since_ns_) < kRefreshHoldNs) return false;
     lead_change_since_ns_ = -1;
     aims_later_ = later;
-    choose("", index);
+    take(Input::LeadStepped, "", index);
     return true;
 }
 
@@ -124,25 +124,26 @@ void Arbiter::judge_display_probe(int64_t index) {
     const ClockFit& display = present_.display();
     if (!display.locked() || cadence_.count() < kProbeFrames) {
         if (index - probe_started_index_ >= kDisplayProbeFrames)
-            leave_vsync("vsync requested, the display reports no steady refresh in " +
-                        std::to_string(index - probe_started_index_) + " frames");
+            take(Input::ProbeNoClock, "vsync requested, the display reports no steady refresh in " +
+                        std::to_string(index - probe_started_index_) + " frames", index);
         return;
     }
     const double shown = display.period_ns() * vsync_interval_;
     const double target = period_ns_of(cfg_.target_hz);
     if (std::fabs(shown - target) > kRateTolerance * target) {
-        leave_vsync("display shows frames every " + ms(shown) + ", not " + ms(target));
+        take(Input::ProbeShownOffRate, "display shows frames every " + ms(shown) + ", not " + ms(target), index);
         return;
     }
     const int off = static_cast<int>(cadence_.sum());
     if (off * 4 > cadence_.count()) {
-        leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of " + std::to_string(cadence_.count()));
+        take(Input::ProbeOffCadence,
+             "displayed frames off cadence in " + std::to_string(off) + " of " + std::to_string(cadence_.count()), index);
         return;
     }
-    probing_ = false;
-    watched_.clear();
-    record("auto -> vsync: display shows frames every " + ms(shown) + " (" + hz_rounded(hz_of(display.period_ns())) +
-           " / " + std::to_string(vsync_interval_) + ")");
+    take(Input::ProbeShownSteady,
+         "auto -> vsync: display shows frames every " + ms(shown) + " (" + hz_rounded(hz_of(display.period_ns())) +
+             " / " + std::to_string(vsync_interval_) + ")",
+         index);
 }
 
 // Auto re-decides when the display's fitted refresh departs from the one its
@@ -168,7 +169,8 @@ void Arbiter::check_display(int64_t index) {
         backoff_ns_ = kFirstBackoffNs;
         if (retry) lock_barred_until_ns_ = -1, lock_barred_for_vsync_ = false;
         if (display_locked_) bar_lost_lock(now);
-        choose(display_locked_ ? "display clock lost" : retry ? "retry" : "", index);
+        if (display_locked_) take(Input::ClockLost, "display clock lost", index);
+        else take(Input::ClockLocked, retry ? "retry" : "", index);
         return;
     }
     lost_since_ns_ = -1;
@@ -195,8 +197,8 @@ void Arbiter::check_display(int64_t index) {
     }
     refresh_off_since_ns_ = -1;
     backoff_ns_ = kFirstBackoffNs;
-    choose(decided_hz_ > 0 ? "display refresh " + hz_rounded(decided_hz_) + " -> " + hz_rounded(hz) : std::string(),
-           index);
+    take(Input::DisplayMoved,
+         decided_hz_ > 0 ? "display refresh " + hz_rounded(decided_hz_) + " -> " + hz_rounded(hz) : std::string(), index);
 }
 
 // Refreshes per frame for display_lock: the fewest that keep the frame rate

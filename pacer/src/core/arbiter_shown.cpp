@@ -78,7 +78,7 @@ bool Arbiter::check_shown_rate(int64_t now, int64_t index) {
     if (locked_hz >= (1 - kShownShortfall) * vsync_shown_hz_) return false;
     bar_for_vsync(now, "display_lock showed " + per_second(locked_hz) + " frames a second, vsync " +
                            per_second(vsync_shown_hz_));
-    choose("", index);
+    take(Input::ShownFewer, "", index);
     return true;
 }
 

@@ -105,7 +105,7 @@ bool Arbiter::check_vrr(int64_t t, int64_t index) {
     if (plan == vrr_) return false;
     const bool was_on = vrr_.on;
     vrr_ = plan;
-    choose(plan.on == was_on ? "VRR range changed" : plan.on ? "VRR on" : "VRR off", index);
+    take(Input::VrrChanged, plan.on == was_on ? "VRR range changed" : plan.on ? "VRR on" : "VRR off", index);
     return true;
 }
 

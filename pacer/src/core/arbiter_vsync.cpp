@@ -70,21 +70,23 @@ void Arbiter::judge_probe(int64_t index) {
         const std::string count = " of " + std::to_string(judged);
         if (off >= kWatchTrip) {
             backoff_ns_ = kMaxBackoffNs;
-            leave_vsync("vsync presents off their median (" + ms(static_cast<double>(around)) + ") by > " +
-                        ms(kSteadyNs) + " in " + std::to_string(off) + count);
+            take(Input::ProbeUneven,
+                 "vsync presents off their median (" + ms(static_cast<double>(around)) + ") by > " + ms(kSteadyNs) +
+                     " in " + std::to_string(off) + count,
+                 index);
             return;
         }
         steady = ", " + std::to_string(judged - off) + count + " within " + ms(kSteadyNs) + " of their median";
     }
     if (std::fabs(m - period) <= kProbeTolerance * period) {
-        probing_ = false;
-        watched_.clear();   // watching starts afresh on confirmed vsync
-        record("auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz_) + " / " +
-               std::to_string(vsync_interval_) + ")" + steady);
+        take(Input::ProbeSwapsSteady,
+             "auto -> vsync: presents every " + ms(m) + " (" + hz_rounded(decided_hz_) + " / " +
+                 std::to_string(vsync_interval_) + ")" + steady,
+             index);
     } else if (m < period) {
-        leave_vsync("vsync requested, swaps return every " + ms(m));
+        take(Input::ProbeSwapsFast, "vsync requested, swaps return every " + ms(m), index);
     } else {
-        leave_vsync("vsync presents every " + ms(m) + ", not " + ms(period));
+        take(Input::ProbeOffPeriod, "vsync presents every " + ms(m) + ", not " + ms(period), index);
     }
 }
 
@@ -132,20 +134,24 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
         };
         const int uneven = median > 0 && !present_.feedback_seen() ? watched_.count_where(uneven_swap) : 0;
         if (fast >= kWatchTrip) {
-            leave_vsync("swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
-                        " under half the vsync period)");
+            take(Input::SwapsFast,
+                 "swaps return every " + fast_median() + " (" + std::to_string(fast) + of() +
+                     " under half the vsync period)",
+                 index);
         } else if (vsync_shows_most_) {
             // Kept because it showed the most frames (arbiter_shown.cpp): a
             // swap that stopped blocking ends it, the display's own wander
             // (the rules below) does not.
         } else if (slow >= kWatchTrip) {
-            leave_vsync("vsync missed refreshes in " + std::to_string(slow) + of() + " frames");
+            take(Input::MissedRefreshes, "vsync missed refreshes in " + std::to_string(slow) + of() + " frames", index);
         } else if (off_rate) {
-            leave_vsync("swaps return " + off_rate_text());
+            take(Input::SwapsOffRate, "swaps return " + off_rate_text(), index);
         } else if (uneven >= kWatchTrip && uneven_twice(index)) {
             backoff_ns_ = kMaxBackoffNs;
-            leave_vsync("vsync presents off their median (" + ms(static_cast<double>(median)) + ") by > " +
-                        ms(kUnevenNs) + " in " + std::to_string(uneven) + of());
+            take(Input::SwapsUneven,
+                 "vsync presents off their median (" + ms(static_cast<double>(median)) + ") by > " + ms(kUnevenNs) +
+                     " in " + std::to_string(uneven) + of(),
+                 index);
         }
         return;
     }
@@ -162,13 +168,14 @@ void Arbiter::watch_vsync(int fast, int slow, int64_t median, int64_t index) {
     health_ = now;
     const std::string head = "vsync: swap interval " + std::to_string(vsync_interval_) + ", ";
     if (now == Health::Fast)
-        record(head + "but swaps return every " + fast_median() + " (not blocking)");
+        take(Input::VsyncHealth, head + "but swaps return every " + fast_median() + " (not blocking)", index);
     else if (now == Health::Slow)
-        record(head + "but missed refreshes in " + std::to_string(slow) + of() + " frames");
+        take(Input::VsyncHealth, head + "but missed refreshes in " + std::to_string(slow) + of() + " frames", index);
     else if (now == Health::OffRate)
-        record(head + "but swaps return " + off_rate_text());
+        take(Input::VsyncHealth, head + "but swaps return " + off_rate_text(), index);
     else
-        record(head + "presents every " + ms(static_cast<double>(watched_.median_of_last(watched_.count()))));
+        take(Input::VsyncHealth,
+             head + "presents every " + ms(static_cast<double>(watched_.median_of_last(watched_.count()))), index);
 }
 
 void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
@@ -179,7 +186,7 @@ void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
     if (!ours) return;
     // Discards alone (sway 1.7 sends nothing else) say nothing of cadence.
     if (report.discarded) {
-        if (report.feedback_seen) judge_cadence(false);
+        if (report.feedback_seen) judge_cadence(false, index);
         return;
     }
     const double unit = present_.display().period_ns();
@@ -187,20 +194,22 @@ void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
         report.frame_index == detail::sat_add(report.previous_index, 1) && unit > 0) {
         const double steps =
             std::round(static_cast<double>(detail::sat_sub(report.displayed_ns, report.previous_ns)) / unit);
-        judge_cadence(steps == vsync_interval_);
+        judge_cadence(steps == vsync_interval_, index);
     }
 }
 
 // One displayed (or discarded) frame under vsync: n refreshes after the
 // previous one, or not. Auto leaves vsync when a quarter of the window is off.
-void Arbiter::judge_cadence(bool on_cadence) {
+void Arbiter::judge_cadence(bool on_cadence, int64_t index) {
     cadence_.push(on_cadence ? 0 : 1);
     if (probing_ || cfg_.strategy != Strategy::Auto || vsync_shows_most_ || !cadence_.full()) return;
     const int off = static_cast<int>(cadence_.sum());
     if (off >= kWatchTrip)
-        leave_vsync("displayed frames off cadence in " + std::to_string(off) + " of the last " +
-                    std::to_string(cadence_.count()) + " (not " + std::to_string(vsync_interval_) + " refresh" +
-                    (vsync_interval_ == 1 ? "" : "es") + " apart)");
+        take(Input::ShownOffCadence,
+             "displayed frames off cadence in " + std::to_string(off) + " of the last " +
+                 std::to_string(cadence_.count()) + " (not " + std::to_string(vsync_interval_) + " refresh" +
+                 (vsync_interval_ == 1 ? "" : "es") + " apart)",
+             index);
 }
 
 }  // namespace pacer::detail

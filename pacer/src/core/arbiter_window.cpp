@@ -72,7 +72,7 @@ bool Arbiter::check_window(int64_t index) {
         decision_.window = now;
         return false;
     }
-    choose(std::string("window ") + window_state_name(was) + " -> " + window_state_name(now), index);
+    take(Input::WindowChanged, std::string("window ") + window_state_name(was) + " -> " + window_state_name(now), index);
     return true;
 }
 
