@@ -1,7 +1,7 @@
-// Auto's state machine alone (core/auto_table.h): the choice's order, every
+// Auto's state machine alone (rules/table.h): the choice's order, every
 // transition's row, and a walk through every row of the table, with no
 // Pacer and no Arbiter.
-#include "core/auto_table.h"
+#include "rules/table.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // test_units.cpp: the library's internal units on their own, without a
 // Pacer or a Waiter: the contention signs, the timer's margin estimator, the
 // ring the vsync watch judges by, and the present model's delay bias.
-#include "core/arbiter_rules.h"
+#include "rules/common.h"
 #include "wait/contention.h"
 #include "display/display_lead.h"
 #include "fakes.h"
@@ -328,7 +328,7 @@ TEST(DisplayLeadUnit, AMissWithMoreRoomThanALandingIsNotTheLatch) {
 }
 
 TEST(ArbiterRules, DecisionSeqStartsOverAtOnePastInt32Max) {
-    using pacer::detail::arbiter_rules::next_decision_seq;
+    using pacer::detail::rules::next_decision_seq;
     EXPECT_EQ(next_decision_seq(0), 1);
     EXPECT_EQ(next_decision_seq(41), 42);
     EXPECT_EQ(next_decision_seq(std::numeric_limits<int32_t>::max()), 1) << "a change, never 0, no overflow";

@@ -137,7 +137,7 @@ def column_numbers(rows, name):
 # auto's reasons for leaving vsync whose swaps return unevenly: the probe's
 # ("... in 8 of 17", off by more than 0.5 ms) and the watch's while vsync
 # paces ("... in 9 of the last 32", off by more than 1 ms but within a quarter
-# period; pacer/src/core/arbiter_rules.h).
+# period; pacer/src/rules/common.h).
 UNEVEN_REASON = re.compile(r"vsync presents off their median \(([0-9.]+) ms\) by > ([0-9.]+) ms "
                            r"in ([0-9]+) of (the last )?([0-9]+)")
 

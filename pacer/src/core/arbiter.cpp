@@ -1,23 +1,16 @@
-// arbiter.cpp: the strategy arbiter (arbiter.h).
+// arbiter.cpp: the arbiter (arbiter.h): what is in force, the rules'
+// inputs taken through rules/table.h, and every Decision.
 //
-// Vsync and auto (the rules are in pacer.h, at Strategy::Auto): the arbiter
-// keeps a window of the last 32 present intervals while the swap paces, and
-// classifies each against the vsync period n / refresh: fast (under half: the
-// swap did not block), slow (over 1.5 times: a refresh was missed) or fine.
-// Auto probes before it trusts vsync and leaves it when either kind reaches a
-// quarter of the window, or when the window's median is off the period by as
-// much as a failed probe's; an explicit vsync stays but says so. Every change
-// of what is in force becomes a new Decision (record()); a new reason alone
-// updates the one in force.
-//
-// Where the host reports what the display showed, auto decides on the fitted
-// refresh (present_model.h), re-decides when it moves, its probe trusts
-// vsync only on shown frames that keep cadence, and it leaves display_lock
-// for a while where the display shows its frames before the refresh they
-// were timed for. docs/design.md has the rules and bounds.
+// Before each wait it asks the rules in a fixed order, the first that has
+// something to say moving the machine: the window's state, VRR, the
+// display's account (display_lock's clock gained or lost, its lead past a
+// step, frames shown early, fewer shown than vsync did, the fitted refresh
+// moved), the stated refresh, the retry. Each present interval and report
+// under vsync goes to the vsync watch. docs/design.md has the rules and
+// bounds.
 #include "core/arbiter.h"
 
-#include "core/arbiter_rules.h"
+#include "rules/common.h"
 #include "base/saturate.h"
 
 #include <pacer/status.h>
@@ -25,19 +18,17 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <cstdio>
 
 namespace pacer::detail {
 
-using namespace arbiter_rules;
+using namespace rules;
 
 Arbiter::Arbiter(const Config& cfg, Waiter& waiter, PresentModel& present)
     : cfg_(cfg), waiter_(waiter), present_(present), backoff_ns_(kFirstBackoffNs) {
     if (cfg_.host != nullptr) refresh_hz_ = read_refresh_hz();
     next_refresh_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
-    next_vrr_poll_ns_ = next_refresh_poll_ns_;
-    vrr_ = read_vrr(refresh_hz_);
-    window_ = read_window_state();
+    vrr_.set(read_vrr(refresh_hz_), next_refresh_poll_ns_);
+    window_.set(read_window_state());
     take(Input::Start, "", 0);
 }
 
@@ -46,10 +37,28 @@ Arbiter::~Arbiter() {
     if (vsync_interval_ != 0 || vsync_ceiling_) cfg_.host->set_swap_interval(0);
 }
 
+// ---- what the host says ------------------------------------------------------
+
 // The host's refresh rate, 0 (unknown) for one no display has.
 double Arbiter::read_refresh_hz() const {
     const double hz = cfg_.host->refresh_rate_hz();
     return hz >= kMinRefreshHz && hz <= kMaxRefreshHz ? hz : 0.0;
+}
+
+// What the Host says of VRR now; `stated_hz` the refresh it states.
+VrrPlan Arbiter::read_vrr(double stated_hz) const {
+    VrrRange range;
+    const bool says = cfg_.host != nullptr && cfg_.host->variable_refresh(&range);
+    return plan_vrr(cfg_.display, says ? &range : nullptr, stated_hz);
+}
+
+// In front without a host, or where it says a value no state has.
+WindowState Arbiter::read_window_state() const {
+    if (cfg_.host == nullptr) return WindowState::Foreground;
+    const WindowState state = cfg_.host->window_state();
+    const bool known = state == WindowState::Foreground || state == WindowState::Unfocused ||
+                       state == WindowState::Hidden;
+    return known ? state : WindowState::Foreground;
 }
 
 double Arbiter::refresh_unit_ns() const {
@@ -57,7 +66,67 @@ double Arbiter::refresh_unit_ns() const {
     return period_ns_of(refresh_hz_ > 0 ? refresh_hz_ : cfg_.target_hz);
 }
 
-// ---- choosing what paces -------------------------------------------------
+// ---- the machine ---------------------------------------------------------------
+
+PaceState Arbiter::state() const {
+    if (display_locked_) return PaceState::DisplayLock;
+    if (vsync_interval_ != 0) return vsync_.probing() ? PaceState::ProbingVsync : PaceState::Vsync;
+    return PaceState::Timer;
+}
+
+// Every move goes through here: the row of table.h for `input` in the state
+// now, its action, and (in debug builds) a check that the move is the
+// table's. An input the table does not take there is dropped.
+void Arbiter::take(Input input, const std::string& text, int64_t index) {
+    const PaceState from = state();
+    const Transition* row = find_transition(from, ceiling_, input);
+    assert(row != nullptr && "an input rules/table.h does not take in this state");
+    if (row == nullptr) return;
+    assert(text.rfind(row->words, 0) == 0 && "a reason that does not begin with its row's words");
+    switch (row->action) {
+        case Action::Choose: choose(text, index); break;
+        case Action::Leave: leave_vsync(text); break;
+        case Action::Confirm:
+            vsync_.confirm();
+            record(text);
+            break;
+        case Action::Say: record(text); break;
+    }
+    assert(row->action == Action::Choose || state() == next_state(*row, from, ChoiceFacts{}));
+}
+
+// A rule's verdict, where it has one.
+void Arbiter::apply(const MaybeVerdict& verdict, int64_t index) {
+    if (!verdict) return;
+    if (verdict->long_backoff) backoff_ns_ = kMaxBackoffNs;
+    take(verdict->input, verdict->text, index);
+}
+
+VsyncView Arbiter::vsync_view() const {
+    VsyncView view;
+    view.asked = cfg_.strategy;
+    view.interval = vsync_interval_;
+    view.period_ns = vsync_period_ns();
+    view.target_hz = cfg_.target_hz;
+    view.decided_hz = decided_hz_;
+    view.feedback_seen = present_.feedback_seen();
+    view.display = &present_.display();
+    view.shows_most = vsync_shows_most_;
+    return view;
+}
+
+DisplayView Arbiter::display_view() const {
+    DisplayView view;
+    view.asked = cfg_.strategy;
+    view.has_host = cfg_.host != nullptr;
+    view.lead_setting_ns = cfg_.display.lead_ns;
+    view.target_hz = cfg_.target_hz;
+    view.present = &present_;
+    view.locked = display_locked_;
+    view.refreshes = display_refreshes_;
+    view.decided_hz = decided_hz_;
+    return view;
+}
 
 // Asks the host for `wanted` (0: off). Returns whether vsync now paces at it.
 bool Arbiter::set_interval(int wanted) {
@@ -71,154 +140,6 @@ bool Arbiter::set_interval(int wanted) {
     if (vsync_interval_ != 0) cfg_.host->set_swap_interval(0);
     vsync_interval_ = 0;
     return false;
-}
-
-void Arbiter::start_watch(bool probe, int64_t index) {
-    probing_ = probe;
-    watched_.clear();
-    skip_samples_ = 1;   // the first interval straddles the switch
-    health_ = Health::Fine;
-    uneven_since_ = -1;
-    cadence_.clear();
-    vsync_since_index_ = index;   // reports of frames built before now say nothing of vsync
-    probe_started_index_ = index;
-}
-
-// Re-evaluates from scratch: after construction, a strategy, rate or refresh
-// change, or when auto's retry time has come. `why` prefixes the reason (e.g.
-// the refresh change that caused it).
-void Arbiter::choose(const std::string& why, int64_t index) {
-    const Strategy before = in_force();
-    vsync_shows_most_ = false;
-    shown_hz_ = 0;
-    display_locked_ = false;
-    display_refreshes_ = 0;
-    waiter_.set_strategy(cfg_.strategy);
-    waiter_strategy_ = waiter_.state().strategy;
-    next_probe_ns_ = -1;
-    limit_hz_ = 0;
-    if (vsync_ceiling_) {   // VRR's ceiling: off again, unless what follows sets its own
-        vsync_ceiling_ = false;
-        if (vsync_interval_ == 0) cfg_.host->set_swap_interval(0);
-    }
-    const int64_t now = waiter_.clock().now_ns();
-    const double background_hz = background_ceiling_hz(cfg_, window_);
-    ChoiceFacts facts;
-    facts.asked = cfg_.strategy;
-    facts.background = background_hz > 0;
-    facts.vrr = vrr_.on;
-    facts.lockable = lockable(now);
-    facts.barred_for_vsync = lock_barred_for_vsync_ && now < lock_barred_until_ns_ && present_.feedback_seen();
-    facts.can_lock = can_lock();
-    const Choice choice = pick(facts);
-    ceiling_ = choice == Choice::Background ? Ceiling::Background
-               : choice == Choice::VrrCap   ? Ceiling::Vrr
-                                            : Ceiling::None;
-    std::string reason;
-    switch (choice) {
-        case Choice::Background: reason = choose_background(background_hz); break;
-        case Choice::VrrCap: reason = choose_vrr(); break;
-        case Choice::VsyncAsked: reason = choose_vsync(index); break;
-        case Choice::DisplayLock:
-            reason = choose_display_lock(cfg_.strategy == Strategy::Auto ? "auto" : "display_lock");
-            break;
-        case Choice::VsyncShowsMost: reason = choose_vsync_shows_most(index); break;
-        case Choice::TimerBarred:   // barred: the display showed display_lock's frames early
-            set_interval(0);
-            reason = "auto -> timer: " + lock_barred_why_ + "; retry in " + seconds(sat_sub(lock_barred_until_ns_, now));
-            break;
-        case Choice::ProbeVsync: reason = choose_auto(index); break;
-        case Choice::DisplayLockWaits: reason = choose_display_lock("display_lock"); break;
-        case Choice::Asked:
-            set_interval(0);
-            reason = std::string(strategy_name(cfg_.strategy)) + ": asked for";
-            break;
-    }
-    if (vsync_interval_ == 0 && !display_locked_) reason += fell_back_note();
-    if (vsync_interval_ == 0) probing_ = false;
-    if (!display_locked_) aims_later_ = false;   // a new lock starts from a lead within the step
-    shown_stint(before, in_force(), index);
-    record(why.empty() ? reason : why + ": " + reason);
-    // Where kChoices said, or the timer where what the row wants was refused.
-    assert(state() == state_of(choice) || state() == PaceState::Timer);
-}
-
-PaceState Arbiter::state() const {
-    if (display_locked_) return PaceState::DisplayLock;
-    if (vsync_interval_ != 0) return probing_ ? PaceState::ProbingVsync : PaceState::Vsync;
-    return PaceState::Timer;
-}
-
-// Every move goes through here: the row of auto_table.h for `input` in
-// the state now, its action, and (in debug builds) a check that the move
-// is the table's. An input the table does not take there is dropped.
-void Arbiter::take(Input input, const std::string& text, int64_t index) {
-    const PaceState from = state();
-    const Transition* row = find_transition(from, ceiling_, input);
-    assert(row != nullptr && "an input auto_table.h does not take in this state");
-    if (row == nullptr) return;
-    assert(text.rfind(row->words, 0) == 0 && "a reason that does not begin with its row's words");
-    switch (row->action) {
-        case Action::Choose: choose(text, index); break;
-        case Action::Leave: leave_vsync(text); break;
-        case Action::Confirm:
-            probing_ = false;
-            watched_.clear();   // watching starts afresh on confirmed vsync
-            record(text);
-            break;
-        case Action::Say: record(text); break;
-    }
-    assert(row->action == Action::Choose || state() == next_state(*row, from, ChoiceFacts{}));
-}
-
-std::string Arbiter::choose_vsync(int64_t index) {
-    if (cfg_.host == nullptr) {
-        set_interval(0);
-        return std::string("vsync -> ") + strategy_name(waiter_strategy_) + ": no host to set the swap interval";
-    }
-    const long n = refresh_hz_ > 0 ? std::lround(refresh_hz_ / cfg_.target_hz) : 0;
-    const int wanted = n >= 1 ? static_cast<int>(n) : 1;   // every refresh when unknown
-    if (!set_interval(wanted)) return "vsync -> timer: swap interval " + std::to_string(wanted) + " refused";
-    start_watch(false, index);
-    return "vsync: swap interval " + std::to_string(wanted) +
-           (refresh_hz_ > 0 ? " at " + hz_text(refresh_hz_) : std::string(" (refresh rate unknown)"));
-}
-
-std::string Arbiter::choose_auto(int64_t index) {
-    // The display's own clock, once locked, outranks what the host states.
-    const ClockFit& display = present_.display();
-    shown_hz_ = display.locked() ? hz_of(display.period_ns()) : 0;
-    const double hz = shown_hz_ > 0 ? shown_hz_ : refresh_hz_;
-    const std::string says = display_says();
-    const bool lies = !says.empty();
-    decided_hz_ = hz;
-    if (cfg_.host == nullptr) {
-        set_interval(0);
-        return "auto -> timer: no host to set the swap interval";
-    }
-    if (!(hz > 0)) {
-        set_interval(0);
-        return "auto -> timer: refresh rate unknown";
-    }
-    const long n = std::lround(hz / cfg_.target_hz);
-    const bool fits =
-        n >= 1 && std::fabs(hz / static_cast<double>(n) - cfg_.target_hz) <= kRateTolerance * cfg_.target_hz;
-    if (!fits) {
-        set_interval(0);
-        return "auto -> timer: " + (lies ? says : hz_text(cfg_.target_hz) + " is not " + hz_text(hz) + " / n");
-    }
-    if (!set_interval(static_cast<int>(n))) return "auto -> timer: swap interval " + std::to_string(n) + " refused";
-    start_watch(true, index);
-    return "auto -> vsync (probing): " + (lies ? says + ", " : std::string()) + hz_rounded(hz) + " / " +
-           std::to_string(n) + ", measuring presents";
-}
-
-// " (no high-resolution timer: robust_sleep)" where the timer waits as its
-// fallback, else "".
-std::string Arbiter::fell_back_note() const {
-    if (waiter_strategy_ == Strategy::Timer && waiter_.state().timer_fell_back)
-        return " (no high-resolution timer: robust_sleep)";
-    return {};
 }
 
 // The reason and the probe always say what is so now; a new Decision (seq
@@ -243,14 +164,14 @@ void Arbiter::record(const std::string& reason) {
     const bool same = decision_.seq > 0 && decision_.requested == cfg_.strategy && decision_.in_force == strategy &&
                       decision_.swap_interval == vsync_interval_ && recorded_refreshes_ == display_refreshes_ &&
                       recorded_limit_hz_ == limit_hz_ && (followed || !refresh_moved(recorded_hz_, hz));
-    decision_.probing = probing_;
+    decision_.probing = vsync_.probing();
     decision_.reason = reason;
     decision_.pace_hz = pace_hz();
-    decision_.window = window_;
-    decision_.vrr = vrr_.on;
-    decision_.vrr_min_hz = vrr_.min_hz;
-    decision_.vrr_max_hz = vrr_.max_hz;
-    decision_.vrr_cap_hz = vrr_.cap_hz;
+    decision_.window = window_.state();
+    decision_.vrr = vrr_.plan().on;
+    decision_.vrr_min_hz = vrr_.plan().min_hz;
+    decision_.vrr_max_hz = vrr_.plan().max_hz;
+    decision_.vrr_cap_hz = vrr_.plan().cap_hz;
     if (same) return;
     decision_.seq = next_decision_seq(decision_.seq);
     decision_.at_ns = waiter_.clock().now_ns();
@@ -282,13 +203,15 @@ bool Arbiter::refresh_moved(double was, double now) const {
 // Auto gives up on vsync for now: timer, and a retry after the backoff.
 void Arbiter::leave_vsync(const std::string& why) {
     set_interval(0);
-    probing_ = false;
+    vsync_.stop_probe();
     vsync_shows_most_ = false;
     next_probe_ns_ = sat_add(waiter_.clock().now_ns(), backoff_ns_);
     const std::string reason = "auto -> timer: " + why + "; retry in " + seconds(backoff_ns_) + fell_back_note();
     backoff_ns_ = std::min(backoff_ns_ * 2, kMaxBackoffNs);
     record(reason);
 }
+
+// ---- the inputs ------------------------------------------------------------------
 
 // Reads the refresh rate; when it changed, starts over from it.
 bool Arbiter::refresh_changed(int64_t index) {
@@ -301,9 +224,8 @@ bool Arbiter::refresh_changed(int64_t index) {
     // the reports that follow).
     present_.reset_display();
     backoff_ns_ = kFirstBackoffNs;
-    lock_barred_until_ns_ = -1;
-    lock_barred_for_vsync_ = false;
-    vsync_shown_hz_ = 0;   // shown at the old rate
+    display_.lift_bar();
+    shown_.forget();   // shown at the old rate
     take(Input::RefreshChanged, why, index);
     return true;
 }
@@ -319,6 +241,85 @@ void Arbiter::before_wait(int64_t t, int64_t index) {
     if (next_probe_ns_ >= 0 && t >= next_probe_ns_) take(Input::Retry, "retry", index);
 }
 
+// Before each wait, where a host is: the window's state changed.
+bool Arbiter::check_window(int64_t index) {
+    if (cfg_.host == nullptr) return false;
+    const MaybeVerdict verdict = window_.update(read_window_state(), cfg_);
+    decision_.window = window_.state();   // shown, whether or not it moves the ceiling
+    apply(verdict, index);
+    return verdict.has_value();
+}
+
+// Once a second, where a host is: VRR turned on or off, or its range moved.
+bool Arbiter::check_vrr(int64_t t, int64_t index) {
+    if (cfg_.host == nullptr || !vrr_.due(t)) return false;
+    const MaybeVerdict verdict = vrr_.update(read_vrr(refresh_hz_ > 0 ? refresh_hz_ : read_refresh_hz()), t);
+    apply(verdict, index);
+    return verdict.has_value();
+}
+
+// Auto and display_lock on the display's account, in this order:
+// display_lock's clock gained or lost (held a while, on the timer at the
+// last step), its learned lead past a frame step, its frames shown early,
+// fewer shown than vsync did, then the fitted refresh leaving the decided one.
+void Arbiter::check_display(int64_t index) {
+    const bool listens = cfg_.strategy == Strategy::Auto || cfg_.strategy == Strategy::DisplayLock;
+    if (!listens || cfg_.host == nullptr) return;
+    const int64_t now = waiter_.clock().now_ns();
+    const DisplayView view = display_view();
+    if (display_.lockable(view, now) != display_locked_) {
+        if (display_locked_ && display_.hold_lost(now)) return;
+        display_.clock_kept();
+        backoff_ns_ = kFirstBackoffNs;
+        // A bar that has run out is kept until display_lock starts again:
+        // where the clock is unlocked then, the decision that starts it once
+        // it locks is still the retry.
+        const bool retry = display_.bar_over(now);
+        if (retry) display_.lift_bar();
+        if (display_locked_) {
+            if (cfg_.strategy == Strategy::Auto && shown_.vsync_fell_short(cfg_.target_hz))
+                display_.bar(now, shown_.lost_why(cfg_.target_hz), true);
+            take(Input::ClockLost, "display clock lost", index);
+        } else {
+            take(Input::ClockLocked, retry ? "retry" : "", index);
+        }
+        return;
+    }
+    display_.clock_kept();
+    if (!present_.display().locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
+    if (display_.lead_stepped(view, now)) return take(Input::LeadStepped, "", index);
+    if (display_.frames_early(view, now)) {
+        present_.clear_early();
+        return take(Input::FramesEarly, "", index);
+    }
+    if (cfg_.strategy == Strategy::Auto && display_locked_) {
+        if (const auto why = shown_.fewer(cfg_.target_hz, display_refreshes_)) {
+            display_.bar(now, *why, true);
+            return take(Input::ShownFewer, "", index);
+        }
+    }
+    const MaybeVerdict moved = display_.moved(view, now);
+    if (moved) backoff_ns_ = kFirstBackoffNs;
+    apply(moved, index);
+}
+
+void Arbiter::watch(int64_t interval_ns, int64_t index) {
+    if (!vsync_.add(interval_ns)) return;
+    const VsyncView view = vsync_view();
+    if (vsync_.probing()) return apply(vsync_.judge_probe(view, index), index);
+    const VsyncWatch::Window window = vsync_.window(view);
+    // A display change explains what the window trips on: re-read the
+    // refresh before blaming vsync (the regular read may be a second away).
+    if (window.suspect() && refresh_changed(index)) return;
+    apply(vsync_.judge_window(window, view, index), index);
+}
+
+void Arbiter::on_report(const PresentModel::Report& report, int64_t index) {
+    shown_.add(report);
+    if (vsync_interval_ == 0) return;
+    apply(vsync_.report(report, index, vsync_view()), index);
+}
+
 // ---- live changes ------------------------------------------------------------
 
 void Arbiter::host_changing(Host* old_host) {
@@ -326,9 +327,9 @@ void Arbiter::host_changing(Host* old_host) {
     if (vsync_interval_ != 0 || vsync_ceiling_) old_host->set_swap_interval(0);
     vsync_interval_ = 0;
     vsync_ceiling_ = false;
-    cadence_.clear();
+    vsync_.forget_cadence();
     decided_hz_ = 0;
-    vsync_shown_hz_ = 0;   // what vsync showed on the old display
+    shown_.forget();   // what vsync showed on the old display
 }
 
 void Arbiter::reconfigured(const Config& old, int64_t index) {
@@ -344,17 +345,15 @@ void Arbiter::reconfigured(const Config& old, int64_t index) {
     const bool vrr_changed = old.display.vrr != cfg_.display.vrr || old.display.vrr_min_hz != cfg_.display.vrr_min_hz ||
                              old.display.vrr_max_hz != cfg_.display.vrr_max_hz;
     const bool background_changed = old.background_hz != cfg_.background_hz || old.hidden_hz != cfg_.hidden_hz;
-    if (host_changed) window_ = read_window_state();
-    if (host_changed || vrr_changed || rate_changed) {
-        vrr_ = read_vrr(cfg_.host != nullptr && refresh_hz_ == 0 ? read_refresh_hz() : refresh_hz_);
-        next_vrr_poll_ns_ = sat_add(waiter_.clock().now_ns(), kRefreshPollNs);
-    }
+    if (host_changed) window_.set(read_window_state());
+    if (host_changed || vrr_changed || rate_changed)
+        vrr_.set(read_vrr(cfg_.host != nullptr && refresh_hz_ == 0 ? read_refresh_hz() : refresh_hz_),
+                 sat_add(waiter_.clock().now_ns(), kRefreshPollNs));
     const bool sleeper_changed = old.sleeper != cfg_.sleeper || old.tuning.wait != cfg_.tuning.wait ||
                                  old.tuning.scheduler_period_ns != cfg_.tuning.scheduler_period_ns;
     if (rate_changed || strategy_changed || host_changed || vrr_changed || background_changed) {
         backoff_ns_ = kFirstBackoffNs;
-        lock_barred_until_ns_ = -1;
-        lock_barred_for_vsync_ = false;
+        display_.lift_bar();
         take(Input::Start, "", index);
     } else if (sleeper_changed && !strategy_uses_host(cfg_.strategy)) {
         take(Input::Start, "", index);   // the timer's fallback may have changed; auto is not re-probed

@@ -1,5 +1,5 @@
-// auto_table.h: what paces, as a state machine a reader follows in one
-// screen. Internal (pacer_internal).
+// table.h: what paces, as a state machine a reader follows in one screen.
+// Internal (pacer_internal); docs/design.md, "Auto as a table".
 //
 // Four states say what paces: auto's probe of vsync, vsync, the timer (the
 // waiter: timer, robust_sleep, spin ...) and display_lock. Two ceilings sit
@@ -7,15 +7,14 @@
 // paces.
 //
 // Two tables move it. kChoices picks what paces, first row that matches,
-// whenever the arbiter chooses afresh; kTransitions lists every input the
-// rules raise, the states it is taken in, where it goes (kChosen: wherever
-// kChoices then says) and the words its reason begins with. The arbiter
-// (arbiter.h) takes each input through find_transition(); the rule in the
-// `rule` column (core/rule_*.cpp) is where the input is raised. A new rule
-// adds a row here and a file there. Every rule falls back to the timer
-// where what it wants is not to be had (no host, a swap interval refused),
-// so a transition may always end on the timer. docs/design.md, "Auto as a
-// table".
+// whenever the arbiter chooses afresh (core/arbiter_choices.cpp carries each
+// row out). kTransitions lists every input the rules raise: the states it
+// is taken in, its action, the rule that raises it (rules/<rule>.cpp;
+// "arbiter": core/arbiter.cpp) and the words its text begins with. The
+// arbiter takes every input through find_transition(), and debug builds
+// check the move is the table's. A new rule adds a row here and a file in
+// rules/. Every row may end on the timer where what it wants is not to be
+// had (no host, a swap interval refused).
 #pragma once
 
 #include <pacer/pacer.h>
@@ -30,14 +29,14 @@ enum class Ceiling : uint8_t { None, Vrr, Background };
 // ---- kChoices: first row that matches -------------------------------------
 
 enum class Choice : uint8_t {
-    Background,       // rule_window: the timer at background_hz / hidden_hz
-    VrrCap,           // rule_vrr: the timer at the cap, vsync kept as a ceiling
-    VsyncAsked,       // arbiter: vsync asked for, swap interval refresh / target
-    DisplayLock,      // rule_display: display_lock, its clock locked and not barred
-    VsyncShowsMost,   // rule_shown: auto, display_lock barred because vsync showed more
-    TimerBarred,      // rule_display: auto, display_lock barred (its frames came early)
-    ProbeVsync,       // rule_probe: auto, vsync probed where refresh / n fits the target
-    DisplayLockWaits, // rule_display: display_lock asked for, the timer until the clock locks
+    Background,       // the timer at background_hz / hidden_hz (rules/window.h)
+    VrrCap,           // the timer at VRR's cap, vsync kept as a ceiling (rules/vrr.h)
+    VsyncAsked,       // swap interval refresh / target
+    DisplayLock,      // one frame every n fitted refreshes (rules/display.h)
+    VsyncShowsMost,   // vsync at every refresh until the bar runs out (rules/shown.h)
+    TimerBarred,      // the timer until the bar runs out (rules/display.h)
+    ProbeVsync,       // swap interval n, probed (rules/vsync.h), where refresh / n fits
+    DisplayLockWaits, // the timer until the clock locks
     Asked,            // the waiter's strategy as asked (timer, robust_sleep, spin ...)
 };
 
@@ -92,31 +91,31 @@ constexpr PaceState state_of(Choice choice) {
 // ---- kTransitions: every input, where it is taken, where it goes ----------
 
 enum class Input : uint8_t {
-    Start,             // arbiter: made, or the config changed where it matters
-    Retry,             // arbiter: auto's backoff ran out
-    RefreshChanged,    // arbiter: the host states another refresh
-    WindowChanged,     // rule_window
-    VrrChanged,        // rule_vrr
-    ClockLocked,       // rule_display: display_lock can pace (again)
-    ClockLost,         // rule_display: past the hold
-    DisplayMoved,      // rule_display: the fitted refresh left the decided one
-    LeadStepped,       // rule_display: the learned lead crossed a frame step
-    FramesEarly,       // rule_display: a quarter of display_lock's frames shown early
-    ShownFewer,        // rule_shown: display_lock showed fewer frames than vsync did
-    ProbeSwapsSteady,  // rule_probe: vsync confirmed on its swaps
-    ProbeShownSteady,  // rule_probe: vsync confirmed on shown frames
-    ProbeSwapsFast,    // rule_probe
-    ProbeOffPeriod,    // rule_probe
-    ProbeUneven,       // rule_probe
-    ProbeNoClock,      // rule_probe
-    ProbeShownOffRate, // rule_probe
-    ProbeOffCadence,   // rule_probe
-    SwapsFast,         // rule_vsync
-    MissedRefreshes,   // rule_vsync
-    SwapsOffRate,      // rule_vsync
-    SwapsUneven,       // rule_vsync
-    ShownOffCadence,   // rule_vsync
-    VsyncHealth,       // rule_vsync: explicit vsync says what it sees, and stays
+    Start,             // made, or the config changed where it matters
+    Retry,             // auto's backoff ran out
+    RefreshChanged,    // the host states another refresh
+    WindowChanged,     // the window's state moved its ceiling
+    VrrChanged,        // VRR on, off, or its range moved
+    ClockLocked,       // display_lock can pace (again)
+    ClockLost,         // ... no longer, past the hold
+    DisplayMoved,      // the fitted refresh left the decided one
+    LeadStepped,       // the learned lead crossed a frame step
+    FramesEarly,       // a quarter of display_lock's frames shown early: barred
+    ShownFewer,        // display_lock showed fewer frames than vsync did: barred
+    ProbeSwapsSteady,  // the probe confirms vsync on its swaps
+    ProbeShownSteady,  // ... on the shown frames
+    ProbeSwapsFast,    // the probe fails: swaps that do not block
+    ProbeOffPeriod,    // ... swaps at another period
+    ProbeUneven,       // ... uneven swaps, nothing reporting shown frames
+    ProbeNoClock,      // ... no steady refresh reported
+    ProbeShownOffRate, // ... frames shown at another rate
+    ProbeOffCadence,   // ... frames shown off cadence
+    SwapsFast,         // vsync left: swaps stopped blocking
+    MissedRefreshes,   // ... refreshes missed
+    SwapsOffRate,      // ... swaps at another rate
+    SwapsUneven,       // ... uneven swaps, twice
+    ShownOffCadence,   // ... frames shown off cadence
+    VsyncHealth,       // explicit vsync says what it sees, and stays
 };
 
 enum class Action : uint8_t {
@@ -138,7 +137,7 @@ struct Transition {
     Input input;
     Action action;
     bool ceilings;        // also taken under a ceiling
-    const char* rule;     // the file that raises it: core/rule_<rule>.cpp (arbiter: arbiter.cpp)
+    const char* rule;     // who raises it: rules/<rule>.cpp, or core/arbiter.cpp
     // What the text the rule hands over begins with: for Say the reason,
     // for Leave the why after "auto -> timer: ", for Choose the prefix
     // before the chosen row's reason ("" where there is none, or where it

@@ -1,7 +1,10 @@
-// arbiter_rules.h: the arbiter's thresholds and the words of its reasons,
-// shared by its files (arbiter.cpp: choosing what paces; arbiter_display.cpp:
-// the display's account; arbiter_vsync.cpp: watching vsync). Internal.
+// common.h: what auto's rules share: the Verdict a rule hands the arbiter,
+// the thresholds, and the words of the reasons. Internal.
 #pragma once
+
+#include "rules/table.h"
+
+#include <optional>
 
 #include <cmath>
 #include <cstdint>
@@ -11,7 +14,18 @@
 
 #include <pacer/units.h>
 
-namespace pacer::detail::arbiter_rules {
+namespace pacer::detail {
+
+// What a rule hands the arbiter (core/arbiter.h): an input of table.h and
+// the text its row says it begins with.
+struct Verdict {
+    Input input = Input::Start;
+    std::string text;
+    bool long_backoff = false;   // a Leave: retried only after kMaxBackoffNs (a compositor that stays so)
+};
+using MaybeVerdict = std::optional<Verdict>;
+
+namespace rules {
 
 inline constexpr int kProbeFrames = 8;                  // intervals measured before vsync is trusted
 // Where nothing reports shown frames, the probe also needs vsync's presents
@@ -53,7 +67,7 @@ inline constexpr int64_t kLostHoldNs = kNsPerSecond;
 // display_lock's refreshes per frame: a display up to this share of a frame
 // faster than the target still shows one frame a refresh (60.3 Hz for 60).
 inline constexpr double kFrameSlack = 0.05;
-// Auto judges display_lock against vsync's shown rate (arbiter_shown.cpp)
+// Auto judges display_lock against vsync's shown rate (rules/shown.cpp)
 // once it has shown this many frames after its first kProbeFrames (the
 // switch's own: a frame the vsync queue still held), and leaves it for
 // vsync where it shows more than this share fewer. Over 32 frames one
@@ -86,4 +100,5 @@ inline std::string seconds(int64_t ns) {
     return buffer;
 }
 
-}  // namespace pacer::detail::arbiter_rules
+}  // namespace rules
+}  // namespace pacer::detail
