@@ -15,6 +15,17 @@
 // check the move is the table's. A new rule adds a row here and a file in
 // rules/. Every row may end on the timer where what it wants is not to be
 // had (no host, a swap interval refused).
+//
+//   probing vsync --Probe*Steady (probe)----------------------> vsync
+//   probing vsync --Probe* failed (probe)---------------------> timer, retry after the backoff
+//   vsync ---------SwapsFast ... ShownOffCadence (vsync)------> timer, retry after the backoff
+//   vsync ---------VsyncHealth (vsync: explicit vsync)--------> vsync, a new reason
+//   timer ---------Retry (arbiter)----------------------------> kChoices
+//   not locked ----ClockLocked (display)----------------------> kChoices
+//   display_lock --ClockLost, LeadStepped, FramesEarly
+//                  (display), ShownFewer (shown)--------------> kChoices
+//   any -----------RefreshChanged (arbiter), DisplayMoved-----> kChoices
+//   any, ceiling --Start, WindowChanged, VrrChanged-----------> kChoices
 #pragma once
 
 #include <pacer/pacer.h>
