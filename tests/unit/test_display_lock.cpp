@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -661,4 +662,46 @@ TEST(DisplayLock, ARetryCountdownIsNoNewDecision) {
     }
     EXPECT_LE(rig.decision().seq - seq, 2) << rig.decision().reason;
     EXPECT_GT(countdowns, 0);
+}
+
+// A display dated with +-5 ms of uniform error (and with +-1.5 ms), and a
+// loop that loses the CPU for two refreshes 2 times in 1,000 frames (about
+// 5 repeats per 1,000 refreshes, as the display reports them): over
+// 10,000 refreshes with display_lock asked for, the repeats the pacer counts
+// (WaitStatus::display_hitches) are those the display made, within 1 per
+// 1,000 of the refreshes spanned. At +-1.5 ms display_lock paces; at +-5 ms
+// (rms 2.9 ms, a sixth of the period) the fit does not lock, and the timer
+// paces while display_lock waits for it, the count kept all the same.
+TEST(DisplayLock, JitteredDatesCountItsRepeatsWithinOnePer1000) {
+    for (const int64_t jitter_ns : {1'500 * kNsPerUs, 5 * kNsPerMs}) {
+        LockRig rig(kPeriod60_ns, 60, 60, Strategy::DisplayLock);
+        rig.display.jitter_ns = jitter_ns;
+        rig.run_for(3 * kNsPerSecond);
+        const Strategy paces = jitter_ns < 2 * kNsPerMs ? Strategy::DisplayLock : Strategy::Timer;
+        ASSERT_EQ(rig.decision().in_force, paces) << rig.decision().reason;
+        const WaitStatus before = rig.pacer->status();
+        const size_t from = rig.display.shown.size();
+        std::mt19937 rng(7);
+        std::uniform_int_distribution<int> pick(0, 999);
+        for (int i = 0; i < 10000; ++i) {
+            if (pick(rng) < 2) rig.clock.advance(2 * std::llround(kPeriod60_ns));   // preempted
+            rig.frame();
+        }
+        rig.frame();   // the last frame's report
+        const WaitStatus after = rig.pacer->status();
+        EXPECT_EQ(rig.decision().in_force, paces) << rig.decision().reason;
+        // The truth, from the refreshes the fake showed each frame at: the
+        // span less the frames, over the frames shown since `from`.
+        const auto& shown = rig.display.shown;
+        const int64_t span = shown.back().k - shown[from].k;
+        const int64_t repeats = span - static_cast<int64_t>(shown.size() - 1 - from);
+        const double truth = 1000.0 * static_cast<double>(repeats) / static_cast<double>(span);
+        const int64_t counted = after.display_hitches - before.display_hitches;
+        const int64_t refreshes = after.display_refreshes_counted - before.display_refreshes_counted;
+        ASSERT_GT(refreshes, 8000) << jitter_ns;   // at +-5 ms, where the unlocked fit confirms the stated refresh
+        const double per_1000 = 1000.0 * static_cast<double>(counted) / static_cast<double>(refreshes);
+        EXPECT_GT(truth, 4.0) << jitter_ns;   // the pattern's repeats reached the display
+        EXPECT_NEAR(per_1000, truth, 1.0) << jitter_ns << ": " << counted << " of " << refreshes << ", truth "
+                                          << repeats << " of " << span;
+    }
 }

@@ -50,14 +50,17 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
         }
     }
     // Our frames in order: a report of an older frame than the newest shown
-    // says nothing of what the display repeated. Counted on the locked fit
-    // alone: the stated refresh may lie (weston's says 60 Hz and shows
-    // frames every 25 ms), and an unlocked fit is no grid yet. A stated
+    // says nothing of what the display repeated. Counted on the locked fit,
+    // or on a stated refresh the fit confirms, locked or not: the stated
+    // refresh alone may lie (weston's says 60 Hz and shows frames every
+    // 25 ms), and an unlocked fit of its own is no grid yet. A stated
     // refresh the fit confirms is the display's own (headless mutter's
     // timer): its grid is kept, and a frame painted late, which moves every
-    // later refresh, counts as the time it took.
+    // later refresh, counts as the time it took. Its dates may be too
+    // jittery to lock (+-2 ms uniform is 7 % of a 60 Hz period, past the
+    // lock's 5 %) and the count still holds (test_display_lock.cpp).
     if (fi > last_shown_index_) {
-        const double refresh_ns = display_.locked() ? display_.period_ns() : 0.0;
+        const double refresh_ns = display_.locked() || display_.uses_stated() ? display_.period_ns() : 0.0;
         hitches_.add(report.displayed_ns, refresh_ns, due_refreshes(refresh_ns, target_hz), report.flags,
                      display_.uses_stated() ? HitchCount::Grid::Fixed : HitchCount::Grid::Follow);
     }
