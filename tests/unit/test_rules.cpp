@@ -210,10 +210,10 @@ PresentModel::Report shown_at(int64_t index, int64_t ns) {
 
 TEST(ShownRule, DisplayLockShowingFewerThanVsyncIsBarredForIt) {
     ShownJudge judge;
-    judge.stint(Strategy::Timer, Strategy::Vsync, 0);
+    judge.stint(Strategy::Timer, Strategy::Vsync, 0, kPeriod60);
     const int64_t vsync_ns = 27 * kNsPerMs;   // 37 a second
     for (int64_t f = 1; f <= 20; ++f) judge.add(shown_at(f, f * vsync_ns));
-    judge.stint(Strategy::Vsync, Strategy::DisplayLock, 20);
+    judge.stint(Strategy::Vsync, Strategy::DisplayLock, 20, kPeriod60);
     EXPECT_TRUE(judge.vsync_fell_short(60));
     const int64_t locked_ns = 30 * kNsPerMs;   // 33.3 a second
     for (int64_t f = 21; f <= 29 + 64; ++f) {
@@ -228,6 +228,28 @@ TEST(ShownRule, DisplayLockShowingFewerThanVsyncIsBarredForIt) {
     EXPECT_FALSE(judge.fewer(60, 2));   // another n: another mode
     judge.forget();
     EXPECT_FALSE(judge.vsync_fell_short(60));
+}
+
+// Headless mutter stops showing frames for 0.3-0.5 s now and then, under
+// every strategy: such a stop in display_lock's stint is the display's, not
+// display_lock's, and leaves its rate as it was.
+TEST(ShownRule, AnOutageIsLeftOutOfTheShownRate) {
+    ShownJudge judge;
+    judge.stint(Strategy::Timer, Strategy::Vsync, 0, kPeriod60);
+    for (int64_t f = 1; f <= 20; ++f) judge.add(shown_at(f, f * 17'668'000));   // 56.6 a second
+    judge.stint(Strategy::Vsync, Strategy::DisplayLock, 20, kPeriod60);
+    ASSERT_TRUE(judge.vsync_fell_short(60));
+    int64_t at_ns = 0;
+    for (int64_t f = 29; f <= 29 + 70; ++f) {
+        at_ns += f == 60 ? 353 * kNsPerMs : kPeriod60;   // one stop of 353 ms
+        judge.add(shown_at(f, at_ns));
+    }
+    EXPECT_FALSE(judge.fewer(60, 1)) << *judge.fewer(60, 1);
+    // Four refreshes apart is still a rate (a display composing slowly).
+    ShownRate slow;
+    slow.start(0, 4 * kPeriod60);
+    for (int64_t f = 1; f <= 10; ++f) slow.add(shown_at(f, f * 4 * kPeriod60));
+    EXPECT_NEAR(slow.hz(), 15, 0.01);
 }
 
 TEST(VrrRule, SaysOnOffAndARangeThatMovedOncePolled) {

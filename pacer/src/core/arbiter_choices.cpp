@@ -6,6 +6,7 @@
 #include "rules/common.h"
 #include "base/saturate.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 
@@ -67,7 +68,7 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     if (vsync_interval_ == 0 && !display_locked_) reason += fell_back_note();
     if (vsync_interval_ == 0) vsync_.stop_probe();
     if (!display_locked_) display_.unlocked();
-    shown_.stint(before, in_force(), index);
+    shown_.stint(before, in_force(), index, std::max(period_ns_of(cfg_.target_hz), refresh_unit_ns()));
     record(why.empty() ? reason : why + ": " + reason);
     // Where kChoices said, or the timer where what the row wants was refused.
     assert(state() == state_of(choice) || state() == PaceState::Timer);

@@ -12,33 +12,43 @@
 // still block), and tries display_lock again after kMaxBackoffNs. So it does
 // where display_lock loses the clock on such a display: its cadence wanders
 // (weston composing in software lost it every 75-130 frames, and each loss
-// was a vsync probe and a new lock: 10 decisions in 900 frames).
+// was a vsync probe and a new lock: 10 decisions in 900 frames). Both rates
+// leave out the display's outages (kOutageSteps): headless mutter stops
+// showing frames for 0.3-0.5 s about 4 times in 20 s under every strategy,
+// and one such stop in display_lock's 64 frames had read as 44 frames a
+// second against vsync's 56.6, sending auto to vsync (twice the latency)
+// for 64 s over a stop that vsync suffers as well (docs/bench/mutter.md).
 #include "rules/shown.h"
 
 #include "base/saturate.h"
 
+#include <cmath>
 #include <cstdio>
 
 namespace pacer::detail {
 
 using namespace rules;
 
-void ShownRate::start(int64_t after_index) {
+void ShownRate::start(int64_t after_index, int64_t outage_ns) {
     after_index_ = after_index;
-    first_ns_ = last_ns_ = -1;
+    outage_ns_ = outage_ns;
+    last_ns_ = -1;
+    spanned_ns_ = 0;
     intervals_ = 0;
 }
 
 void ShownRate::add(const PresentModel::Report& report) {
     if (!report.shown || report.frame_index <= after_index_ || report.displayed_ns <= last_ns_) return;
-    if (first_ns_ < 0) first_ns_ = report.displayed_ns;
-    else ++intervals_;
+    const int64_t interval = last_ns_ >= 0 ? report.displayed_ns - last_ns_ : -1;
+    if (interval > 0 && (outage_ns_ <= 0 || interval <= outage_ns_)) {
+        spanned_ns_ += interval;
+        ++intervals_;
+    }
     last_ns_ = report.displayed_ns;
 }
 
 double ShownRate::hz() const {
-    return intervals_ > 0 ? static_cast<double>(intervals_) * kNsPerSecond / static_cast<double>(last_ns_ - first_ns_)
-                          : 0.0;
+    return intervals_ > 0 ? static_cast<double>(intervals_) * kNsPerSecond / static_cast<double>(spanned_ns_) : 0.0;
 }
 
 namespace {
@@ -56,11 +66,12 @@ std::string short_of(const std::string& why, double target_hz) {
 
 }  // namespace
 
-void ShownJudge::stint(Strategy from, Strategy to, int64_t index) {
+void ShownJudge::stint(Strategy from, Strategy to, int64_t index, double step_ns) {
     if (from == to) return;
     if (from == Strategy::Vsync && shown_.intervals() >= kProbeFrames) vsync_hz_ = shown_.hz();
     // display_lock's first kProbeFrames are the switch's own: frames the vsync queue still held.
-    shown_.start(to == Strategy::DisplayLock ? sat_add(index, kProbeFrames) : index);
+    const int64_t outage_ns = std::llround(kOutageSteps * step_ns);
+    shown_.start(to == Strategy::DisplayLock ? sat_add(index, kProbeFrames) : index, outage_ns);
 }
 
 bool ShownJudge::vsync_fell_short(double target_hz) const {

@@ -14,17 +14,21 @@
 namespace pacer::detail {
 
 // Frames shown a second by the display, over the reports of frames after a
-// given one.
+// given one, outages left out: an interval past `outage_ns` (the display,
+// not what paced, stopped showing frames) counts neither its frame nor its
+// time.
 class ShownRate {
 public:
-    void start(int64_t after_index);
+    void start(int64_t after_index, int64_t outage_ns);
     void add(const PresentModel::Report& report);
     int intervals() const { return intervals_; }   // between the shown frames counted
     double hz() const;                             // 0 until two are
 
 private:
     int64_t after_index_ = -1;
-    int64_t first_ns_ = -1, last_ns_ = -1;
+    int64_t outage_ns_ = 0;
+    int64_t last_ns_ = -1;
+    int64_t spanned_ns_ = 0;   // the intervals counted, added up
     int intervals_ = 0;
 };
 
@@ -32,8 +36,9 @@ class ShownJudge {
 public:
     void add(const PresentModel::Report& report) { shown_.add(report); }
     // What paces changed before frame `index`: vsync's shown rate is kept,
-    // the count starts over for what comes next.
-    void stint(Strategy from, Strategy to, int64_t index);
+    // the count starts over for what comes next, frames due every `step_ns`
+    // or more (the target's period, or the display's where longer).
+    void stint(Strategy from, Strategy to, int64_t index, double step_ns);
     void forget() { vsync_hz_ = 0; }   // what vsync showed was on another display, or rate
     // vsync's probe showed fewer frames a second than `target_hz`: where it
     // kept the target, nothing shows more.
