@@ -15,7 +15,9 @@ of the shown intervals after the first second shows against the run's
 median interval: (sum of the intervals / the median - their count) per
 1,000 refreshes so spanned; and, over the summary's own stretch (the newest
 intervals that span its refreshes counted, from the clock's lock), its
-hitches beside the repeats that stretch spanned.
+hitches beside the repeats that stretch spanned; the display's outages
+(intervals past 4 frame steps) and the repeats outside them; the latency
+p50, wake to shown.
 
 mutter: one headless mutter with a 640x480 monitor at 60 Hz, the demo at
 320x240 without its overlay (a light load), every strategy. The span is
@@ -37,6 +39,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STRATEGIES = ["auto", "vsync", "display_lock", "timer"]
+OUTAGE_STEPS = 4   # a shown interval past this many frame steps is the display's outage (pacer's kOutageSteps)
 
 
 def wayland(*args):
@@ -97,7 +100,16 @@ def judge(trace, summary, period_ms=None):
         tail += 1
     count = summary_value(doc, "display_hitches")
     count = None if count is None else int(float(count))
+    # Outside the display's outages (an interval past 4 frame steps, the
+    # compositor's stop, under every strategy alike): the repeats the
+    # strategy's own pacing left. And the latency, wake to shown.
+    calm = [ms for ms in between if ms <= OUTAGE_STEPS * unit]
+    calm_spanned = sum(calm) / unit
+    latency = sorted(float(r["MsDisplayLatency"]) for r in rows
+                     if r["MsDisplayLatency"] not in ("NA", "") and float(r["TimeInSeconds"]) >= start_s)
     return {
+        "calm_repeats": 1000 * (calm_spanned - len(calm)) / calm_spanned if calm_spanned else 0,
+        "outages": len(between) - len(calm), "latency_p50": latency[len(latency) // 2] if latency else None,
         "decisions": len(decisions), "consecutive": consecutive, "shown_fps": shown / seconds if seconds else 0,
         "hitches": hitches, "repeats": 1000 * (spanned - len(between)) / spanned if spanned else 0,
         "count": count, "count_span": tail_refreshes - tail, "counted": counted,
@@ -161,14 +173,16 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     lines = ["| backend | strategy | round | decisions (consecutive) | frames shown a second | the summary's hitches "
              "per 1,000 refreshes | repeats per 1,000 by the span | the summary's hitches / the span's repeats, "
-             "over its refreshes | auto's last decision |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "over its refreshes | outages: repeats per 1,000 outside them | latency p50 ms | auto's last decision |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for round_, backend, strategy, f in sorted(results, key=lambda r: (r[1], STRATEGIES.index(r[2]), r[0])):
         hitches = "-" if f["hitches"] is None else f"{f['hitches']:.2f}"
         same = "-" if f["count"] is None else f"{f['count']} / {f['count_span']:.1f} of {f['counted']}"
         last = f["last"].replace("|", "/") if strategy == "auto" else ""
+        latency = "-" if f["latency_p50"] is None else f"{f['latency_p50']:.1f}"
         lines.append(f"| {backend} | {strategy} | {round_} | {f['decisions']} ({f['consecutive']}) | "
-                     f"{f['shown_fps']:.1f} | {hitches} | {f['repeats']:.2f} | {same} | {last} |")
+                     f"{f['shown_fps']:.1f} | {hitches} | {f['repeats']:.2f} | {same} | "
+                     f"{f['outages']}: {f['calm_repeats']:.2f} | {latency} | {last} |")
     # auto against the best fixed strategy of the same round and backend.
     for backend in backends:
         for round_ in range(1, rounds + 1):
