@@ -271,6 +271,12 @@ TEST(VrrRule, SaysOnOffAndARangeThatMovedOncePolled) {
               "auto -> timer: VRR 48-144 Hz (), vsync kept as a ceiling, paced at the target 60 Hz, under the cap 138.2 Hz");
 }
 
+TEST(RuleWords, TimesLeftAreToATenthOfASecond) {
+    EXPECT_EQ(rules::seconds(64 * kNsPerSecond - 100 * kNsPerUs), "64 s");   // a bar read just after it began
+    EXPECT_EQ(rules::seconds(1'500 * kNsPerMs), "1.5 s");
+    EXPECT_EQ(rules::seconds(2 * kNsPerSecond), "2 s");
+}
+
 TEST(WindowRule, AMoveThatChangesNoCeilingIsNoTransition) {
     Config cfg;
     cfg.background_hz = cfg.hidden_hz = 0;

@@ -98,9 +98,11 @@ inline std::string ms(double ns) {
 // fit's last digits are noise.
 inline std::string hz_rounded(double hz) { return hz_text(std::round(hz * 10) / 10); }
 
+// A time left: to 0.1 s, trailing zeros dropped ("64 s", "1.5 s"), where
+// "%g" alone wrote a bar read a few ms after it began as "63.9999 s".
 inline std::string seconds(int64_t ns) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g s", seconds_of(static_cast<double>(ns)));
+    std::snprintf(buffer, sizeof buffer, "%g s", std::round(seconds_of(static_cast<double>(ns)) * 10) / 10);
     return buffer;
 }
 
