@@ -128,6 +128,13 @@ DisplayView Arbiter::display_view() const {
     return view;
 }
 
+// The waiter waits as `strategy` (resolved: a timer it lacks waits as
+// robust_sleep); what it resolved to is cached.
+void Arbiter::set_waiter(Strategy strategy) {
+    waiter_.set_strategy(strategy);
+    waiter_strategy_ = waiter_.state().strategy;
+}
+
 // Asks the host for `wanted` (0: off). Returns whether vsync now paces at it.
 bool Arbiter::set_interval(int wanted) {
     if (wanted == vsync_interval_) return wanted != 0;

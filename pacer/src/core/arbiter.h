@@ -84,6 +84,7 @@ private:
     VrrPlan read_vrr(double stated_hz) const;
     WindowState read_window_state() const;
     bool set_interval(int wanted);
+    void set_waiter(Strategy strategy);
     void record(const std::string& reason);
     double decision_hz() const;
     bool refresh_moved(double was, double now) const;

@@ -23,8 +23,7 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     shown_hz_ = 0;
     display_locked_ = false;
     display_refreshes_ = 0;
-    waiter_.set_strategy(cfg_.strategy);
-    waiter_strategy_ = waiter_.state().strategy;
+    set_waiter(cfg_.strategy);
     next_probe_ns_ = -1;
     limit_hz_ = 0;
     if (vsync_ceiling_) {   // VRR's ceiling: off again, unless what follows sets its own
@@ -170,10 +169,7 @@ std::string Arbiter::choose_vsync_shows_most(int64_t index) {
 // used the host) at the lower of the target and the cap, swap interval 1
 // kept as a ceiling where the host takes it (rules/vrr.cpp).
 std::string Arbiter::choose_vrr() {
-    if (strategy_uses_host(cfg_.strategy)) {
-        waiter_.set_strategy(Strategy::Timer);
-        waiter_strategy_ = waiter_.state().strategy;
-    }
+    if (strategy_uses_host(cfg_.strategy)) set_waiter(Strategy::Timer);
     set_interval(0);   // nothing paces by the swap ...
     vsync_ceiling_ = cfg_.host != nullptr && cfg_.host->set_swap_interval(1);   // ... it only bounds
     limit_hz_ = vrr_.plan().cap_hz;
@@ -184,8 +180,7 @@ std::string Arbiter::choose_vrr() {
 // the target where that is lower.
 std::string Arbiter::choose_background(double ceiling_hz) {
     set_interval(0);
-    waiter_.set_strategy(Strategy::Timer);
-    waiter_strategy_ = waiter_.state().strategy;
+    set_waiter(Strategy::Timer);
     limit_hz_ = ceiling_hz;
     return background_reason(cfg_, window_.state(), ceiling_hz);
 }

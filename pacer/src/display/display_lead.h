@@ -96,6 +96,11 @@ public:
     int64_t judged() const { return judged_; }
     int64_t missed() const { return missed_; }
 
+    // The lead's bound, in frame steps: work or a shown interval past it is
+    // an outage (the display, or its server, stopped), not a strategy's
+    // doing. Auto's shown-rate judge leaves such intervals out too.
+    static constexpr int kMaxSteps = 4;
+
 private:
     int64_t required_ns() const { return tail_ns_ + latch_ns_ + pad_ns(); }
     int64_t reach_ns() const { return kMaxSteps * step_ns_; }   // the most lead there can be
@@ -110,7 +115,6 @@ private:
     static constexpr int kPadSamples = 16;         // landings before the pad is learned
     static constexpr int64_t kMaxPadNs = 4'000'000;
     static constexpr double kShrinkShare = 0.01;   // of the step, per landed frame
-    static constexpr int kMaxSteps = 4;            // the lead's bound, in frame steps
     static constexpr int64_t kGrowNs = kNsPerMs;  // a miss's extra, doubling while misses run
     static constexpr double kSameStep = 0.01;      // a step this close to the last keeps the learning
     static constexpr int64_t kLowerShare = 8;      // a landing lowers the latch's bound 1/8 of the way

@@ -60,9 +60,10 @@ PresentModel::Report PresentModel::add(const Presented& report, double stated_hz
     // jittery to lock (+-2 ms uniform is 7 % of a 60 Hz period, past the
     // lock's 5 %) and the count still holds (test_display_lock.cpp).
     if (fi > last_shown_index_) {
-        const double refresh_ns = display_.locked() || display_.uses_stated() ? display_.period_ns() : 0.0;
+        const bool stated = display_.uses_stated();
+        const double refresh_ns = display_.locked() || stated ? display_.period_ns() : 0.0;
         hitches_.add(report.displayed_ns, refresh_ns, due_refreshes(refresh_ns, target_hz), report.flags,
-                     display_.uses_stated() ? HitchCount::Grid::Fixed : HitchCount::Grid::Follow);
+                     stated ? HitchCount::Grid::Fixed : HitchCount::Grid::Follow);
     }
     last_shown_index_ = fi;
     last_shown_ns_ = report.displayed_ns;

@@ -3,13 +3,13 @@
 #pragma once
 
 #include "rules/table.h"
-
-#include <optional>
+#include "display/display_lead.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include <pacer/units.h>
@@ -73,11 +73,11 @@ inline constexpr double kFrameSlack = 0.05;
 // vsync where it shows more than this share fewer. Over 32 frames one
 // frame lost at the switch was 5 % (a replayed weston: 37.6 against 39.6).
 inline constexpr int kShownJudged = 64;
-// A shown interval past this many frame steps is the display's outage,
-// not a strategy's: the shown rates leave it out (the learned lead's reach
-// is as many frame steps, display_lead.h).
-inline constexpr double kOutageSteps = 4;
 inline constexpr double kShownShortfall = 0.05;
+// A shown interval past this many frame steps is the display's outage,
+// not a strategy's: the shown rates leave it out, as the learned lead
+// leaves out work past its reach (DisplayLead::kMaxSteps).
+inline constexpr double kOutageSteps = DisplayLead::kMaxSteps;
 inline constexpr int kDisplayProbeFrames = 240;         // a probe waits this long for the display to lock
 inline constexpr double kMinRefreshHz = 1;              // a host's refresh outside this range, or
 inline constexpr double kMaxRefreshHz = 10'000;         // not finite, is taken as unknown (0)

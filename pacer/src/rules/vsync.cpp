@@ -132,10 +132,13 @@ MaybeVerdict VsyncWatch::judge_health(const Window& w, const VsyncView& view) {
     health_ = now;
     const std::string head = "vsync: swap interval " + std::to_string(view.interval) + ", ";
     switch (now) {
-        case Health::Fast: return Verdict{Input::VsyncHealth, head + "but swaps return every " + fast_median(period) + " (not blocking)"};
+        case Health::Fast:
+            return Verdict{Input::VsyncHealth, head + "but swaps return every " + fast_median(period) + " (not blocking)"};
         case Health::Slow:
-            return Verdict{Input::VsyncHealth, head + "but missed refreshes in " + std::to_string(w.slow) + of() + " frames"};
-        case Health::OffRate: return Verdict{Input::VsyncHealth, head + "but swaps return " + off_rate_text(w, period)};
+            return Verdict{Input::VsyncHealth,
+                           head + "but missed refreshes in " + std::to_string(w.slow) + of() + " frames"};
+        case Health::OffRate:
+            return Verdict{Input::VsyncHealth, head + "but swaps return " + off_rate_text(w, period)};
         case Health::Fine: break;
     }
     return Verdict{Input::VsyncHealth,
