@@ -121,20 +121,19 @@ wait_for_calm() {
 }
 
 # Unit tests, and the demo's headless runs under Xvfb where the demo is built.
-# Tests labelled "timing" (the demo on weston and sway, the QA suite) judge
-# what a shared 2-core VM did in a few seconds: one that fails runs again,
-# alone, once the machine is calm (wait_for_calm), up to twice, as the QA
-# tool's verdicts do (--reruns 2), and the log names each rerun; it fails
-# where it failed all three times. A VM whose timer overshoots by 1-2 ms at
-# p99 with nothing stolen failed 4 of 6 weston display-model
-# runs in a row, then none of the next 14 (docs/wayland.md). Any other
-# failure fails at once.
-ctest_release() {
-  ctest --preset release && return 0
-  local failed=build/Testing/Temporary/LastTestsFailed.log
+# Tests labelled "timing" (the demo on weston and sway, the examples, the QA
+# suite) judge what a shared 2-core VM did in a few seconds: one that fails
+# runs again, alone, once the machine is calm (wait_for_calm), up to twice, as
+# the QA tool's verdicts do (--reruns 2), and the log names each rerun; it
+# fails where it failed all three times. A VM whose timer overshoots by 1-2 ms
+# at p99 with nothing stolen failed 4 of 6 weston display-model runs in a row,
+# then none of the next 14 (docs/wayland.md). Any other failure fails at once.
+ctest_with_reruns() {   # PRESET BUILD_DIR
+  ctest --preset "$1" && return 0
+  local failed="$2/Testing/Temporary/LastTestsFailed.log"
   [[ -s "$failed" ]] || return 1
   local timing name others=""
-  timing="$(ctest --test-dir build -N -L '^timing$' | sed -n 's/^ *Test *#[0-9]*: //p')"
+  timing="$(ctest --test-dir "$2" -N -L '^timing$' | sed -n 's/^ *Test *#[0-9]*: //p')"
   while IFS=: read -r _ name; do
     grep -qxF "$name" <<<"$timing" || others+=" $name"
   done <"$failed"
@@ -147,9 +146,13 @@ ctest_release() {
     echo "ctest: timing tests failed on this machine, run again alone (rerun $rerun of 2):" \
       "$(cut -d: -f2 "$failed" | tr '\n' ' ')"
     wait_for_calm
-    ctest --preset release --rerun-failed -j1 && return 0
+    ctest --preset "$1" --rerun-failed -j1 && return 0
   done
   return 1
+}
+
+ctest_release() {
+  ctest_with_reruns release build
 }
 
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer: the library, its
@@ -161,7 +164,7 @@ ctest_release() {
 asan() {
   cmake --preset asan-ubsan
   cmake --build --preset asan-ubsan
-  ctest --preset asan-ubsan
+  ctest_with_reruns asan-ubsan build-asan
 }
 
 # ThreadSanitizer on the library and its unit tests (the pacer's threads:
