@@ -131,6 +131,7 @@ TEST(AutoTable, AWalkTakesEveryTransition) {
         {Input::ProbeShownOffRate, {}, PaceState::Timer},
         {Input::Retry, auto_facts(), PaceState::ProbingVsync},
         {Input::ProbeOffCadence, {}, PaceState::Timer},
+        {Input::ClockWaits, {}, PaceState::Timer},
         {Input::Retry, auto_facts(), PaceState::ProbingVsync},
         {Input::ProbeShownSteady, {}, PaceState::Vsync},
         {Input::MissedRefreshes, {}, PaceState::Timer},

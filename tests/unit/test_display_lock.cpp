@@ -364,6 +364,33 @@ TEST(DisplayLock, ARetryThatFindsTheClockUnlockedSaysSoOnceItLocks) {
     EXPECT_TRUE(contains(rig.decision().reason, "retry: auto -> display_lock: 60 Hz / 1")) << rig.decision().reason;
 }
 
+// Reports dated +-5 ms never lock the fit: display_lock waits on the timer,
+// and once the fit has had kDisplayProbeFrames its reason says why, once,
+// instead of still waiting for reports that have come. A clock that then
+// locks starts display_lock.
+TEST(DisplayLock, AClockThatDoesNotLockSaysWhyOnce) {
+    LockRig rig(kPeriod60_ns, 60, 60, Strategy::DisplayLock);
+    rig.display.jitter_ns = 5 * kNsPerMs;
+    EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the host to report shown frames");
+    rig.run_for(3 * kNsPerSecond);
+    ASSERT_EQ(rig.decision().in_force, Strategy::Timer) << rig.decision().reason;
+    EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the host to report shown frames");
+    rig.run_for(2 * kNsPerSecond);
+    const Decision said = rig.decision();
+    EXPECT_EQ(said.in_force, Strategy::Timer) << said.reason;
+    EXPECT_TRUE(contains(said.reason, "display_lock -> timer: the display's clock does not lock in 240 frames: "))
+        << said.reason;
+    EXPECT_TRUE(contains(said.reason, " of the last 63 shown intervals are whole refreshes of 16.7 ms (48 wanted), off "
+                                      "them by ")) << said.reason;
+    EXPECT_TRUE(contains(said.reason, " ms rms (under 0.83 ms wanted)")) << said.reason;
+    EXPECT_FALSE(rig.pacer->display().locked);
+    rig.run_for(10 * kNsPerSecond);
+    EXPECT_EQ(rig.decision().seq, said.seq) << rig.decision().reason;   // said once
+    rig.display.jitter_ns = 0;
+    rig.run_for(3 * kNsPerSecond);
+    EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;
+}
+
 TEST(DisplayLock, AFixedLeadPutsEachDeadlineThatFarBeforeItsRefresh) {
     LockRig rig(kWeston_ns, 60, 60, Strategy::DisplayLock, 8 * kNsPerMs);
     rig.display.latch_ns = 4 * kNsPerMs;

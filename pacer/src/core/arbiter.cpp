@@ -267,8 +267,9 @@ bool Arbiter::check_vrr(int64_t t, int64_t index) {
 
 // Auto and display_lock on the display's account, in this order:
 // display_lock's clock gained or lost (held a while, on the timer at the
-// last step), its learned lead past a frame step, its frames shown early,
-// fewer shown than vsync did, then the fitted refresh leaving the decided one.
+// last step), or not gained for long (display_lock asked for), its learned
+// lead past a frame step, its frames shown early, fewer shown than vsync
+// did, then the fitted refresh leaving the decided one.
 void Arbiter::check_display(int64_t index) {
     const bool listens = cfg_.strategy == Strategy::Auto || cfg_.strategy == Strategy::DisplayLock;
     if (!listens || cfg_.host == nullptr) return;
@@ -293,6 +294,7 @@ void Arbiter::check_display(int64_t index) {
         return;
     }
     display_.clock_kept();
+    if (cfg_.strategy == Strategy::DisplayLock) apply(display_.clock_waits(view, index), index);
     if (!present_.display().locked() || (cfg_.strategy == Strategy::DisplayLock && !display_locked_)) return;
     if (display_.lead_stepped(view, now)) return take(Input::LeadStepped, "", index);
     if (display_.frames_early(view, now)) {

@@ -22,7 +22,6 @@ constexpr double kStatedTolerance = 0.005;  // a stated period that divides the 
 constexpr double kOutlierSigmas = 4.5;      // robust sigmas (1.4826 MAD) from the line
 constexpr double kOutlierFloorNs = 50'000;  // never tighter: timestamps carry some jitter
 constexpr double kOutlierCap = 0.25;        // never looser than a quarter period
-constexpr double kLockResidual = 0.05;      // rms residual under 5 % of the period to lock
 constexpr int kPhaseReports = 8;            // newest reports behind a fixed clock's phase
 constexpr double kWanderRatio = 3;          // offsets spread this much wider than intervals: a wandering timer
 constexpr double kGapPeriods = 32;          // a silence this long without seq: a new window
@@ -276,9 +275,9 @@ void ClockFit::place_phase(double period, const Steps& steps, const Steps& dt, c
     // twice the residual. mutter's software-dated reports hover about 5 % of
     // a period: without it the lock came and went every few frames, and
     // display_lock with it.
-    const int share = locked_ ? 2 : 3;   // quarters of the intervals that must be inliers
+    const double share = locked_ ? 0.5 : kLockShare;   // of the intervals, inliers (half holds a lock)
     const double jitter_limit = locked_ ? 2 * kLockResidual : kLockResidual;
-    const bool calm = inliers_ * 4 >= (n - 1) * share && rms_ <= jitter_limit * period_;
+    const bool calm = inliers_ >= share * (n - 1) && rms_ <= jitter_limit * period_;
     // After a silence the lock holds while the window refills (mutter shows
     // the frames after one as they come for a while, 19-23 ms apart).
     if (resumed_ && n - 1 < kLockSamples) return;

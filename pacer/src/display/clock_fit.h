@@ -66,6 +66,8 @@ public:
     static constexpr int kResetRun = 8;       // outliers in a row that restart the fit
     static constexpr int kChainStep = 8;      // software-dated reports: a point of the chain every 8 ...
     static constexpr int kChainPoints = 64;   // ... and this many points in its fit (512 reports)
+    static constexpr double kLockShare = 0.75;     // to lock: this share of the intervals inliers ...
+    static constexpr double kLockResidual = 0.05;  // ... and an rms residual under 5 % of the period
 
     // One report; host_stated_hz is Host::refresh_rate_hz (0 unknown). A
     // discarded or undated report, or one not after the previous, is ignored.
@@ -74,6 +76,7 @@ public:
 
     bool locked() const { return locked_; }
     double period_ns() const { return period_; }   // 0 unknown
+    int intervals() const { return count_ > 0 ? count_ - 1 : 0; }   // in the window
     // The refresh nearest to t, and the first at or after t (t while unknown).
     int64_t nearest_refresh(int64_t t) const;
     int64_t next_refresh(int64_t t) const;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pacer::detail {
 
@@ -23,6 +24,21 @@ std::string display_says(double shown_hz, double stated_hz) {
     // 0: none stated, or one no display has (the arbiter's read_refresh_hz).
     return (stated_hz > 0 ? "display says " + hz_text(stated_hz) : std::string("display states no refresh rate")) +
            " but shows frames every " + ms(period_ns_of(shown_hz));
+}
+
+std::string unlocked_why(const ClockFit& fit) {
+    const int intervals = fit.intervals();
+    if (!(fit.period_ns() > 0))
+        return "no refresh period common to the last " + std::to_string(intervals) + " shown intervals";
+    const DisplayClock clock = fit.clock();
+    const auto wanted = std::max(ClockFit::kLockSamples,
+                                 static_cast<int>(std::ceil(ClockFit::kLockShare * intervals)));
+    char jitter[96];
+    std::snprintf(jitter, sizeof jitter, "off them by %.2f ms rms (under %.2f ms wanted)", ms_of(clock.residual_ns),
+                  ms_of(ClockFit::kLockResidual * fit.period_ns()));
+    return std::to_string(clock.samples) + " of the last " + std::to_string(intervals) +
+           " shown intervals are whole refreshes of " + ms(fit.period_ns()) + " (" + std::to_string(wanted) +
+           " wanted), " + jitter;
 }
 
 bool DisplayJudge::can_lock(const DisplayView& view) {
@@ -122,6 +138,25 @@ MaybeVerdict DisplayJudge::moved(const DisplayView& view, int64_t now) {
     refresh_off_since_ns_ = -1;
     return Verdict{Input::DisplayMoved,
                    decided > 0 ? "display refresh " + hz_rounded(decided) + " -> " + hz_rounded(hz) : std::string()};
+}
+
+// A clock that does not lock leaves display_lock on the timer for good; the
+// reason it was chosen with ("waiting for the host to report shown frames",
+// or "... for the display's clock to lock") then says why, once the fit has
+// had as long as auto's probe gives it (kDisplayProbeFrames).
+MaybeVerdict DisplayJudge::clock_waits(const DisplayView& view, int64_t index) {
+    const PresentModel& present = *view.present;
+    if (view.locked || !present.feedback_seen() || present.display().locked() || view.lead_setting_ns == kLeadOff) {
+        waits_since_index_ = -1;
+        waits_said_ = false;
+        return std::nullopt;
+    }
+    if (waits_since_index_ < 0) waits_since_index_ = index;
+    if (waits_said_ || index - waits_since_index_ < kDisplayProbeFrames) return std::nullopt;
+    waits_said_ = true;
+    return Verdict{Input::ClockWaits, "display_lock -> timer: the display's clock does not lock in " +
+                                          std::to_string(index - waits_since_index_) +
+                                          " frames: " + unlocked_why(present.display())};
 }
 
 }  // namespace pacer::detail

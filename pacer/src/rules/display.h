@@ -34,6 +34,9 @@ int refreshes_per_frame(double shown_hz, double target_hz);
 // refresh is further from the stated one (0: none) than a young fit
 // wanders, else "".
 std::string display_says(double shown_hz, double stated_hz);
+// Why a fit of shown frames has not locked: its period, the intervals that
+// are whole refreshes of it and their jitter, each against what a lock wants.
+std::string unlocked_why(const ClockFit& fit);
 
 class DisplayJudge {
 public:
@@ -64,6 +67,10 @@ public:
     bool frames_early(const DisplayView& view, int64_t now);
     // The fitted refresh left the decided one, for long enough.
     MaybeVerdict moved(const DisplayView& view, int64_t now);
+    // display_lock asked for and waiting on the timer: where shown frames
+    // come and the clock stays unlocked for kDisplayProbeFrames, says why,
+    // once a wait (frame `index`).
+    MaybeVerdict clock_waits(const DisplayView& view, int64_t index);
 
 private:
     int64_t lost_since_ns_ = -1;          // display_lock's clock lost since (-1: it is not)
@@ -73,6 +80,8 @@ private:
     bool aims_later_ = false;             // the learned lead is past a frame step (named)
     int64_t lead_change_since_ns_ = -1;   // ... has been crossing that step since (-1: it is not)
     int64_t refresh_off_since_ns_ = -1;   // the fitted refresh off the decided one since (-1: it is not)
+    int64_t waits_since_index_ = -1;      // display_lock's clock unlocked, frames shown, since (-1: it is not)
+    bool waits_said_ = false;             // ... and the reason has said why
 };
 
 }  // namespace pacer::detail

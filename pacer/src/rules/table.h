@@ -22,6 +22,7 @@
 //   vsync ---------VsyncHealth (vsync: explicit vsync)--------> vsync, a new reason
 //   timer ---------Retry (arbiter)----------------------------> kChoices
 //   not locked ----ClockLocked (display)----------------------> kChoices
+//   timer ---------ClockWaits (display: display_lock asked)---> timer, a new reason
 //   display_lock --ClockLost, LeadStepped, FramesEarly
 //                  (display), ShownFewer (shown)--------------> kChoices
 //   any -----------RefreshChanged (arbiter), DisplayMoved-----> kChoices
@@ -109,6 +110,7 @@ enum class Input : uint8_t {
     VrrChanged,        // VRR on, off, or its range moved
     ClockLocked,       // display_lock can pace (again)
     ClockLost,         // ... no longer, past the hold
+    ClockWaits,        // display_lock asked for, its clock unlocked for long: why
     DisplayMoved,      // the fitted refresh left the decided one
     LeadStepped,       // the learned lead crossed a frame step
     FramesEarly,       // a quarter of display_lock's frames shown early: barred
@@ -164,6 +166,7 @@ inline constexpr Transition kTransitions[] = {
     {kTimer, Input::Retry, Action::Choose, false, "arbiter", "retry"},
     {kProbing | kVsync | kTimer, Input::ClockLocked, Action::Choose, false, "display", ""},
     {kLocked, Input::ClockLost, Action::Choose, false, "display", "display clock lost"},
+    {kTimer, Input::ClockWaits, Action::Say, false, "display", "display_lock -> timer: the display's clock "},
     {kAnyState, Input::DisplayMoved, Action::Choose, false, "display", ""},
     {kLocked, Input::LeadStepped, Action::Choose, false, "display", ""},
     {kLocked, Input::FramesEarly, Action::Choose, false, "display", ""},
