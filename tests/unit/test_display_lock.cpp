@@ -365,9 +365,9 @@ TEST(DisplayLock, ARetryThatFindsTheClockUnlockedSaysSoOnceItLocks) {
 }
 
 // Reports dated +-5 ms never lock the fit: display_lock waits on the timer,
-// and once the fit has had kDisplayProbeFrames its reason says why, once,
-// instead of still waiting for reports that have come. A clock that then
-// locks starts display_lock.
+// and once the fit has had kDisplayProbeFrames its reason says why, once a
+// choice, instead of still waiting for reports that have come. A clock that
+// then locks starts display_lock.
 TEST(DisplayLock, AClockThatDoesNotLockSaysWhyOnce) {
     LockRig rig(kPeriod60_ns, 60, 60, Strategy::DisplayLock);
     rig.display.jitter_ns = 5 * kNsPerMs;
@@ -386,6 +386,18 @@ TEST(DisplayLock, AClockThatDoesNotLockSaysWhyOnce) {
     EXPECT_FALSE(rig.pacer->display().locked);
     rig.run_for(10 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, said.seq) << rig.decision().reason;   // said once
+    // A new choice is a new reason, and the wait is said again after it.
+    Config timer = rig.pacer->config();
+    timer.strategy = Strategy::Timer;
+    ASSERT_EQ(rig.pacer->reconfigure(timer), "");
+    rig.run_for(kNsPerSecond);
+    timer.strategy = Strategy::DisplayLock;
+    ASSERT_EQ(rig.pacer->reconfigure(timer), "");
+    rig.frame();
+    EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the display's clock to lock");
+    rig.run_for(5 * kNsPerSecond);
+    EXPECT_TRUE(contains(rig.decision().reason, "the display's clock does not lock in 240 frames: "))
+        << rig.decision().reason;
     rig.display.jitter_ns = 0;
     rig.run_for(3 * kNsPerSecond);
     EXPECT_EQ(rig.decision().in_force, Strategy::DisplayLock) << rig.decision().reason;

@@ -23,6 +23,7 @@ void Arbiter::choose(const std::string& why, int64_t index) {
     shown_hz_ = 0;
     display_locked_ = false;
     display_refreshes_ = 0;
+    display_.wait_anew();
     set_waiter(cfg_.strategy);
     next_probe_ns_ = -1;
     limit_hz_ = 0;

@@ -147,8 +147,7 @@ MaybeVerdict DisplayJudge::moved(const DisplayView& view, int64_t now) {
 MaybeVerdict DisplayJudge::clock_waits(const DisplayView& view, int64_t index) {
     const PresentModel& present = *view.present;
     if (view.locked || !present.feedback_seen() || present.display().locked() || view.lead_setting_ns == kLeadOff) {
-        waits_since_index_ = -1;
-        waits_said_ = false;
+        wait_anew();
         return std::nullopt;
     }
     if (waits_since_index_ < 0) waits_since_index_ = index;

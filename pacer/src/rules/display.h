@@ -71,6 +71,8 @@ public:
     // come and the clock stays unlocked for kDisplayProbeFrames, says why,
     // once a wait (frame `index`).
     MaybeVerdict clock_waits(const DisplayView& view, int64_t index);
+    // A new choice, a new reason: the wait is counted and said afresh.
+    void wait_anew() { waits_since_index_ = -1, waits_said_ = false; }
 
 private:
     int64_t lost_since_ns_ = -1;          // display_lock's clock lost since (-1: it is not)
