@@ -652,7 +652,11 @@ TEST(DisplayAuto, ReportsWithNoSteadyRefreshEndTheProbe) {
     EXPECT_FALSE(rig.pacer->display().locked);
     EXPECT_EQ(rig.decision().in_force, Strategy::Timer);
     EXPECT_TRUE(contains(rig.decision().reason,
-                         "auto -> timer: vsync requested, the display reports no steady refresh in 240 frames"))
+                         "auto -> timer: vsync requested, the display reports no steady refresh in 240 frames: "))
+        << rig.decision().reason;
+    // ... and why: the fit's inliers and their jitter against a lock's.
+    EXPECT_TRUE(contains(rig.decision().reason, " of the last 63 shown intervals are whole refreshes of 16.7 ms "
+                                                "(48 wanted), off them by "))
         << rig.decision().reason;
 }
 

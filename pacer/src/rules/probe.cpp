@@ -6,6 +6,7 @@
 #include "rules/vsync.h"
 
 #include "base/saturate.h"
+#include "rules/display.h"
 
 #include <cmath>
 
@@ -72,7 +73,8 @@ MaybeVerdict VsyncWatch::judge_display_probe(const VsyncView& view, int64_t inde
     if (!display.locked() || cadence_.count() < kProbeFrames) {
         if (index - since_index_ >= kDisplayProbeFrames)
             return Verdict{Input::ProbeNoClock, "vsync requested, the display reports no steady refresh in " +
-                                                    std::to_string(index - since_index_) + " frames"};
+                                                    std::to_string(index - since_index_) + " frames" +
+                                                    (display.locked() ? "" : ": " + unlocked_why(display))};
         return std::nullopt;
     }
     const double shown = display.period_ns() * view.interval;
