@@ -151,14 +151,10 @@ ctest_with_reruns() {   # PRESET BUILD_DIR
   return 1
 }
 
-ctest_release() {
-  ctest_with_reruns release build
-}
-
 # Debug with AddressSanitizer and UndefinedBehaviorSanitizer: the library, its
-# unit tests, and the two examples run under Xvfb, whose exit is
-# LeakSanitizer's verdict on a whole windowed program (the demo and bench add
-# build time, not library coverage). Both sanitizer presets keep line tables
+# unit tests, and the examples run under Xvfb, whose exit is LeakSanitizer's
+# verdict on a whole windowed program (the demo and bench add build time, not
+# library coverage); the examples' pacing is timing, run again as above. Both sanitizer presets keep line tables
 # only (-g1): a report names the file and line of every frame, and the builds
 # take about a tenth less time than -g.
 asan() {
@@ -376,7 +372,7 @@ windows() {
 
 section "setup (tools/setup.sh)" setup
 section "build (build/, Release)" build_release
-section "tests (ctest, build/)" ctest_release
+section "tests (ctest, build/)" ctest_with_reruns release build
 if ((quick)); then
   skip "sanitizers (build-asan/)" "--quick"
   skip "thread sanitizer (build-tsan/)" "--quick"
