@@ -387,12 +387,12 @@ TEST(DisplayLock, AClockThatDoesNotLockSaysWhyOnce) {
     rig.run_for(10 * kNsPerSecond);
     EXPECT_EQ(rig.decision().seq, said.seq) << rig.decision().reason;   // said once
     // A new choice is a new reason, and the wait is said again after it.
-    Config timer = rig.pacer->config();
-    timer.strategy = Strategy::Timer;
-    ASSERT_EQ(rig.pacer->reconfigure(timer), "");
+    Config config = rig.pacer->config();
+    config.strategy = Strategy::Timer;
+    ASSERT_EQ(rig.pacer->reconfigure(config), "");
     rig.run_for(kNsPerSecond);
-    timer.strategy = Strategy::DisplayLock;
-    ASSERT_EQ(rig.pacer->reconfigure(timer), "");
+    config.strategy = Strategy::DisplayLock;
+    ASSERT_EQ(rig.pacer->reconfigure(config), "");
     rig.frame();
     EXPECT_EQ(rig.decision().reason, "display_lock -> timer: waiting for the display's clock to lock");
     rig.run_for(5 * kNsPerSecond);
