@@ -275,14 +275,13 @@ void ClockFit::place_phase(double period, const Steps& steps, const Steps& dt, c
     // twice the residual. mutter's software-dated reports hover about 5 % of
     // a period: without it the lock came and went every few frames, and
     // display_lock with it.
-    const double share = locked_ ? 0.5 : kLockShare;   // of the intervals, inliers (half holds a lock)
-    const double jitter_limit = locked_ ? 2 * kLockResidual : kLockResidual;
-    const bool calm = inliers_ >= share * (n - 1) && rms_ <= jitter_limit * period_;
+    const bool holds = inliers_ >= kLockSamples / 2 && 2 * inliers_ >= n - 1 && rms_ <= 2 * lock_residual_ns();
+    const bool locks = inliers_ >= lock_inliers() && rms_ <= lock_residual_ns();
     // After a silence the lock holds while the window refills (mutter shows
     // the frames after one as they come for a while, 19-23 ms apart).
     if (resumed_ && n - 1 < kLockSamples) return;
     resumed_ = false;
-    locked_ = inliers_ >= (locked_ ? kLockSamples / 2 : kLockSamples) && calm;
+    locked_ = locked_ ? holds : locks;
 }
 
 // Adds the newest interval (0, 0 for none) to the chain and returns
@@ -333,6 +332,10 @@ int64_t ClockFit::next_refresh(int64_t t) const {
     const double k = std::ceil(static_cast<double>(sat_sub(t, refresh_at_)) / period_);
     const int64_t at_k = sat_add(refresh_at_, sat_from_double(std::round(k * period_)));
     return at_k < t ? sat_add(refresh_at_, sat_from_double(std::round((k + 1) * period_))) : at_k;
+}
+
+int ClockFit::lock_inliers() const {
+    return std::max(kLockSamples, static_cast<int>(std::ceil(kLockShare * intervals())));
 }
 
 DisplayClock ClockFit::clock() const {

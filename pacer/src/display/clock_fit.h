@@ -77,6 +77,10 @@ public:
     bool locked() const { return locked_; }
     double period_ns() const { return period_; }   // 0 unknown
     int intervals() const { return count_ > 0 ? count_ - 1 : 0; }   // in the window
+    // What an unlocked fit needs to lock, over the window as it is: this
+    // many inlier intervals, and an rms residual at most this.
+    int lock_inliers() const;
+    double lock_residual_ns() const { return kLockResidual * period_; }
     // The refresh nearest to t, and the first at or after t (t while unknown).
     int64_t nearest_refresh(int64_t t) const;
     int64_t next_refresh(int64_t t) const;

@@ -31,14 +31,12 @@ std::string unlocked_why(const ClockFit& fit) {
     if (!(fit.period_ns() > 0))
         return "no refresh period common to the last " + std::to_string(intervals) + " shown intervals";
     const DisplayClock clock = fit.clock();
-    const auto wanted = std::max(ClockFit::kLockSamples,
-                                 static_cast<int>(std::ceil(ClockFit::kLockShare * intervals)));
     char jitter[96];
     std::snprintf(jitter, sizeof jitter, "off them by %.2f ms rms (under %.2f ms wanted)", ms_of(clock.residual_ns),
-                  ms_of(ClockFit::kLockResidual * fit.period_ns()));
+                  ms_of(fit.lock_residual_ns()));
     return std::to_string(clock.samples) + " of the last " + std::to_string(intervals) +
-           " shown intervals are whole refreshes of " + ms(fit.period_ns()) + " (" + std::to_string(wanted) +
-           " wanted), " + jitter;
+           " shown intervals are whole refreshes of " + ms(fit.period_ns()) + " (" +
+           std::to_string(fit.lock_inliers()) + " wanted), " + jitter;
 }
 
 bool DisplayJudge::can_lock(const DisplayView& view) {
